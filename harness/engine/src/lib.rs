@@ -1,1 +1,26 @@
-//! placeholder
+//! # mcpspec-engine — the sans-IO MCP protocol engine
+//!
+//! The "reference MCP engine": protocol knowledge with no I/O and no clocks.
+//! Time enters as an argument (milliseconds since the session started).
+//!
+//! - [`version`]: the five protocol versions and what each changes.
+//! - [`level`]: MUST / SHOULD / MAY, and roles.
+//! - [`requirement`] / [`catalogue`]: the normative statements mcpspec checks.
+//! - [`session`]: per-session state for either role — lifecycle, request-id
+//!   bookkeeping per direction, progress tokens — acting as the oracle that
+//!   says whether a message is allowed here and, if not, which requirement it
+//!   breaks.
+//!
+//! The built-in reference server (crate `mcpspec-reference`) and the runner's
+//! judgement of a target are both thin layers over this crate.
+
+pub mod catalogue;
+pub mod level;
+pub mod requirement;
+pub mod session;
+pub mod version;
+
+pub use level::{Level, Role};
+pub use requirement::{lookup, Binds, Requirement};
+pub use session::{Direction, Session, Violation};
+pub use version::{Lifecycle, UnknownVersion, Version};

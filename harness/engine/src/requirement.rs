@@ -1,0 +1,89 @@
+//! Requirements: the normative statements of the specification that mcpspec
+//! checks, each with a stable id, a level, the role it binds, a paraphrase and
+//! a link into the specification of every version it applies to.
+//!
+//! The entries themselves live in [`crate::catalogue`]; ids are stable forever
+//! (scenario files and expected-failure baselines refer to them). A failure
+//! always names a requirement, so a user can read the rule that was broken.
+
+use crate::level::Level;
+use crate::version::Version;
+
+/// Which side a requirement binds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Binds {
+    Server,
+    Client,
+    /// Either sender (e.g. JSON-RPC framing rules).
+    Both,
+}
+
+impl Binds {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Binds::Server => "server",
+            Binds::Client => "client",
+            Binds::Both => "both",
+        }
+    }
+}
+
+/// One normative statement of the specification.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Requirement {
+    /// Stable dotted id, e.g. `lifecycle.version-negotiation.same-version`.
+    pub id: &'static str,
+    pub level: Level,
+    pub binds: Binds,
+    /// The statement in our own words (never the spec's text).
+    pub summary: &'static str,
+    /// Page and anchor below a version's specification root, e.g.
+    /// `basic/lifecycle#version-negotiation`.
+    pub section: &'static str,
+    /// First version the statement appears in.
+    pub since: Version,
+    /// Last version it appears in (`None`: still current).
+    pub until: Option<Version>,
+}
+
+impl Requirement {
+    /// The specification link for `version` (or for the newest version the
+    /// requirement applies to, when it does not apply to `version`).
+    pub fn url(&self, version: Version) -> String {
+        let v = if self.applies_to(version) {
+            version
+        } else {
+            self.until.unwrap_or(Version::LATEST_HANDSHAKE)
+        };
+        format!("{}/{}", v.spec_base(), self.section)
+    }
+
+    pub fn applies_to(&self, version: Version) -> bool {
+        version >= self.since && self.until.is_none_or(|u| version <= u)
+    }
+}
+
+/// Looks up a requirement by id.
+pub fn lookup(id: &str) -> Option<&'static Requirement> {
+    crate::catalogue::CATALOGUE.iter().find(|r| r.id == id)
+}
+
+/// Looks up a requirement the engine itself refers to. Every id the engine
+/// uses is in the catalogue; `catalogue::tests` checks that.
+pub(crate) fn known(id: &'static str) -> &'static Requirement {
+    match lookup(id) {
+        Some(r) => r,
+        None => &UNCATALOGUED,
+    }
+}
+
+/// Stand-in for an id missing from the catalogue; a test guarantees it is never used.
+static UNCATALOGUED: Requirement = Requirement {
+    id: "uncatalogued",
+    level: Level::Must,
+    binds: Binds::Both,
+    summary: "requirement missing from the catalogue (harness bug)",
+    section: "",
+    since: Version::V2024_11_05,
+    until: None,
+};
