@@ -1,0 +1,386 @@
+//! A target process spoken to over stdio.
+//!
+//! [`StdioProcess::spawn`] starts the command in its own process group with
+//! stdin, stdout and stderr piped. Three background tasks turn the process
+//! into a stream of [`Event`]s on one channel, in order:
+//!
+//! ```text
+//!  stdout ──► NdjsonDecoder ──► Event::Frame / Event::FrameError ─┐
+//!  stderr ──► lines ──────────► Event::Stderr ────────────────────┼──► mpsc ──► recv()
+//!  wait() ──► (after stdout EOF, or 500 ms) ──► Event::Exited ────┘
+//! ```
+//!
+//! `Exited` comes after the last stdout frame (the exit watcher waits for
+//! stdout to close, bounded, because a grandchild may hold it open). Dropping
+//! the [`StdioProcess`] kills the whole process group, so a target that
+//! spawned helpers (`npx`, shells) leaves nothing behind.
+
+use std::io;
+use std::process::Stdio;
+use std::sync::Arc;
+use std::time::Duration;
+
+use mcpspec_wire::{Frame, FrameError, NdjsonDecoder};
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+use tokio::process::{ChildStdin, Command};
+use tokio::sync::{mpsc, Notify};
+use tokio::time::Instant;
+
+/// How to start a target.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CommandSpec {
+    pub program: String,
+    pub args: Vec<String>,
+}
+
+impl CommandSpec {
+    pub fn new(
+        program: impl Into<String>,
+        args: impl IntoIterator<Item = impl Into<String>>,
+    ) -> Self {
+        CommandSpec {
+            program: program.into(),
+            args: args.into_iter().map(Into::into).collect(),
+        }
+    }
+
+    /// The command as a shell-like line, for messages.
+    pub fn display(&self) -> String {
+        std::iter::once(&self.program)
+            .chain(&self.args)
+            .map(|a| {
+                if a.is_empty() || a.contains(char::is_whitespace) {
+                    format!("{a:?}")
+                } else {
+                    a.clone()
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}
+
+/// Something that happened on the connection, stamped with the time since spawn.
+#[derive(Debug, Clone)]
+pub enum Event {
+    Frame(Frame),
+    FrameError(FrameError),
+    /// One line the target wrote to stderr (cut to 4 KiB).
+    Stderr(String),
+    /// The process ended. `code` is `None` when a signal ended it.
+    Exited {
+        code: Option<i32>,
+        signal: Option<i32>,
+    },
+}
+
+#[derive(Debug, Clone)]
+pub struct Stamped {
+    pub at: Duration,
+    pub event: Event,
+}
+
+/// The process could not be started.
+#[derive(Debug, thiserror::Error)]
+#[error("failed to start `{command}`: {source}")]
+pub struct SpawnError {
+    pub command: String,
+    #[source]
+    pub source: io::Error,
+}
+
+/// A running target process.
+#[derive(Debug)]
+pub struct StdioProcess {
+    stdin: Option<ChildStdin>,
+    events: mpsc::Receiver<Stamped>,
+    pid: Option<u32>,
+    started: Instant,
+    exited: bool,
+}
+
+const STDERR_LINE_MAX: usize = 4096;
+
+impl StdioProcess {
+    /// Starts `spec` with piped stdio in a new process group. `max_line` is
+    /// the framing limit for stdout lines.
+    pub fn spawn(spec: &CommandSpec, max_line: usize) -> Result<Self, SpawnError> {
+        let mut cmd = Command::new(&spec.program);
+        cmd.args(&spec.args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .kill_on_drop(true)
+            .process_group(0);
+        let mut child = cmd.spawn().map_err(|source| SpawnError {
+            command: spec.display(),
+            source,
+        })?;
+        let started = Instant::now();
+        let pid = child.id();
+        let (tx, rx) = mpsc::channel(1024);
+        let stdout_closed = Arc::new(Notify::new());
+
+        if let Some(mut stdout) = child.stdout.take() {
+            let tx = tx.clone();
+            let closed = stdout_closed.clone();
+            tokio::spawn(async move {
+                let mut decoder = NdjsonDecoder::new(max_line);
+                let mut buf = vec![0u8; 64 * 1024];
+                loop {
+                    let n = stdout.read(&mut buf).await.unwrap_or(0);
+                    if n == 0 {
+                        decoder.finish();
+                    } else {
+                        decoder.push(&buf[..n]);
+                    }
+                    while let Some(item) = decoder.next() {
+                        let event = match item {
+                            Ok(f) => Event::Frame(f),
+                            Err(e) => Event::FrameError(e),
+                        };
+                        let stamped = Stamped {
+                            at: started.elapsed(),
+                            event,
+                        };
+                        if tx.send(stamped).await.is_err() {
+                            return;
+                        }
+                    }
+                    if n == 0 {
+                        closed.notify_one();
+                        return;
+                    }
+                }
+            });
+        } else {
+            stdout_closed.notify_one();
+        }
+
+        if let Some(stderr) = child.stderr.take() {
+            let tx = tx.clone();
+            tokio::spawn(async move {
+                let mut reader = BufReader::new(stderr);
+                let mut line = Vec::new();
+                loop {
+                    line.clear();
+                    match reader.read_until(b'\n', &mut line).await {
+                        Ok(0) | Err(_) => return,
+                        Ok(_) => {
+                            let cut = line.len().min(STDERR_LINE_MAX);
+                            let text = String::from_utf8_lossy(&line[..cut])
+                                .trim_end_matches(['\r', '\n'])
+                                .to_owned();
+                            let stamped = Stamped {
+                                at: started.elapsed(),
+                                event: Event::Stderr(text),
+                            };
+                            if tx.send(stamped).await.is_err() {
+                                return;
+                            }
+                        }
+                    }
+                }
+            });
+        }
+
+        let stdin = child.stdin.take();
+        tokio::spawn(async move {
+            let status = child.wait().await;
+            // Let stdout drain so that Exited follows the last frame.
+            let _ =
+                tokio::time::timeout(Duration::from_millis(500), stdout_closed.notified()).await;
+            let (code, signal) = match status {
+                Ok(s) => (s.code(), exit_signal(&s)),
+                Err(_) => (None, None),
+            };
+            let _ = tx
+                .send(Stamped {
+                    at: started.elapsed(),
+                    event: Event::Exited { code, signal },
+                })
+                .await;
+        });
+
+        Ok(StdioProcess {
+            stdin,
+            events: rx,
+            pid,
+            started,
+            exited: false,
+        })
+    }
+
+    /// Time since the process was started.
+    pub fn elapsed(&self) -> Duration {
+        self.started.elapsed()
+    }
+
+    /// Writes bytes to the target's stdin and flushes.
+    pub async fn send(&mut self, bytes: &[u8]) -> io::Result<()> {
+        let stdin = self
+            .stdin
+            .as_mut()
+            .ok_or_else(|| io::Error::new(io::ErrorKind::BrokenPipe, "stdin already closed"))?;
+        stdin.write_all(bytes).await?;
+        stdin.flush().await
+    }
+
+    /// Closes the target's stdin (the stdio way to end a session).
+    pub fn close_input(&mut self) {
+        self.stdin = None;
+    }
+
+    /// The next event; `None` once the process has exited and every event was read.
+    pub async fn recv(&mut self) -> Option<Stamped> {
+        let e = self.events.recv().await;
+        if let Some(Stamped {
+            event: Event::Exited { .. },
+            ..
+        }) = &e
+        {
+            self.exited = true;
+        }
+        e
+    }
+
+    /// True once `Exited` has been received.
+    pub fn has_exited(&self) -> bool {
+        self.exited
+    }
+
+    /// Kills the whole process group now.
+    pub fn kill(&mut self) {
+        self.stdin = None;
+        if let Some(pid) = self.pid.take() {
+            kill_group(pid);
+        }
+    }
+}
+
+impl Drop for StdioProcess {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+fn kill_group(pid: u32) {
+    let Ok(pgid) = libc::pid_t::try_from(pid) else {
+        return;
+    };
+    // SAFETY: kill(2) with a negative pid signals the process group we created
+    // with process_group(0) at spawn; it has no memory-safety preconditions.
+    unsafe {
+        libc::kill(-pgid, libc::SIGKILL);
+    }
+}
+
+fn exit_signal(status: &std::process::ExitStatus) -> Option<i32> {
+    use std::os::unix::process::ExitStatusExt;
+    status.signal()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    async fn collect(p: &mut StdioProcess) -> Vec<Event> {
+        let mut out = Vec::new();
+        while let Ok(Some(e)) = tokio::time::timeout(Duration::from_secs(5), p.recv()).await {
+            let done = matches!(e.event, Event::Exited { .. });
+            out.push(e.event);
+            if done {
+                break;
+            }
+        }
+        out
+    }
+
+    #[tokio::test]
+    async fn frames_then_stderr_then_exit_in_order() {
+        let spec = CommandSpec::new(
+            "sh",
+            [
+                "-c",
+                "printf '{\"a\":1}\\n'; echo oops >&2; printf '{\"b\"'; exit 3",
+            ],
+        );
+        let mut p = StdioProcess::spawn(&spec, 1024).expect("sh starts");
+        let events = collect(&mut p).await;
+        let frames: Vec<_> = events
+            .iter()
+            .filter_map(|e| match e {
+                Event::Frame(f) => Some(f.text().to_owned()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(frames, ["{\"a\":1}"]);
+        assert!(events
+            .iter()
+            .any(|e| matches!(e, Event::Stderr(s) if s == "oops")));
+        assert!(events
+            .iter()
+            .any(|e| matches!(e, Event::FrameError(f) if f.kind == mcpspec_wire::FrameErrorKind::Truncated)));
+        assert!(matches!(
+            events.last(),
+            Some(Event::Exited { code: Some(3), .. })
+        ));
+    }
+
+    #[tokio::test]
+    async fn echo_round_trip_and_close_input() {
+        let mut p = StdioProcess::spawn(&CommandSpec::new("cat", Vec::<String>::new()), 1024)
+            .expect("cat starts");
+        p.send(b"{\"x\":2}\n").await.expect("write");
+        let first = tokio::time::timeout(Duration::from_secs(5), p.recv())
+            .await
+            .expect("in time")
+            .expect("event");
+        assert!(matches!(first.event, Event::Frame(ref f) if f.text() == "{\"x\":2}"));
+        p.close_input();
+        let events = collect(&mut p).await;
+        assert!(matches!(
+            events.last(),
+            Some(Event::Exited { code: Some(0), .. })
+        ));
+    }
+
+    #[tokio::test]
+    async fn drop_kills_the_process_group() {
+        // The shell starts a grandchild sleeper and prints its pid; dropping
+        // the process must kill the grandchild too.
+        let spec = CommandSpec::new("sh", ["-c", "sleep 30 & echo $! ; wait"]);
+        let mut p = StdioProcess::spawn(&spec, 1024).expect("sh starts");
+        let first = tokio::time::timeout(Duration::from_secs(5), p.recv())
+            .await
+            .expect("in time")
+            .expect("event");
+        let Event::Frame(f) = first.event else {
+            panic!("expected the pid line, got {first:?}");
+        };
+        let pid: u32 = f.text().trim().parse().expect("a pid");
+        drop(p);
+        let gone = |pid: u32| {
+            std::fs::read_to_string(format!("/proc/{pid}/stat"))
+                .map(|s| {
+                    s.split(") ")
+                        .nth(1)
+                        .is_some_and(|rest| rest.starts_with('Z'))
+                })
+                .unwrap_or(true)
+        };
+        for _ in 0..100 {
+            if gone(pid) {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        panic!("grandchild {pid} survived the drop");
+    }
+
+    #[test]
+    fn display_quotes_arguments_with_spaces() {
+        let spec = CommandSpec::new("node", ["a b.js", "x"]);
+        assert_eq!(spec.display(), "node \"a b.js\" x");
+    }
+}
