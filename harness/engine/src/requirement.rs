@@ -68,9 +68,10 @@ pub fn lookup(id: &str) -> Option<&'static Requirement> {
     crate::catalogue::CATALOGUE.iter().find(|r| r.id == id)
 }
 
-/// Looks up a requirement the engine itself refers to. Every id the engine
-/// uses is in the catalogue; `catalogue::tests` checks that.
-pub(crate) fn known(id: &'static str) -> &'static Requirement {
+/// Looks up a requirement that mcpspec's own code refers to by a literal id.
+/// Every such id is in the catalogue (tests in the engine and the runner check
+/// theirs); a missing one shows up as `uncatalogued` rather than a panic.
+pub fn known(id: &'static str) -> &'static Requirement {
     match lookup(id) {
         Some(r) => r,
         None => &UNCATALOGUED,

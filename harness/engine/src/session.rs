@@ -224,20 +224,26 @@ impl Session {
     /// (malformed JSON or an invalid JSON-RPC object). The peer may answer
     /// each with one error whose id is null.
     pub fn outbound_unreadable(&mut self, invalid: &Invalid) {
-        match &invalid.id {
-            // An invalid request whose id is readable is answered with that id.
-            Some(id) => {
-                self.sent_pending.insert(
-                    id.clone(),
-                    Pending {
-                        method: String::from("(invalid request)"),
-                        progress_token: None,
-                        cancelled: false,
-                    },
-                );
-            }
-            None => self.unreadable_sent += 1,
+        // JSON-RPC answers an invalid request with its id when the id could be
+        // read, and with a null id otherwise; implementations differ on what
+        // "could be read" means, so a readable id allows either answer.
+        if let Some(id) = &invalid.id {
+            self.sent_pending.insert(
+                id.clone(),
+                Pending {
+                    method: String::from("(invalid request)"),
+                    progress_token: None,
+                    cancelled: false,
+                },
+            );
         }
+        self.unreadable_sent += 1;
+    }
+
+    /// Records that this side sent a line with no message on it (blank or
+    /// whitespace): a peer may ignore it or answer with a parse error.
+    pub fn outbound_blank(&mut self) {
+        self.unreadable_sent += 1;
     }
 
     /// Judges a message the peer sent.
@@ -530,6 +536,22 @@ mod tests {
         assert_eq!(ids(&s.inbound(&err, 1)), ["jsonrpc.response.id-matches"]);
         s.outbound_unreadable(&mcpspec_wire::classify(b"{").unwrap_err());
         assert!(s.inbound(&err, 2).is_empty());
+        assert_eq!(ids(&s.inbound(&err, 3)), ["jsonrpc.response.id-matches"]);
+    }
+
+    #[test]
+    fn invalid_request_with_readable_id_may_be_answered_either_way() {
+        let bad = mcpspec_wire::classify(br#"{"jsonrpc":"2.0","id":5,"method":7}"#).unwrap_err();
+        let mut s = client();
+        s.outbound_unreadable(&bad);
+        assert!(s
+            .inbound(&Message::error(Some(Id::from(5)), -32600, "x", None), 1)
+            .is_empty());
+        let mut s = client();
+        s.outbound_unreadable(&bad);
+        assert!(s
+            .inbound(&Message::error(None, -32600, "x", None), 1)
+            .is_empty());
     }
 
     #[test]

@@ -1,0 +1,343 @@
+//! Playing one case: start the target, perform the handshake (for
+//! `initialized` scenarios), run the steps, and turn what happened into a
+//! [`CaseResult`].
+//!
+//! ```text
+//!  spawn ─► [handshake ─► requires?] ─► steps… ─► shutdown ─► findings ─► outcome
+//!              │              │           │
+//!              │        not applicable    ├─ a MUST step failed: stop here
+//!              └─ other version:          └─ Stop::{NotApplicable, Error}
+//!                 not applicable
+//! ```
+//!
+//! Step findings carry the step's (or the scenario's) requirement and level;
+//! the engine's violations are added at the end with their own.
+
+use std::time::Duration;
+
+use mcpspec_engine::{Level, Version};
+use mcpspec_scenario::{Bindings, Scenario, SessionMode, Step};
+use mcpspec_transport::{CommandSpec, StdioProcess};
+use mcpspec_wire::{Id, Message};
+use serde_json::{json, Value};
+use tokio::time::Instant;
+
+use crate::conn::Conn;
+use crate::outcome::{outcome_of, Blame, CaseResult, Finding, FindingSource, Outcome};
+use crate::plan::Case;
+use crate::steps;
+
+/// Settings shared by every case of a run.
+#[derive(Debug, Clone)]
+pub struct CaseConfig {
+    pub target: CommandSpec,
+    /// Default wait for one expected message.
+    pub step_timeout: Duration,
+    /// Hard limit for one case (a scenario's `timeout` overrides it).
+    pub case_timeout: Duration,
+    pub max_line: usize,
+}
+
+/// Why the steps stopped early.
+pub enum Stop {
+    NotApplicable(String),
+    Error(Blame, String),
+    /// A MUST check failed; later steps would only cascade.
+    Failed,
+}
+
+/// State threaded through the steps of one case.
+pub struct Ctx<'a> {
+    pub conn: Conn,
+    pub vars: Bindings,
+    pub findings: Vec<Finding>,
+    pub scenario: &'a Scenario,
+    pub version: Version,
+    pub cfg: &'a CaseConfig,
+}
+
+impl Ctx<'_> {
+    /// Records a failed check of `step` (or of the handshake when `None`).
+    pub fn fail(
+        &mut self,
+        step: Option<(usize, &Step)>,
+        expected: Vec<String>,
+        actual: String,
+    ) -> Level {
+        let s = self.scenario;
+        let (req_id, level) = match step {
+            Some((_, st)) => (
+                st.requirement
+                    .clone()
+                    .unwrap_or_else(|| s.requirements.first().cloned().unwrap_or_default()),
+                st.level.unwrap_or(s.level),
+            ),
+            None => ("lifecycle.initialize.result".to_owned(), Level::Must),
+        };
+        let (url, summary) = match mcpspec_engine::lookup(&req_id) {
+            Some(r) => (r.url(self.version), r.summary.to_owned()),
+            None => (String::new(), s.title.clone()),
+        };
+        let location = step.map(|(i, st)| {
+            format!(
+                "{}:{}:{} (step {}: {})",
+                st.at.file,
+                st.at.line,
+                st.at.column,
+                i + 1,
+                steps::describe(&st.kind)
+            )
+        });
+        self.conn.note(format!("check failed: {actual}"));
+        self.findings.push(Finding {
+            requirement: req_id,
+            level,
+            spec_url: url,
+            summary,
+            expected,
+            actual,
+            location,
+            source: FindingSource::Step,
+        });
+        level
+    }
+}
+
+/// Runs one case to completion (bounded by its timeout).
+pub async fn run_case(case: &Case, cfg: &CaseConfig) -> CaseResult {
+    let started = Instant::now();
+    let scenario = &*case.scenario;
+    let limit = scenario.timeout.unwrap_or(cfg.case_timeout);
+    let mut result = CaseResult {
+        id: case.id.clone(),
+        scenario: scenario.id.clone(),
+        title: scenario.title.clone(),
+        version: case.version,
+        level: scenario.level,
+        requirements: scenario.requirement_ids(),
+        outcome: Outcome::Pass,
+        findings: Vec::new(),
+        duration: Duration::ZERO,
+        transcript: Vec::new(),
+    };
+    let proc = match StdioProcess::spawn(&cfg.target, cfg.max_line) {
+        Ok(p) => p,
+        Err(e) => {
+            result.outcome = Outcome::Error {
+                blame: Blame::Target,
+                message: e.to_string(),
+            };
+            return result;
+        }
+    };
+    let mut ctx = Ctx {
+        conn: Conn::new(proc, case.version),
+        vars: Bindings::default(),
+        findings: Vec::new(),
+        scenario,
+        version: case.version,
+        cfg,
+    };
+    ctx.vars.set("version", Value::from(case.version.as_str()));
+
+    let stop = match tokio::time::timeout(limit, play(&mut ctx)).await {
+        Ok(stop) => stop,
+        Err(_) => Some(Stop::Error(
+            Blame::Target,
+            format!(
+                "the case did not finish within its {}s limit",
+                limit.as_secs_f64()
+            ),
+        )),
+    };
+    ctx.conn.shutdown();
+
+    let version = ctx.version;
+    let mut findings = std::mem::take(&mut ctx.findings);
+    findings.extend(oracle_findings(&ctx.conn, version));
+    result.outcome = match stop {
+        Some(Stop::NotApplicable(reason)) => Outcome::NotApplicable { reason },
+        Some(Stop::Error(blame, message)) if findings.is_empty() => {
+            Outcome::Error { blame, message }
+        }
+        _ => outcome_of(&findings),
+    };
+    if ctx.conn.dropped_lines() > 0 {
+        let n = ctx.conn.dropped_lines();
+        ctx.conn.note(format!("{n} more transcript lines not kept"));
+    }
+    result.findings = findings;
+    result.transcript = std::mem::take(&mut ctx.conn.transcript);
+    result.duration = started.elapsed();
+    result
+}
+
+async fn play(ctx: &mut Ctx<'_>) -> Option<Stop> {
+    if ctx.scenario.session == SessionMode::Initialized {
+        if let Err(stop) = handshake(ctx).await {
+            return Some(stop);
+        }
+    }
+    for (i, step) in ctx.scenario.steps.iter().enumerate() {
+        if let Some(vs) = &step.versions {
+            if !vs.contains(&ctx.version) {
+                continue;
+            }
+        }
+        if let Err(stop) = steps::run(ctx, i, step).await {
+            return Some(stop);
+        }
+    }
+    None
+}
+
+/// The client side of the initialize handshake for `initialized` scenarios.
+async fn handshake(ctx: &mut Ctx<'_>) -> Result<(), Stop> {
+    let version = ctx.version.as_str();
+    let id = ctx.conn.next_id();
+    let init = Message::request(
+        id.clone(),
+        "initialize",
+        Some(json!({
+            "protocolVersion": version,
+            "capabilities": {},
+            "clientInfo": { "name": "mcpspec", "version": env!("CARGO_PKG_VERSION") },
+        })),
+    );
+    ctx.conn
+        .send(&init)
+        .await
+        .map_err(|e| Stop::Error(Blame::Target, e))?;
+    let within = ctx.cfg.step_timeout;
+    let answer = ctx.conn.wait_for(within, |m| is_response_to(m, &id)).await;
+    let result = match answer.map(|r| r.msg) {
+        Ok(Message::Response(r)) => match r.outcome {
+            Ok(v) => v,
+            Err(e) => {
+                ctx.fail(
+                    None,
+                    vec![format!(
+                        "a result for initialize with protocolVersion {version:?}"
+                    )],
+                    format!("error {} {:?}", e.code, e.message),
+                );
+                return Err(Stop::Failed);
+            }
+        },
+        Ok(other) => {
+            // `wait_for` only hands back what the predicate accepted: a response.
+            ctx.fail(
+                None,
+                vec!["a response to initialize".to_owned()],
+                other.describe(),
+            );
+            return Err(Stop::Failed);
+        }
+        Err(e) => {
+            ctx.fail(
+                None,
+                vec![format!(
+                    "a response to initialize within {}ms",
+                    within.as_millis()
+                )],
+                steps::wait_error_text(&e),
+            );
+            return Err(Stop::Failed);
+        }
+    };
+    let answered = result
+        .get("protocolVersion")
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    if answered != version {
+        return Err(Stop::NotApplicable(format!(
+            "the target does not offer {version} (it answered {answered:?})"
+        )));
+    }
+    let caps = result.get("capabilities").cloned().unwrap_or(Value::Null);
+    ctx.vars.set("init", result);
+    ctx.vars.set("capabilities", caps.clone());
+    for path in &ctx.scenario.requires.capabilities {
+        if !has_capability(&caps, path) {
+            return Err(Stop::NotApplicable(format!(
+                "the target does not declare the `{path}` capability"
+            )));
+        }
+    }
+    let initialized = Message::notification("notifications/initialized", None);
+    ctx.conn
+        .send(&initialized)
+        .await
+        .map_err(|e| Stop::Error(Blame::Target, e))
+}
+
+pub fn is_response_to(m: &Message, id: &Id) -> bool {
+    matches!(m, Message::Response(r) if r.id.as_ref() == Some(id))
+}
+
+/// A dotted capability path is declared when every segment exists and the
+/// value is neither `null` nor `false`.
+pub fn has_capability(caps: &Value, path: &str) -> bool {
+    let mut v = caps;
+    for seg in path.split('.') {
+        match v.get(seg) {
+            Some(next) => v = next,
+            None => return false,
+        }
+    }
+    !matches!(v, Value::Null | Value::Bool(false))
+}
+
+/// The engine's violations as findings (at most 5 per requirement, then a count).
+fn oracle_findings(conn: &Conn, version: Version) -> Vec<Finding> {
+    let mut out: Vec<Finding> = Vec::new();
+    let mut per_req: std::collections::HashMap<&str, usize> = Default::default();
+    for v in &conn.violations {
+        let n = per_req.entry(v.requirement.id).or_default();
+        *n += 1;
+        if *n > 5 {
+            continue;
+        }
+        out.push(Finding {
+            requirement: v.requirement.id.to_owned(),
+            level: v.requirement.level,
+            spec_url: v.requirement.url(version),
+            summary: v.requirement.summary.to_owned(),
+            expected: vec![v.requirement.summary.to_owned()],
+            actual: format!("at {}ms: {}", v.at_ms, v.detail),
+            location: None,
+            source: FindingSource::Oracle,
+        });
+    }
+    for (id, n) in per_req {
+        if n > 5 {
+            let r = mcpspec_engine::lookup(id);
+            out.push(Finding {
+                requirement: id.to_owned(),
+                level: r.map_or(Level::Must, |r| r.level),
+                spec_url: r.map(|r| r.url(version)).unwrap_or_default(),
+                summary: r.map(|r| r.summary.to_owned()).unwrap_or_default(),
+                expected: vec![],
+                actual: format!("{} more violations of {id}", n - 5),
+                location: None,
+                source: FindingSource::Oracle,
+            });
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn capability_paths() {
+        let caps = json!({"tools": {}, "resources": {"subscribe": true, "listChanged": false}});
+        assert!(has_capability(&caps, "tools"));
+        assert!(has_capability(&caps, "resources.subscribe"));
+        assert!(!has_capability(&caps, "resources.listChanged"));
+        assert!(!has_capability(&caps, "prompts"));
+        assert!(!has_capability(&Value::Null, "tools"));
+    }
+}

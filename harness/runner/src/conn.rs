@@ -1,0 +1,337 @@
+//! One case's connection to the target: the transport, the engine's oracle
+//! session, an inbox of received messages, and the transcript.
+//!
+//! Every frame the target sends passes through [`Conn::absorb`]: it is
+//! classified by the wire layer, judged by the engine (violations are kept
+//! for the case's findings), written to the transcript and, when valid, put
+//! in the inbox where `expect` steps find it. Nothing is judged twice and
+//! nothing is dropped silently: malformed output becomes a violation.
+
+use std::time::Duration;
+
+use mcpspec_engine::requirement::known;
+use mcpspec_engine::{Role, Session, Version, Violation};
+use mcpspec_transport::{Event, StdioProcess};
+use mcpspec_wire::{classify, FrameErrorKind, Id, Inbound, Message};
+use tokio::time::Instant;
+
+use crate::outcome::TranscriptLine;
+
+/// A message received and not yet consumed by an `expect`.
+#[derive(Debug, Clone)]
+pub struct Received {
+    pub at_ms: u64,
+    pub msg: Message,
+}
+
+/// Why waiting ended without the awaited message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum WaitError {
+    Timeout,
+    /// The target exited; the text describes how.
+    Exited(String),
+}
+
+/// Transcript lines kept per case before the rest is only counted.
+const TRANSCRIPT_MAX: usize = 2000;
+/// Stderr lines kept in the transcript.
+const STDERR_MAX: usize = 200;
+/// Text kept of one transcript line.
+const LINE_MAX: usize = 2000;
+/// Messages kept in the inbox; a flooding target loses the excess (noted).
+const INBOX_MAX: usize = 10_000;
+
+pub struct Conn {
+    proc: StdioProcess,
+    pub session: Session,
+    inbox: Vec<Received>,
+    pub transcript: Vec<TranscriptLine>,
+    dropped_lines: usize,
+    stderr_lines: usize,
+    pub violations: Vec<Violation>,
+    exit: Option<String>,
+    next_id: i64,
+}
+
+impl Conn {
+    pub fn new(proc: StdioProcess, version: Version) -> Self {
+        Conn {
+            proc,
+            session: Session::new(Role::Client, Some(version)),
+            inbox: Vec::new(),
+            transcript: Vec::new(),
+            dropped_lines: 0,
+            stderr_lines: 0,
+            violations: Vec::new(),
+            exit: None,
+            next_id: 1,
+        }
+    }
+
+    pub fn now_ms(&self) -> u64 {
+        u64::try_from(self.proc.elapsed().as_millis()).unwrap_or(u64::MAX)
+    }
+
+    /// The next harness-chosen request id: 1, 2, 3, … (deterministic).
+    pub fn next_id(&mut self) -> Id {
+        let id = Id::from(self.next_id);
+        self.next_id += 1;
+        id
+    }
+
+    /// How the target exited, if it has.
+    pub fn exit(&self) -> Option<&str> {
+        self.exit.as_deref()
+    }
+
+    pub fn note(&mut self, text: impl Into<String>) {
+        let at_ms = self.now_ms();
+        self.push_line(at_ms, "--", text.into());
+    }
+
+    fn push_line(&mut self, at_ms: u64, dir: &'static str, mut text: String) {
+        if self.transcript.len() >= TRANSCRIPT_MAX {
+            self.dropped_lines += 1;
+            return;
+        }
+        if text.len() > LINE_MAX {
+            let mut cut = LINE_MAX;
+            while !text.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            text.truncate(cut);
+            text.push_str(" …");
+        }
+        self.transcript.push(TranscriptLine { at_ms, dir, text });
+    }
+
+    /// Lines that did not fit in the transcript.
+    pub fn dropped_lines(&self) -> usize {
+        self.dropped_lines
+    }
+
+    /// Sends one message as a line; the engine records it.
+    pub async fn send(&mut self, msg: &Message) -> Result<(), String> {
+        let text = msg.to_json();
+        let now = self.now_ms();
+        self.session.outbound(msg, now);
+        self.push_line(now, ">>", text.clone());
+        let mut line = text.into_bytes();
+        line.push(b'\n');
+        self.write(&line).await
+    }
+
+    /// Sends exact bytes. Each line is classified so the engine knows what
+    /// answers to allow (a valid request is pending; unreadable input may be
+    /// answered with a null id).
+    pub async fn send_raw(&mut self, bytes: &[u8]) -> Result<(), String> {
+        let now = self.now_ms();
+        let mut lines: Vec<&[u8]> = bytes.split(|&b| b == b'\n').collect();
+        if lines.last().is_some_and(|l| l.is_empty()) {
+            lines.pop(); // what follows the final newline is not a line
+        }
+        for line in lines {
+            let line = line.strip_suffix(b"\r").unwrap_or(line);
+            if line.iter().all(u8::is_ascii_whitespace) {
+                self.session.outbound_blank();
+                continue;
+            }
+            match classify(line) {
+                Ok(Inbound::Single(m)) => self.session.outbound(&m, now),
+                Ok(Inbound::Batch(items)) => {
+                    for item in items {
+                        match item {
+                            Ok(m) => self.session.outbound(&m, now),
+                            Err(e) => self.session.outbound_unreadable(&e),
+                        }
+                    }
+                }
+                Err(e) => self.session.outbound_unreadable(&e),
+            }
+        }
+        self.push_line(
+            now,
+            ">>",
+            String::from_utf8_lossy(bytes).escape_debug().to_string(),
+        );
+        self.write(bytes).await
+    }
+
+    async fn write(&mut self, bytes: &[u8]) -> Result<(), String> {
+        self.proc
+            .send(bytes)
+            .await
+            .map_err(|e| format!("could not write to the target's stdin: {e}"))
+    }
+
+    /// Closes the target's stdin.
+    pub fn close_input(&mut self) {
+        let now = self.now_ms();
+        self.push_line(now, "--", "harness closed stdin".to_owned());
+        self.proc.close_input();
+    }
+
+    /// Receives and absorbs events until `deadline`. Returns early (true)
+    /// after each event so callers can re-check their condition; false on
+    /// timeout or once the target has exited and all its output was read.
+    pub async fn pump(&mut self, deadline: Instant) -> bool {
+        if self.exit.is_some() {
+            return false;
+        }
+        match tokio::time::timeout_at(deadline, self.proc.recv()).await {
+            Ok(Some(ev)) => {
+                let at_ms = u64::try_from(ev.at.as_millis()).unwrap_or(u64::MAX);
+                self.absorb(at_ms, ev.event);
+                true
+            }
+            Ok(None) => {
+                if self.exit.is_none() {
+                    self.exit = Some("the target's output ended".to_owned());
+                }
+                false
+            }
+            Err(_) => false,
+        }
+    }
+
+    /// Absorbs events for `d`, whatever they are.
+    pub async fn idle(&mut self, d: Duration) {
+        let deadline = Instant::now() + d;
+        while Instant::now() < deadline {
+            if !self.pump(deadline).await && self.exit.is_some() {
+                tokio::time::sleep_until(deadline).await;
+            }
+        }
+    }
+
+    fn absorb(&mut self, at_ms: u64, event: Event) {
+        match event {
+            Event::Frame(frame) => {
+                self.push_line(at_ms, "<<", frame.text().to_owned());
+                match classify(&frame.bytes) {
+                    Ok(Inbound::Single(msg)) => self.receive(at_ms, msg),
+                    Ok(Inbound::Batch(items)) => {
+                        if let Some(v) = self.session.inbound_batch(at_ms) {
+                            self.violations.push(v);
+                        }
+                        for item in items {
+                            match item {
+                                Ok(msg) => self.receive(at_ms, msg),
+                                Err(invalid) => {
+                                    let v = self.session.inbound_invalid(&invalid, at_ms);
+                                    self.violations.push(v);
+                                }
+                            }
+                        }
+                    }
+                    Err(invalid) if invalid.kind.is_parse_error() => {
+                        self.violations.push(Violation {
+                            requirement: known("stdio.stdout-only-mcp"),
+                            detail: format!(
+                                "stdout line {} is not a JSON-RPC message ({})",
+                                frame.line, invalid.kind
+                            ),
+                            at_ms,
+                        });
+                    }
+                    Err(invalid) => {
+                        let v = self.session.inbound_invalid(&invalid, at_ms);
+                        self.violations.push(v);
+                    }
+                }
+            }
+            Event::FrameError(err) => {
+                self.push_line(
+                    at_ms,
+                    "<<",
+                    format!("[framing] {err}: {}", String::from_utf8_lossy(&err.bytes)),
+                );
+                if matches!(err.kind, FrameErrorKind::Oversize { .. }) {
+                    // The limit is the harness's, not the spec's: note it only.
+                    self.push_line(at_ms, "--", "line dropped: over --max-line".to_owned());
+                } else {
+                    self.violations.push(Violation {
+                        requirement: known("stdio.newline-delimited"),
+                        detail: err.to_string(),
+                        at_ms,
+                    });
+                }
+            }
+            Event::Stderr(line) => {
+                self.stderr_lines += 1;
+                if self.stderr_lines <= STDERR_MAX {
+                    self.push_line(at_ms, "!!", line);
+                }
+            }
+            Event::Exited { code, signal } => {
+                let how = match (code, signal) {
+                    (Some(c), _) => format!("the target exited with code {c}"),
+                    (None, Some(s)) => format!("the target was killed by signal {s}"),
+                    (None, None) => "the target exited".to_owned(),
+                };
+                self.push_line(at_ms, "--", how.clone());
+                self.exit = Some(how);
+                self.session.close();
+            }
+        }
+    }
+
+    fn receive(&mut self, at_ms: u64, msg: Message) {
+        let found = self.session.inbound(&msg, at_ms);
+        self.violations.extend(found);
+        if self.inbox.len() < INBOX_MAX {
+            self.inbox.push(Received { at_ms, msg });
+        }
+    }
+
+    /// Removes and returns the first unconsumed message satisfying `pred`.
+    pub fn take(&mut self, pred: impl Fn(&Message) -> bool) -> Option<Received> {
+        let i = self.inbox.iter().position(|r| pred(&r.msg))?;
+        Some(self.inbox.remove(i))
+    }
+
+    /// Waits up to `within` for a message satisfying `pred`, and consumes it.
+    pub async fn wait_for(
+        &mut self,
+        within: Duration,
+        pred: impl Fn(&Message) -> bool,
+    ) -> Result<Received, WaitError> {
+        let deadline = Instant::now() + within;
+        loop {
+            if let Some(r) = self.take(&pred) {
+                return Ok(r);
+            }
+            if let Some(how) = &self.exit {
+                return Err(WaitError::Exited(how.clone()));
+            }
+            if !self.pump(deadline).await && Instant::now() >= deadline {
+                return Err(WaitError::Timeout);
+            }
+        }
+    }
+
+    /// Messages received after `since_ms` that satisfy `pred`, consumed.
+    pub fn drain_since(&mut self, since_ms: u64, pred: impl Fn(&Message) -> bool) -> Vec<Received> {
+        let (hit, keep): (Vec<_>, Vec<_>) = std::mem::take(&mut self.inbox)
+            .into_iter()
+            .partition(|r| r.at_ms >= since_ms && pred(&r.msg));
+        self.inbox = keep;
+        hit
+    }
+
+    /// Waits up to `within` for the target to exit.
+    pub async fn wait_exit(&mut self, within: Duration) -> Option<String> {
+        let deadline = Instant::now() + within;
+        while self.exit.is_none() {
+            if !self.pump(deadline).await && Instant::now() >= deadline {
+                break;
+            }
+        }
+        self.exit.clone()
+    }
+
+    /// Ends the case: closes stdin, kills the process group.
+    pub fn shutdown(&mut self) {
+        self.proc.kill();
+    }
+}

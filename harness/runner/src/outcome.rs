@@ -1,0 +1,220 @@
+//! What a case comes to: its [`Outcome`], the [`Finding`]s behind it, and the
+//! run's [`Summary`].
+//!
+//! A finding is one broken rule, always with its requirement, level and spec
+//! link, what was expected (a list) and what was seen. The outcome follows
+//! from the findings: any MUST finding fails the case, otherwise any SHOULD
+//! finding warns; MAY findings are informational.
+
+use std::fmt;
+use std::time::Duration;
+
+use mcpspec_engine::{Level, Version};
+
+/// Who is responsible when a case could not be judged.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Blame {
+    /// The implementation under test (would not start, died before the handshake).
+    Target,
+    /// The scenario file (e.g. an unbound variable).
+    Scenario,
+    /// mcpspec itself.
+    Harness,
+}
+
+impl Blame {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Blame::Target => "target",
+            Blame::Scenario => "scenario",
+            Blame::Harness => "harness",
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    Pass,
+    /// A MUST was broken.
+    Fail,
+    /// Only SHOULDs were broken.
+    Warn,
+    NotApplicable {
+        reason: String,
+    },
+    Error {
+        blame: Blame,
+        message: String,
+    },
+}
+
+impl Outcome {
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            Outcome::Pass => "pass",
+            Outcome::Fail => "fail",
+            Outcome::Warn => "warn",
+            Outcome::NotApplicable { .. } => "not_applicable",
+            Outcome::Error { .. } => "error",
+        }
+    }
+}
+
+/// One broken rule.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Finding {
+    pub requirement: String,
+    pub level: Level,
+    /// Specification link (empty when the requirement is not catalogued).
+    pub spec_url: String,
+    /// The requirement's paraphrase, or the check's own description.
+    pub summary: String,
+    /// What would have satisfied the check, one line each.
+    pub expected: Vec<String>,
+    pub actual: String,
+    /// Where in the scenario: `file:line:col (step N: send tools/list)`.
+    pub location: Option<String>,
+    /// Where it came from: a scenario step, or the engine's oracle.
+    pub source: FindingSource,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FindingSource {
+    Step,
+    Oracle,
+}
+
+/// One line of the case's transcript, for failure excerpts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TranscriptLine {
+    pub at_ms: u64,
+    /// `>>` harness to target, `<<` target to harness, `!!` stderr, `--` note.
+    pub dir: &'static str,
+    pub text: String,
+}
+
+impl fmt::Display for TranscriptLine {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:>6}ms {} {}", self.at_ms, self.dir, self.text)
+    }
+}
+
+/// The result of one case (a scenario at one version).
+#[derive(Debug, Clone)]
+pub struct CaseResult {
+    /// `<scenario id>@<version>`.
+    pub id: String,
+    pub scenario: String,
+    pub title: String,
+    pub version: Version,
+    pub level: Level,
+    pub requirements: Vec<String>,
+    pub outcome: Outcome,
+    pub findings: Vec<Finding>,
+    pub duration: Duration,
+    pub transcript: Vec<TranscriptLine>,
+}
+
+impl CaseResult {
+    /// One-line explanation: the first finding, or the reason for n/a or error.
+    pub fn message(&self) -> String {
+        match &self.outcome {
+            Outcome::NotApplicable { reason } => reason.clone(),
+            Outcome::Error { blame, message } => format!("{} at fault: {message}", blame.as_str()),
+            _ => self
+                .findings
+                .iter()
+                .max_by_key(|f| f.level)
+                .map(|f| format!("{} {}: {}", f.level, f.requirement, f.actual))
+                .unwrap_or_default(),
+        }
+    }
+}
+
+/// Decides the outcome from the findings.
+pub fn outcome_of(findings: &[Finding]) -> Outcome {
+    match findings.iter().map(|f| f.level).max() {
+        Some(Level::Must) => Outcome::Fail,
+        Some(Level::Should) => Outcome::Warn,
+        _ => Outcome::Pass,
+    }
+}
+
+/// Totals for a run.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Summary {
+    pub passed: usize,
+    pub failed: usize,
+    pub warned: usize,
+    pub not_applicable: usize,
+    pub errored: usize,
+    /// Errors blamed on the scenario files or the harness (exit 2).
+    pub scenario_errors: usize,
+    /// Errors blamed on the target (exit 3).
+    pub target_errors: usize,
+}
+
+impl Summary {
+    pub fn add(&mut self, outcome: &Outcome) {
+        match outcome {
+            Outcome::Pass => self.passed += 1,
+            Outcome::Fail => self.failed += 1,
+            Outcome::Warn => self.warned += 1,
+            Outcome::NotApplicable { .. } => self.not_applicable += 1,
+            Outcome::Error { blame, .. } => {
+                self.errored += 1;
+                match blame {
+                    Blame::Target => self.target_errors += 1,
+                    Blame::Scenario | Blame::Harness => self.scenario_errors += 1,
+                }
+            }
+        }
+    }
+
+    pub fn total(&self) -> usize {
+        self.passed + self.failed + self.warned + self.not_applicable + self.errored
+    }
+
+    /// The process exit code (documented in the README):
+    /// 0 conforming, 1 conformance failures (warnings too under `strict`),
+    /// 2 scenario or harness error, 3 the target could not be run.
+    pub fn exit_code(&self, strict: bool) -> i32 {
+        if self.scenario_errors > 0 {
+            2
+        } else if self.target_errors > 0 {
+            3
+        } else if self.failed > 0 || (strict && self.warned > 0) {
+            1
+        } else {
+            0
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exit_codes_follow_the_worst_outcome() {
+        let mut s = Summary::default();
+        s.add(&Outcome::Pass);
+        assert_eq!(s.exit_code(false), 0);
+        s.add(&Outcome::Warn);
+        assert_eq!(s.exit_code(false), 0);
+        assert_eq!(s.exit_code(true), 1);
+        s.add(&Outcome::Fail);
+        assert_eq!(s.exit_code(false), 1);
+        s.add(&Outcome::Error {
+            blame: Blame::Target,
+            message: String::new(),
+        });
+        assert_eq!(s.exit_code(false), 3);
+        s.add(&Outcome::Error {
+            blame: Blame::Scenario,
+            message: String::new(),
+        });
+        assert_eq!(s.exit_code(false), 2);
+        assert_eq!(s.total(), 5);
+    }
+}

@@ -1,0 +1,234 @@
+//! Running a plan: probe which versions the target offers, then play every
+//! case in parallel (at most `jobs` at once), streaming [`Event`]s to the
+//! reporters.
+//!
+//! The probe is one short handshake per version. A version the target answers
+//! with another version is not offered, and its cases are not applicable
+//! without starting the target again. A target that cannot be started, or
+//! that completes no handshake at all, makes every case an error blamed on
+//! the target (exit 3) — within the step timeout, never a hang.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use mcpspec_engine::Version;
+use mcpspec_transport::StdioProcess;
+use mcpspec_wire::Message;
+use serde_json::{json, Value};
+use tokio::sync::{mpsc, Semaphore};
+use tokio::time::Instant;
+
+use crate::case::{is_response_to, run_case, CaseConfig};
+use crate::conn::Conn;
+use crate::event::{Event, Reporter};
+use crate::outcome::{Blame, CaseResult, Outcome, Summary};
+use crate::plan::Case;
+
+#[derive(Debug, Clone)]
+pub struct RunConfig {
+    pub case: CaseConfig,
+    pub jobs: usize,
+    pub strict: bool,
+}
+
+/// What the probe learnt about one version.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Offer {
+    Supported,
+    /// The target answered with another version.
+    Other(String),
+    /// No handshake completed; the text says why.
+    Broken(String),
+}
+
+/// Runs `cases` against the target and returns the totals.
+pub async fn run(cases: Vec<Case>, cfg: RunConfig, reporters: &mut [&mut dyn Reporter]) -> Summary {
+    let started = Instant::now();
+    let emit = |reporters: &mut [&mut dyn Reporter], e: Event| {
+        for r in reporters.iter_mut() {
+            r.event(&e);
+        }
+    };
+    emit(
+        reporters,
+        Event::RunStarted {
+            target: cfg.case.target.display(),
+            cases: cases.len(),
+            jobs: cfg.jobs,
+        },
+    );
+
+    let mut versions: Vec<Version> = cases.iter().map(|c| c.version).collect();
+    versions.sort();
+    versions.dedup();
+    let offers = probe_all(&versions, &cfg.case).await;
+    for (v, offer) in &offers {
+        let (supported, detail) = match offer {
+            Offer::Supported => (true, format!("answered {v}")),
+            Offer::Other(o) => (false, format!("answered {o:?}")),
+            Offer::Broken(why) => (false, why.clone()),
+        };
+        emit(
+            reporters,
+            Event::Probe {
+                version: *v,
+                supported,
+                detail,
+            },
+        );
+    }
+    let all_broken = !offers.is_empty() && offers.values().all(|o| matches!(o, Offer::Broken(_)));
+
+    let mut summary = Summary::default();
+    let (tx, mut rx) = mpsc::channel::<CaseResult>(64);
+    let jobs = Arc::new(Semaphore::new(cfg.jobs.max(1)));
+    let case_cfg = Arc::new(cfg.case.clone());
+    let mut running = 0usize;
+    for case in cases {
+        let pre = match offers.get(&case.version) {
+            _ if all_broken => Some(Outcome::Error {
+                blame: Blame::Target,
+                message: match offers.get(&case.version) {
+                    Some(Offer::Broken(why)) => why.clone(),
+                    _ => "the target completed no handshake".to_owned(),
+                },
+            }),
+            Some(Offer::Supported) => None,
+            Some(Offer::Other(o)) => Some(Outcome::NotApplicable {
+                reason: format!(
+                    "the target does not offer {} (it answered {o:?})",
+                    case.version
+                ),
+            }),
+            Some(Offer::Broken(why)) => Some(Outcome::NotApplicable {
+                reason: format!("the target completed no {} handshake: {why}", case.version),
+            }),
+            None => None,
+        };
+        if let Some(outcome) = pre {
+            let result = skipped(&case, outcome);
+            emit(
+                reporters,
+                Event::CaseStarted {
+                    id: case.id.clone(),
+                },
+            );
+            summary.add(&result.outcome);
+            emit(reporters, Event::CaseFinished(Box::new(result)));
+            continue;
+        }
+        let tx = tx.clone();
+        let jobs = jobs.clone();
+        let case_cfg = case_cfg.clone();
+        running += 1;
+        tokio::spawn(async move {
+            // The semaphore is never closed, so acquire only fails if it were.
+            let Ok(_permit) = jobs.acquire_owned().await else {
+                return;
+            };
+            let result = run_case(&case, &case_cfg).await;
+            let _ = tx.send(result).await;
+        });
+    }
+    drop(tx);
+    while running > 0 {
+        let Some(result) = rx.recv().await else {
+            break;
+        };
+        running -= 1;
+        emit(
+            reporters,
+            Event::CaseStarted {
+                id: result.id.clone(),
+            },
+        );
+        summary.add(&result.outcome);
+        emit(reporters, Event::CaseFinished(Box::new(result)));
+    }
+    emit(
+        reporters,
+        Event::RunFinished {
+            summary: summary.clone(),
+            wall: started.elapsed(),
+            strict: cfg.strict,
+        },
+    );
+    summary
+}
+
+fn skipped(case: &Case, outcome: Outcome) -> CaseResult {
+    CaseResult {
+        id: case.id.clone(),
+        scenario: case.scenario.id.clone(),
+        title: case.scenario.title.clone(),
+        version: case.version,
+        level: case.scenario.level,
+        requirements: case.scenario.requirement_ids(),
+        outcome,
+        findings: Vec::new(),
+        duration: Duration::ZERO,
+        transcript: Vec::new(),
+    }
+}
+
+async fn probe_all(versions: &[Version], cfg: &CaseConfig) -> BTreeMap<Version, Offer> {
+    let mut set = tokio::task::JoinSet::new();
+    for &v in versions {
+        let cfg = cfg.clone();
+        set.spawn(async move { (v, probe(v, &cfg).await) });
+    }
+    let mut out = BTreeMap::new();
+    while let Some(joined) = set.join_next().await {
+        if let Ok((v, offer)) = joined {
+            out.insert(v, offer);
+        }
+    }
+    out
+}
+
+/// One handshake at `version`; what did the target answer?
+pub async fn probe(version: Version, cfg: &CaseConfig) -> Offer {
+    let proc = match StdioProcess::spawn(&cfg.target, cfg.max_line) {
+        Ok(p) => p,
+        Err(e) => return Offer::Broken(e.to_string()),
+    };
+    let mut conn = Conn::new(proc, version);
+    let id = conn.next_id();
+    let init = Message::request(
+        id.clone(),
+        "initialize",
+        Some(json!({
+            "protocolVersion": version.as_str(),
+            "capabilities": {},
+            "clientInfo": { "name": "mcpspec-probe", "version": env!("CARGO_PKG_VERSION") },
+        })),
+    );
+    if let Err(e) = conn.send(&init).await {
+        return Offer::Broken(e);
+    }
+    let answer = conn
+        .wait_for(cfg.step_timeout, |m| is_response_to(m, &id))
+        .await;
+    conn.shutdown();
+    match answer {
+        Ok(r) => match r.msg {
+            Message::Response(r) => match r.outcome {
+                Ok(result) => match result.get("protocolVersion").and_then(Value::as_str) {
+                    Some(v) if v == version.as_str() => Offer::Supported,
+                    Some(v) => Offer::Other(v.to_owned()),
+                    None => Offer::Broken("initialize result has no protocolVersion".to_owned()),
+                },
+                Err(e) => Offer::Other(format!("error {} {}", e.code, e.message)),
+            },
+            other => Offer::Broken(format!("unexpected {}", other.describe())),
+        },
+        Err(crate::conn::WaitError::Timeout) => Offer::Broken(format!(
+            "no answer to initialize within {}ms",
+            cfg.step_timeout.as_millis()
+        )),
+        Err(crate::conn::WaitError::Exited(how)) => {
+            Offer::Broken(format!("no answer to initialize: {how}"))
+        }
+    }
+}

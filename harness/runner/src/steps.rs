@@ -1,0 +1,551 @@
+//! The scenario steps, one function each, over a case's [`Ctx`].
+//!
+//! Every step either holds, records a finding through [`Ctx::fail`] (and
+//! stops the case when the finding is a MUST), or stops the case as not
+//! applicable or errored. Templates are rendered from the case's bindings;
+//! an unbound variable is the scenario file's fault.
+
+use std::time::Duration;
+
+use mcpspec_engine::Level;
+use mcpspec_scenario::{
+    Bindings, Discover, Expectation, Matcher, Mismatch, RepeatUntil, ResponseExpect, Selector,
+    SendStep, Step, StepKind, Template, TemplateError,
+};
+use mcpspec_wire::{Id, Message};
+use serde_json::Value;
+
+use crate::case::{is_response_to, Ctx, Stop};
+use crate::conn::{Received, WaitError};
+use crate::outcome::Blame;
+
+/// Short label of a step for locations: `send tools/list`, `expect_silence`, ...
+pub fn describe(kind: &StepKind) -> String {
+    match kind {
+        StepKind::Send(s) => format!("send {}", s.method),
+        StepKind::Notify { method, .. } => format!("notify {method}"),
+        StepKind::Raw(_) => "raw".to_owned(),
+        StepKind::Expect(e) => match &e.selector {
+            Selector::ResponseTo(l) => format!("expect response_to {l}"),
+            Selector::Id(v) => format!("expect id {v}"),
+            Selector::Notification(m) => format!("expect notification {m}"),
+            Selector::Request(m) => format!("expect request {m}"),
+        },
+        StepKind::ExpectSilence { .. } => "expect_silence".to_owned(),
+        StepKind::RepeatUntil(r) => format!("repeat_until {}", r.send.method),
+        StepKind::Discover(d) => format!("discover {}", d.list),
+        StepKind::Sleep(_) => "sleep".to_owned(),
+        StepKind::Disconnect => "disconnect".to_owned(),
+        StepKind::ExpectExit { .. } => "expect_exit".to_owned(),
+        StepKind::Assert { .. } => "assert".to_owned(),
+    }
+}
+
+pub fn wait_error_text(e: &WaitError) -> String {
+    match e {
+        WaitError::Timeout => "nothing arrived".to_owned(),
+        WaitError::Exited(how) => format!("nothing arrived: {how}"),
+    }
+}
+
+fn scenario_error(e: TemplateError) -> Stop {
+    Stop::Error(Blame::Scenario, e.to_string())
+}
+
+fn target_gone(e: String) -> Stop {
+    Stop::Error(Blame::Target, e)
+}
+
+/// Turns a failed check into `Err(Stop::Failed)` when it was a MUST.
+fn checked(level: Level) -> Result<(), Stop> {
+    if level == Level::Must {
+        Err(Stop::Failed)
+    } else {
+        Ok(())
+    }
+}
+
+/// Runs step `i`.
+pub async fn run(ctx: &mut Ctx<'_>, i: usize, step: &Step) -> Result<(), Stop> {
+    let at = Some((i, step));
+    match &step.kind {
+        StepKind::Send(s) => send(ctx, at, s).await,
+        StepKind::Notify { method, params } => {
+            let params = render_opt(params.as_ref(), &ctx.vars)?;
+            let msg = Message::notification(method, params);
+            ctx.conn.send(&msg).await.map_err(target_gone)
+        }
+        StepKind::Raw(raw) => {
+            let bytes = raw.render(&ctx.vars).map_err(scenario_error)?;
+            ctx.conn.send_raw(&bytes).await.map_err(target_gone)?;
+            match &raw.expect {
+                Some(exp) => {
+                    let id = match &exp.id {
+                        Some(t) => t.render(&ctx.vars).map_err(scenario_error)?,
+                        None => return Err(Stop::Error(
+                            Blame::Scenario,
+                            "`expect` after `raw` needs an `id` (use null for unreadable input)"
+                                .to_owned(),
+                        )),
+                    };
+                    let id = id_from_value(&id);
+                    expect_response(
+                        ctx,
+                        at,
+                        exp,
+                        "the raw message",
+                        move |m| matches!(m, Message::Response(r) if r.id == id),
+                    )
+                    .await
+                }
+                None => Ok(()),
+            }
+        }
+        StepKind::Expect(e) => expect(ctx, at, e).await,
+        StepKind::ExpectSilence { duration, all } => silence(ctx, at, *duration, *all).await,
+        StepKind::RepeatUntil(r) => repeat_until(ctx, at, r).await,
+        StepKind::Discover(d) => discover(ctx, d).await,
+        StepKind::Sleep(d) => {
+            ctx.conn.idle(*d).await;
+            Ok(())
+        }
+        StepKind::Disconnect => {
+            ctx.conn.close_input();
+            Ok(())
+        }
+        StepKind::ExpectExit { within } => {
+            if ctx.conn.wait_exit(*within).await.is_none() {
+                let level = ctx.fail(
+                    at,
+                    vec![format!("the target exits within {}ms", within.as_millis())],
+                    "it was still running".to_owned(),
+                );
+                checked(level)?;
+            }
+            Ok(())
+        }
+        StepKind::Assert { value, matches } => {
+            let actual = value.render(&ctx.vars).map_err(scenario_error)?;
+            let mismatches = matches
+                .check(Some(&actual), "value", &mut ctx.vars)
+                .map_err(scenario_error)?;
+            report_mismatches(ctx, at, &mismatches, matches)
+        }
+    }
+}
+
+fn render_opt(t: Option<&Template>, vars: &Bindings) -> Result<Option<Value>, Stop> {
+    t.map(|t| t.render(vars))
+        .transpose()
+        .map_err(scenario_error)
+}
+
+fn id_from_value(v: &Value) -> Option<Id> {
+    match v {
+        Value::String(s) => Some(Id::String(s.clone())),
+        Value::Number(n) if !n.is_f64() => Some(Id::Number(n.clone())),
+        _ => None,
+    }
+}
+
+async fn send(ctx: &mut Ctx<'_>, at: Option<(usize, &Step)>, s: &SendStep) -> Result<(), Stop> {
+    let params = render_opt(s.params.as_ref(), &ctx.vars)?;
+    let id = match &s.id {
+        Some(t) => {
+            let v = t.render(&ctx.vars).map_err(scenario_error)?;
+            id_from_value(&v).ok_or_else(|| {
+                Stop::Error(
+                    Blame::Scenario,
+                    format!("`id: {v}` is not a string or integer; use `raw` for invalid ids"),
+                )
+            })?
+        }
+        None => ctx.conn.next_id(),
+    };
+    if let Some(label) = &s.label {
+        ctx.vars.set(&format!("{label}.id"), id.to_value());
+    }
+    let msg = Message::request(id.clone(), &s.method, params);
+    ctx.conn.send(&msg).await.map_err(target_gone)?;
+    if let Some(exp) = &s.expect {
+        let what = format!("{} (id {id})", s.method);
+        let label = s.label.clone();
+        let got = expect_response_value(ctx, at, exp, &what, |m| is_response_to(m, &id)).await?;
+        if let (Some(label), Some(v)) = (label, got) {
+            ctx.vars.set(&format!("{label}.response"), v);
+        }
+    }
+    Ok(())
+}
+
+async fn expect_response(
+    ctx: &mut Ctx<'_>,
+    at: Option<(usize, &Step)>,
+    exp: &ResponseExpect,
+    what: &str,
+    pred: impl Fn(&Message) -> bool,
+) -> Result<(), Stop> {
+    expect_response_value(ctx, at, exp, what, pred)
+        .await
+        .map(|_| ())
+}
+
+/// Waits for a response and checks it; returns the response as JSON when one arrived.
+async fn expect_response_value(
+    ctx: &mut Ctx<'_>,
+    at: Option<(usize, &Step)>,
+    exp: &ResponseExpect,
+    what: &str,
+    pred: impl Fn(&Message) -> bool,
+) -> Result<Option<Value>, Stop> {
+    let within = exp.within.unwrap_or(ctx.cfg.step_timeout);
+    match ctx.conn.wait_for(within, pred).await {
+        Ok(Received { msg, .. }) => {
+            check_response(ctx, at, &msg, exp.result.as_ref(), exp.error.as_ref())?;
+            Ok(Some(msg.to_value()))
+        }
+        Err(e) => {
+            let expected = vec![format!(
+                "a response to {what} within {}ms",
+                within.as_millis()
+            )];
+            let level = ctx.fail(at, expected, wait_error_text(&e));
+            checked(level)?;
+            Ok(None)
+        }
+    }
+}
+
+/// Checks a response against `result` / `error` matchers.
+fn check_response(
+    ctx: &mut Ctx<'_>,
+    at: Option<(usize, &Step)>,
+    msg: &Message,
+    result: Option<&Matcher>,
+    error: Option<&Matcher>,
+) -> Result<(), Stop> {
+    let Message::Response(r) = msg else {
+        let level = ctx.fail(at, vec!["a response".to_owned()], msg.describe());
+        return checked(level);
+    };
+    match (&r.outcome, result, error) {
+        (Ok(v), Some(m), _) => {
+            let mismatches = m
+                .check(Some(v), "result", &mut ctx.vars)
+                .map_err(scenario_error)?;
+            report_mismatches(ctx, at, &mismatches, m)
+        }
+        (Err(e), _, Some(m)) => {
+            let v = msg.to_value().get("error").cloned().unwrap_or(Value::Null);
+            let mismatches = m
+                .check(Some(&v), "error", &mut ctx.vars)
+                .map_err(scenario_error)?;
+            if !mismatches.is_empty() {
+                ctx.conn
+                    .note(format!("error was {} {:?}", e.code, e.message));
+            }
+            report_mismatches(ctx, at, &mismatches, m)
+        }
+        (Err(e), Some(m), None) => {
+            let level = ctx.fail(
+                at,
+                vec![format!("a result matching {}", m.describe())],
+                format!("error {} {:?}", e.code, e.message),
+            );
+            checked(level)
+        }
+        (Ok(v), None, Some(m)) => {
+            let level = ctx.fail(
+                at,
+                vec![format!("an error matching {}", m.describe())],
+                format!("a result: {}", compact(v)),
+            );
+            checked(level)
+        }
+        _ => Ok(()),
+    }
+}
+
+fn report_mismatches(
+    ctx: &mut Ctx<'_>,
+    at: Option<(usize, &Step)>,
+    mismatches: &[Mismatch],
+    _m: &Matcher,
+) -> Result<(), Stop> {
+    if mismatches.is_empty() {
+        return Ok(());
+    }
+    let expected = mismatches
+        .iter()
+        .map(|m| format!("{}: {}", m.path, m.expected))
+        .collect();
+    let actual = mismatches
+        .iter()
+        .map(|m| match &m.actual {
+            Some(v) => format!("{}: {}", m.path, compact(v)),
+            None => format!("{}: absent", m.path),
+        })
+        .collect::<Vec<_>>()
+        .join("; ");
+    let level = ctx.fail(at, expected, actual);
+    checked(level)
+}
+
+/// A JSON value on one line, cut to 300 characters.
+pub fn compact(v: &Value) -> String {
+    let mut s = v.to_string();
+    if s.len() > 300 {
+        let mut cut = 300;
+        while !s.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        s.truncate(cut);
+        s.push('…');
+    }
+    s
+}
+
+async fn expect(
+    ctx: &mut Ctx<'_>,
+    at: Option<(usize, &Step)>,
+    e: &Expectation,
+) -> Result<(), Stop> {
+    let within = e.within.unwrap_or(ctx.cfg.step_timeout);
+    let (what, pred): (String, Box<dyn Fn(&Message) -> bool + Send>) = match &e.selector {
+        Selector::ResponseTo(label) => {
+            let id = ctx
+                .vars
+                .get(&format!("{label}.id"))
+                .and_then(|v| id_from_value(&v))
+                .ok_or_else(|| {
+                    Stop::Error(
+                        Blame::Scenario,
+                        format!("no request labelled `{label}` was sent"),
+                    )
+                })?;
+            (
+                format!("the response to `{label}` (id {id})"),
+                Box::new(move |m| is_response_to(m, &id)),
+            )
+        }
+        Selector::Id(v) => {
+            let id = id_from_value(v);
+            (
+                format!("a response with id {v}"),
+                Box::new(move |m| matches!(m, Message::Response(r) if r.id == id)),
+            )
+        }
+        Selector::Notification(method) => {
+            let method = method.clone();
+            (
+                format!("a {method} notification"),
+                Box::new(move |m| matches!(m, Message::Notification(n) if n.method == method)),
+            )
+        }
+        Selector::Request(method) => {
+            let method = method.clone();
+            (
+                format!("a {method} request"),
+                Box::new(move |m| matches!(m, Message::Request(r) if r.method == method)),
+            )
+        }
+    };
+    let got = match ctx.conn.wait_for(within, pred).await {
+        Ok(r) => r.msg,
+        Err(err) => {
+            let level = ctx.fail(
+                at,
+                vec![format!("{what} within {}ms", within.as_millis())],
+                wait_error_text(&err),
+            );
+            return checked(level);
+        }
+    };
+    match &got {
+        Message::Response(_) => check_response(ctx, at, &got, e.result.as_ref(), e.error.as_ref()),
+        Message::Notification(_) | Message::Request(_) => match &e.params {
+            Some(m) => {
+                let params = got.params().cloned();
+                let mismatches = m
+                    .check(params.as_ref(), "params", &mut ctx.vars)
+                    .map_err(scenario_error)?;
+                report_mismatches(ctx, at, &mismatches, m)
+            }
+            None => Ok(()),
+        },
+    }
+}
+
+async fn silence(
+    ctx: &mut Ctx<'_>,
+    at: Option<(usize, &Step)>,
+    d: Duration,
+    all: bool,
+) -> Result<(), Stop> {
+    let since = ctx.conn.now_ms();
+    ctx.conn.idle(d).await;
+    let pred = |m: &Message| all || !matches!(m, Message::Notification(_));
+    let heard = ctx.conn.drain_since(since, pred);
+    if heard.is_empty() {
+        return Ok(());
+    }
+    let what = if all {
+        "no message"
+    } else {
+        "no response or request"
+    };
+    let actual = heard
+        .iter()
+        .map(|r| format!("{} at {}ms", r.msg.describe(), r.at_ms))
+        .collect::<Vec<_>>()
+        .join("; ");
+    let level = ctx.fail(at, vec![format!("{what} for {}ms", d.as_millis())], actual);
+    checked(level)
+}
+
+async fn repeat_until(
+    ctx: &mut Ctx<'_>,
+    at: Option<(usize, &Step)>,
+    r: &RepeatUntil,
+) -> Result<(), Stop> {
+    if let Some(u) = &r.unique_by {
+        ctx.vars.set(&u.list, Value::Array(Vec::new()));
+    }
+    ctx.vars.unset(&r.until_unbound);
+    for page in 1..=r.max {
+        // The first page renders with the cursor unbound (`${cursor?}` drops out).
+        let params = render_opt(r.send.params.as_ref(), &ctx.vars)?;
+        // The capture that continues the loop must come from this page's answer.
+        ctx.vars.unset(&r.until_unbound);
+        let id = ctx.conn.next_id();
+        let msg = Message::request(id.clone(), &r.send.method, params);
+        ctx.conn.send(&msg).await.map_err(target_gone)?;
+        let what = format!("{} (id {id}, page {page})", r.send.method);
+        let got =
+            expect_response_value(ctx, at, &r.expect, &what, |m| is_response_to(m, &id)).await?;
+        if got.is_none() {
+            // A non-MUST failure was recorded; the listing cannot be followed further.
+            return Ok(());
+        }
+        if ctx.vars.get(&r.until_unbound).is_none() {
+            return match &r.unique_by {
+                Some(u) => check_unique(ctx, at, &u.list, &u.key),
+                None => Ok(()),
+            };
+        }
+    }
+    let level = ctx.fail(
+        at,
+        vec![format!("the listing ends within {} pages", r.max)],
+        format!(
+            "{} still returned a cursor after {} pages",
+            r.send.method, r.max
+        ),
+    );
+    checked(level)
+}
+
+fn check_unique(
+    ctx: &mut Ctx<'_>,
+    at: Option<(usize, &Step)>,
+    list: &str,
+    key: &str,
+) -> Result<(), Stop> {
+    let items = ctx.vars.get(list).cloned().unwrap_or(Value::Null);
+    let mut seen = std::collections::HashSet::new();
+    let mut repeats = Vec::new();
+    for item in items.as_array().into_iter().flatten() {
+        let k = item.get(key).map(Value::to_string).unwrap_or_default();
+        if !seen.insert(k.clone()) {
+            repeats.push(k);
+        }
+    }
+    if repeats.is_empty() {
+        return Ok(());
+    }
+    let level = ctx.fail(
+        at,
+        vec![format!(
+            "every item's `{key}` appears once across all pages"
+        )],
+        format!("repeated: {}", repeats.join(", ")),
+    );
+    checked(level)
+}
+
+/// The member of a list result that holds the items.
+fn list_key(method: &str) -> &'static str {
+    match method {
+        "tools/list" => "tools",
+        "resources/list" => "resources",
+        "resources/templates/list" => "resourceTemplates",
+        "prompts/list" => "prompts",
+        _ => "items",
+    }
+}
+
+async fn discover(ctx: &mut Ctx<'_>, d: &Discover) -> Result<(), Stop> {
+    const MAX_PAGES: usize = 100;
+    let key = list_key(&d.list);
+    let mut items = Vec::new();
+    let mut cursor: Option<Value> = None;
+    for _ in 0..MAX_PAGES {
+        let id = ctx.conn.next_id();
+        let params = cursor.take().map(|c| serde_json::json!({ "cursor": c }));
+        let msg = Message::request(id.clone(), &d.list, params);
+        ctx.conn.send(&msg).await.map_err(target_gone)?;
+        let got = ctx
+            .conn
+            .wait_for(ctx.cfg.step_timeout, |m| is_response_to(m, &id))
+            .await;
+        let result = match got {
+            Ok(Received {
+                msg: Message::Response(r),
+                ..
+            }) => r.outcome.ok(),
+            _ => None,
+        };
+        let Some(result) = result else {
+            return Err(Stop::NotApplicable(format!(
+                "{} did not return a usable listing to discover from",
+                d.list
+            )));
+        };
+        items.extend(
+            result
+                .get(key)
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default(),
+        );
+        match result.get("nextCursor") {
+            Some(c @ Value::String(_)) => cursor = Some(c.clone()),
+            _ => break,
+        }
+    }
+    let mut kept = Vec::new();
+    for item in items {
+        let ok = match &d.filter {
+            Some(m) => {
+                let mut scratch = ctx.vars.clone();
+                m.check(Some(&item), "item", &mut scratch)
+                    .map_err(scenario_error)?
+                    .is_empty()
+            }
+            None => true,
+        };
+        if ok {
+            kept.push(item);
+        }
+    }
+    if kept.len() < d.require {
+        return Err(Stop::NotApplicable(format!(
+            "{} lists {} matching item(s); the scenario needs {}",
+            d.list,
+            kept.len(),
+            d.require
+        )));
+    }
+    ctx.vars.set(&d.into, Value::Array(kept));
+    Ok(())
+}

@@ -1,0 +1,294 @@
+//! Loading a scenario file, in passes (STYLE.md "load in passes"):
+//!
+//! 1. **parse** — YAML text → [`Node`] tree with positions ([`crate::yaml`]);
+//! 2. **build and validate** — the tree → the typed model, checking the
+//!    contract of `scenarios/README.md` node by node, so every error points
+//!    at the offending node ([`reader`], [`steps`], [`crate::matcher`]);
+//! 3. **resolve** — `handshake`/`all` → concrete versions and transports,
+//!    defaults filled in, cross-step references checked: labels named by
+//!    `response_to`, and variables ([`scope`]).
+//!
+//! Checks that need more than one file (id ↔ path, duplicate ids) live in
+//! [`crate::corpus`].
+
+pub(crate) mod reader;
+mod scope;
+mod steps;
+
+use crate::error::ScenarioError;
+use crate::model::{Requires, Scenario, SessionMode, Source, TransportKind};
+use crate::yaml::{Kind, Node};
+use mcpspec_engine::{Level, Version};
+use reader::Ctx;
+
+const TOP_KEYS: &[&str] = &[
+    "id",
+    "title",
+    "requirements",
+    "level",
+    "versions",
+    "transports",
+    "session",
+    "requires",
+    "timeout",
+    "notes",
+    "steps",
+];
+
+/// Parse and validate one scenario file. `path_label` names it in errors and
+/// in [`Scenario::source`]. The id is checked for form, not against the
+/// path (that is [`crate::load_dir`]'s job).
+pub fn parse(path_label: &str, text: &str) -> Result<Scenario, ScenarioError> {
+    let ctx = Ctx::new(path_label, text);
+    let root = ctx.parse_yaml()?;
+    let s = scenario(&ctx, &root)?;
+    scope::check(&s, text)?;
+    Ok(s)
+}
+
+fn scenario(ctx: &Ctx, root: &Node) -> Result<Scenario, ScenarioError> {
+    let mut f = ctx.map(root, "a scenario file")?;
+    let what = "the scenario";
+
+    let id_node = f.require(ctx, "id", what)?;
+    let id = ctx.str(id_node, "`id`")?;
+    check_id(id).map_err(|m| ctx.err(id_node.at, m))?;
+
+    let title_node = f.require(ctx, "title", what)?;
+    let title = ctx.nonempty_str(title_node, "`title`")?.trim();
+    if title.contains('\n') {
+        return Err(ctx.err(title_node.at, "`title` must be one line"));
+    }
+
+    let req_node = f.require(ctx, "requirements", what)?;
+    let requirements = requirement_list(ctx, req_node)?;
+
+    let level = level(ctx, f.require(ctx, "level", what)?)?;
+
+    let versions = match f.take("versions") {
+        Some(n) => versions(ctx, n)?,
+        None => Version::HANDSHAKE.to_vec(),
+    };
+    let transports = match f.take("transports") {
+        Some(n) => transports(ctx, n)?,
+        None => TransportKind::ALL.to_vec(),
+    };
+    let session = match f.take("session") {
+        None => SessionMode::Initialized,
+        Some(n) => match ctx.str(n, "`session` (initialized or fresh)")? {
+            "initialized" => SessionMode::Initialized,
+            "fresh" => SessionMode::Fresh,
+            other => {
+                return Err(ctx.err(
+                    n.at,
+                    format!("unknown session {other:?} (expected initialized or fresh)"),
+                ))
+            }
+        },
+    };
+    let requires_at = f.key_at("requires");
+    let requires = match f.take("requires") {
+        None => Requires::default(),
+        Some(n) => {
+            if session == SessionMode::Fresh {
+                return Err(ctx.err(
+                    requires_at.unwrap_or(n.at),
+                    "`requires` cannot be used with `session: fresh` (nothing is negotiated before the steps)",
+                ));
+            }
+            requires(ctx, n)?
+        }
+    };
+    let timeout = f
+        .take("timeout")
+        .map(|n| ctx.duration(n, "`timeout`"))
+        .transpose()?;
+    let notes = f
+        .take("notes")
+        .map(|n| ctx.str(n, "`notes`").map(|s| s.trim_end().to_owned()))
+        .transpose()?;
+
+    let steps_node = f.require(ctx, "steps", what)?;
+    f.finish(ctx, "the scenario", TOP_KEYS)?;
+    let step_nodes = ctx.seq(steps_node, "`steps`")?;
+    if step_nodes.is_empty() {
+        return Err(ctx.err(steps_node.at, "`steps` needs at least one step"));
+    }
+    let mut labels = Vec::new();
+    let steps = step_nodes
+        .iter()
+        .map(|n| steps::step(ctx, n, &mut labels))
+        .collect::<Result<Vec<_>, _>>()?;
+
+    Ok(Scenario {
+        id: id.to_owned(),
+        title: title.to_owned(),
+        requirements,
+        level,
+        versions,
+        transports,
+        session,
+        requires,
+        timeout,
+        notes,
+        steps,
+        source: Source {
+            path: ctx.file.to_owned(),
+            line: root.at.line,
+            column: root.at.column,
+        },
+        id_at: ctx.loc(id_node.at),
+    })
+}
+
+/// `server/...` or `client/...`: lowercase `[a-z0-9-]` segments joined by `/`.
+fn check_id(id: &str) -> Result<(), String> {
+    let segments: Vec<&str> = id.split('/').collect();
+    let bad_segment = segments.iter().find(|s| {
+        s.is_empty()
+            || !s
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+    });
+    if let Some(s) = bad_segment {
+        return Err(format!(
+            "invalid id {id:?}: segment {s:?} must be non-empty lowercase letters, digits and `-`"
+        ));
+    }
+    if segments.len() < 2 || !matches!(segments[0], "server" | "client") {
+        return Err(format!(
+            "invalid id {id:?}: it starts with `server/` or `client/` and names the scenario below it"
+        ));
+    }
+    Ok(())
+}
+
+fn requirement_list(ctx: &Ctx, node: &Node) -> Result<Vec<String>, ScenarioError> {
+    let items = ctx.seq(node, "`requirements` (requirement ids from the catalogue)")?;
+    if items.is_empty() {
+        return Err(ctx.err(node.at, "`requirements` needs at least one requirement id"));
+    }
+    let mut out: Vec<String> = Vec::new();
+    for item in items {
+        let id = ctx.nonempty_str(item, "a requirement id")?;
+        if out.iter().any(|o| o == id) {
+            return Err(ctx.err(item.at, format!("requirement {id:?} is listed twice")));
+        }
+        out.push(id.to_owned());
+    }
+    Ok(out)
+}
+
+pub(crate) fn level(ctx: &Ctx, node: &Node) -> Result<Level, ScenarioError> {
+    let expected = "`level` must be must, should or may";
+    match &node.kind {
+        Kind::String(s) => match s.as_str() {
+            "must" => Ok(Level::Must),
+            "should" => Ok(Level::Should),
+            "may" => Ok(Level::May),
+            other => Err(ctx.err(node.at, format!("{expected}, found {other:?}"))),
+        },
+        other => Err(ctx.err(node.at, format!("{expected}, found {}", other.describe()))),
+    }
+}
+
+/// `handshake` | `all` | a version | a list of versions.
+pub(crate) fn versions(ctx: &Ctx, node: &Node) -> Result<Vec<Version>, ScenarioError> {
+    let one = |n: &Node| -> Result<Version, ScenarioError> {
+        let text = ctx.str(n, "a protocol version")?;
+        text.parse::<Version>()
+            .map_err(|e| ctx.err(n.at, e.to_string()))
+    };
+    match &node.kind {
+        Kind::String(s) if s == "handshake" => Ok(Version::HANDSHAKE.to_vec()),
+        Kind::String(s) if s == "all" => Ok(Version::ALL.to_vec()),
+        Kind::String(_) => Ok(vec![one(node)?]),
+        Kind::Seq(items) => {
+            if items.is_empty() {
+                return Err(ctx.err(node.at, "`versions` needs at least one version"));
+            }
+            let mut out = Vec::new();
+            for item in items {
+                let v = one(item)?;
+                if out.contains(&v) {
+                    return Err(ctx.err(item.at, format!("version {v} is listed twice")));
+                }
+                out.push(v);
+            }
+            Ok(out)
+        }
+        other => Err(ctx.err(
+            node.at,
+            format!(
+                "`versions` must be handshake, all or a list of versions, found {}",
+                other.describe()
+            ),
+        )),
+    }
+}
+
+fn transports(ctx: &Ctx, node: &Node) -> Result<Vec<TransportKind>, ScenarioError> {
+    if matches!(&node.kind, Kind::String(s) if s == "all") {
+        return Ok(TransportKind::ALL.to_vec());
+    }
+    let items = ctx.seq(node, "`transports` (all, or a list of stdio, http, sse)")?;
+    if items.is_empty() {
+        return Err(ctx.err(node.at, "`transports` needs at least one transport"));
+    }
+    let mut out = Vec::new();
+    for item in items {
+        let t = match ctx.str(item, "a transport")? {
+            "stdio" => TransportKind::Stdio,
+            "http" => TransportKind::Http,
+            "sse" => TransportKind::Sse,
+            other => {
+                return Err(ctx.err(
+                    item.at,
+                    format!("unknown transport {other:?} (expected stdio, http or sse)"),
+                ))
+            }
+        };
+        if out.contains(&t) {
+            return Err(ctx.err(item.at, format!("transport {t} is listed twice")));
+        }
+        out.push(t);
+    }
+    Ok(out)
+}
+
+fn requires(ctx: &Ctx, node: &Node) -> Result<Requires, ScenarioError> {
+    let mut f = ctx.map(node, "`requires`")?;
+    let mut capabilities = Vec::new();
+    if let Some(n) = f.take("capabilities") {
+        for item in ctx.seq(n, "`requires.capabilities` (dotted capability paths)")? {
+            let path = ctx.nonempty_str(item, "a capability path")?;
+            if path.split('.').any(str::is_empty) {
+                return Err(ctx.err(item.at, format!("invalid capability path {path:?}")));
+            }
+            capabilities.push(path.to_owned());
+        }
+    }
+    f.finish(ctx, "`requires`", &["capabilities"])?;
+    Ok(Requires { capabilities })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::check_id;
+
+    #[test]
+    fn ids() {
+        assert!(check_id("server/lifecycle/init-1").is_ok());
+        assert!(check_id("client/roots").is_ok());
+        for bad in [
+            "server",
+            "Server/x",
+            "server//x",
+            "other/x",
+            "server/x_y",
+            "server/x/",
+        ] {
+            assert!(check_id(bad).is_err(), "{bad}");
+        }
+    }
+}

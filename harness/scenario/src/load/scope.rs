@@ -1,0 +1,111 @@
+//! Pass 3 check: every `${x}` a step uses must be bound by the runner or by
+//! an earlier step — otherwise the case could only end in a scenario error.
+//!
+//! The check is by root name (`call` of `call.response`) and errs on the side
+//! of acceptance: a name any earlier step *may* bind counts as bound (a
+//! `$capture` inside `$oneOf` or on an `$optional` member may not fire; that
+//! is for the runner to report). Optional `${x?}` uses are not checked.
+
+use crate::error::ScenarioError;
+use crate::model::{RawBytes, Scenario, SessionMode, StepKind};
+use crate::template::str_variables;
+use crate::Matcher;
+
+/// The names the runner binds before the steps.
+fn runner_bound(session: SessionMode) -> Vec<String> {
+    match session {
+        SessionMode::Initialized => vec!["version".into(), "init".into(), "capabilities".into()],
+        SessionMode::Fresh => vec!["version".into()],
+    }
+}
+
+/// Note what a matcher uses and what it may bind.
+fn matcher(m: Option<&Matcher>, used: &mut Vec<String>, binds: &mut Vec<String>) {
+    if let Some(m) = m {
+        used.extend(m.variables());
+        binds.extend(m.binds());
+    }
+}
+
+pub(super) fn check(s: &Scenario, text: &str) -> Result<(), ScenarioError> {
+    let mut bound = runner_bound(s.session);
+    for step in &s.steps {
+        let mut used: Vec<String> = Vec::new();
+        let mut binds: Vec<String> = Vec::new();
+        match &step.kind {
+            StepKind::Send(send) => {
+                for t in send.params.iter().chain(&send.id) {
+                    used.extend(t.required_variables());
+                }
+                if let Some(label) = &send.label {
+                    // The label is bound as soon as the request is sent.
+                    bound.push(label.clone());
+                }
+                if let Some(e) = &send.expect {
+                    matcher(e.result.as_ref(), &mut used, &mut binds);
+                    matcher(e.error.as_ref(), &mut used, &mut binds);
+                }
+            }
+            StepKind::Notify { params, .. } => {
+                used.extend(params.iter().flat_map(|t| t.required_variables()));
+            }
+            StepKind::Raw(raw) => {
+                if let RawBytes::Text(text) = &raw.bytes {
+                    used.extend(str_variables(text));
+                }
+                if let Some(e) = &raw.expect {
+                    used.extend(e.id.iter().flat_map(|t| t.required_variables()));
+                    matcher(e.result.as_ref(), &mut used, &mut binds);
+                    matcher(e.error.as_ref(), &mut used, &mut binds);
+                }
+            }
+            StepKind::Expect(e) => {
+                matcher(e.result.as_ref(), &mut used, &mut binds);
+                matcher(e.error.as_ref(), &mut used, &mut binds);
+                matcher(e.params.as_ref(), &mut used, &mut binds);
+            }
+            StepKind::RepeatUntil(r) => {
+                binds.extend(r.expect.result.iter().flat_map(Matcher::binds));
+                binds.extend(r.expect.error.iter().flat_map(Matcher::binds));
+                // Iterations bind for the next one: the loop's own captures count.
+                bound.extend(binds.iter().cloned());
+                used.extend(r.send.params.iter().flat_map(|t| t.required_variables()));
+                matcher(r.expect.result.as_ref(), &mut used, &mut binds);
+                matcher(r.expect.error.as_ref(), &mut used, &mut binds);
+            }
+            StepKind::Discover(d) => {
+                matcher(d.filter.as_ref(), &mut used, &mut binds);
+                binds.push(d.into.clone());
+            }
+            StepKind::Assert { value, matches } => {
+                used.extend(value.required_variables());
+                matcher(Some(matches), &mut used, &mut binds);
+            }
+            StepKind::ExpectSilence { .. }
+            | StepKind::Sleep(_)
+            | StepKind::Disconnect
+            | StepKind::ExpectExit { .. } => {}
+        }
+        // A matcher may use what it captured earlier in the same message.
+        let visible = |name: &str| {
+            let root = name.split('.').next().unwrap_or(name);
+            let is_root = |b: &String| b.split('.').next() == Some(root);
+            bound.iter().any(is_root) || binds.iter().any(is_root)
+        };
+        if let Some(name) = used.iter().find(|n| !visible(n)) {
+            return Err(ScenarioError::at(
+                &step.at.file,
+                text,
+                step.at.line,
+                step.at.column,
+                format!(
+                    "this `{}` step uses `${{{name}}}`, which neither the runner nor an earlier step binds (bound here: {})",
+                    step.key(),
+                    bound.join(", ")
+                ),
+            ));
+        }
+        bound.extend(binds);
+    }
+    Ok(())
+}

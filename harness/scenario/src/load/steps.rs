@@ -1,0 +1,555 @@
+//! Building steps: exactly one step key per step, the keys each kind
+//! accepts, and the per-step overrides (`level`, `requirement`, `versions`,
+//! `note`).
+
+use super::reader::{suggest, Ctx, Fields};
+use super::{level, versions};
+use crate::error::ScenarioError;
+use crate::matcher::compile::{compile, template};
+use crate::model::{
+    Discover, Expectation, RawBytes, RawStep, RepeatUntil, ResponseExpect, Selector, SendSpec,
+    SendStep, Step, StepKind, UniqueBy,
+};
+use crate::template::{check_str, is_var_path, Template};
+use crate::yaml::{Kind, Node};
+use std::time::Duration;
+
+/// Step keys; `expect` is also a modifier of `send` and `raw`.
+const STEP_KEYS: &[&str] = &[
+    "send",
+    "notify",
+    "raw",
+    "raw_hex",
+    "expect",
+    "expect_silence",
+    "repeat_until",
+    "discover",
+    "sleep",
+    "disconnect",
+    "expect_exit",
+    "assert",
+];
+/// Keys every step accepts.
+const COMMON: &[&str] = &["level", "requirement", "versions", "note"];
+/// Keys some steps accept next to their step key.
+const MODIFIERS: &[&str] = &["as", "newline"];
+
+/// `expect_exit` without `within`.
+const DEFAULT_EXIT_WITHIN: Duration = Duration::from_secs(5);
+/// `repeat_until` without `max`.
+const DEFAULT_MAX_ITERATIONS: u32 = 100;
+
+pub(super) fn step(
+    ctx: &Ctx,
+    node: &Node,
+    labels: &mut Vec<String>,
+) -> Result<Step, ScenarioError> {
+    let mut f = ctx.map(node, "a step")?;
+    for (key, k) in f.keys() {
+        if !STEP_KEYS.contains(&key) && !COMMON.contains(&key) && !MODIFIERS.contains(&key) {
+            return Err(ctx.err(
+                k.at,
+                format!(
+                    "unknown step key `{key}`{} (valid step keys: {}; any step also takes {})",
+                    suggest(key, STEP_KEYS),
+                    STEP_KEYS.join(", "),
+                    COMMON.join(", ")
+                ),
+            ));
+        }
+    }
+    let primaries: Vec<(&str, &Node)> = f
+        .keys()
+        .filter(|(key, _)| STEP_KEYS.contains(key) && *key != "expect")
+        .collect();
+    let expect_key = f.keys().find(|(k, _)| *k == "expect").map(|(k, _)| k);
+    let (key, value) = match primaries.as_slice() {
+        [] => match expect_key {
+            Some(key) => (key, f.take(key)),
+            None => {
+                return Err(ctx.err(
+                    node.at,
+                    format!("a step needs a step key (one of: {})", STEP_KEYS.join(", ")),
+                ))
+            }
+        },
+        [(key, _)] => (*key, f.take(key)),
+        [(first, _), (second, k), ..] => {
+            return Err(ctx.err(
+                k.at,
+                format!("a step has exactly one step key, found `{first}` and `{second}`"),
+            ))
+        }
+    };
+    let Some(value) = value else {
+        // `Fields::take` finds every key `Fields::keys` listed.
+        return Err(ctx.err(node.at, format!("cannot read the `{key}` step")));
+    };
+    let kind = kind(ctx, key, value, &mut f, labels)?;
+    let level = f.take("level").map(|n| level(ctx, n)).transpose()?;
+    let requirement = f
+        .take("requirement")
+        .map(|n| ctx.nonempty_str(n, "`requirement`").map(str::to_owned))
+        .transpose()?;
+    let versions = f.take("versions").map(|n| versions(ctx, n)).transpose()?;
+    let note = f
+        .take("note")
+        .map(|n| ctx.str(n, "`note`").map(str::to_owned))
+        .transpose()?;
+    let mut valid = vec![key];
+    match key {
+        "send" => valid.extend(["as", "expect"]),
+        "raw" | "raw_hex" => valid.extend(["newline", "expect"]),
+        _ => {}
+    }
+    valid.extend(COMMON);
+    f.finish(ctx, &format!("a `{key}` step"), &valid)?;
+    Ok(Step {
+        kind,
+        level,
+        requirement,
+        versions,
+        note,
+        at: ctx.loc(node.at),
+    })
+}
+
+fn kind(
+    ctx: &Ctx,
+    key: &str,
+    value: &Node,
+    f: &mut Fields,
+    labels: &mut Vec<String>,
+) -> Result<StepKind, ScenarioError> {
+    Ok(match key {
+        "send" => {
+            let (method, params, id) = request(ctx, value, "`send`", true)?;
+            let label = f
+                .take("as")
+                .map(|n| {
+                    let label = ctx.str(n, "`as` (a label)")?;
+                    if !is_label(label) {
+                        return Err(ctx.err(
+                            n.at,
+                            format!("invalid label {label:?} (letters, digits, `_` and `-`, starting with a letter)"),
+                        ));
+                    }
+                    Ok(label.to_owned())
+                })
+                .transpose()?;
+            if let Some(label) = &label {
+                if !labels.contains(label) {
+                    labels.push(label.clone());
+                }
+            }
+            let expect = f
+                .take("expect")
+                .map(|n| response_expect(ctx, n, false))
+                .transpose()?;
+            StepKind::Send(SendStep {
+                method,
+                params,
+                id,
+                label,
+                expect,
+            })
+        }
+        "notify" => {
+            let (method, params, _) = request(ctx, value, "`notify`", false)?;
+            StepKind::Notify { method, params }
+        }
+        "raw" | "raw_hex" => {
+            let bytes = if key == "raw" {
+                let text = ctx.str(value, "`raw` (the bytes to send, as text)")?;
+                check_str(text, false).map_err(|m| ctx.err(value.at, m))?;
+                RawBytes::Text(text.to_owned())
+            } else {
+                RawBytes::Hex(hex(ctx, value)?)
+            };
+            let newline = f
+                .take("newline")
+                .map(|n| ctx.bool(n, "`newline`"))
+                .transpose()?
+                .unwrap_or(key == "raw");
+            let expect = f
+                .take("expect")
+                .map(|n| response_expect(ctx, n, true))
+                .transpose()?;
+            StepKind::Raw(RawStep {
+                bytes,
+                newline,
+                expect,
+            })
+        }
+        "expect" => StepKind::Expect(expectation(ctx, value, labels)?),
+        "expect_silence" => match &value.kind {
+            Kind::Map(_) => {
+                let mut m = ctx.map(value, "`expect_silence`")?;
+                let duration = ctx.duration(m.require(ctx, "for", "`expect_silence`")?, "`for`")?;
+                let all = m
+                    .take("all")
+                    .map(|n| ctx.bool(n, "`all`"))
+                    .transpose()?
+                    .unwrap_or(false);
+                m.finish(ctx, "`expect_silence`", &["for", "all"])?;
+                StepKind::ExpectSilence { duration, all }
+            }
+            _ => StepKind::ExpectSilence {
+                duration: ctx.duration(value, "`expect_silence`")?,
+                all: false,
+            },
+        },
+        "repeat_until" => StepKind::RepeatUntil(repeat_until(ctx, value)?),
+        "discover" => StepKind::Discover(discover(ctx, value)?),
+        "sleep" => StepKind::Sleep(ctx.duration(value, "`sleep`")?),
+        "disconnect" => {
+            if !matches!(value.kind, Kind::Null) {
+                ctx.map(value, "`disconnect` (write `disconnect: {}`)")?
+                    .finish(ctx, "`disconnect`", &[])?;
+            }
+            StepKind::Disconnect
+        }
+        "expect_exit" => {
+            let within = if matches!(value.kind, Kind::Null) {
+                DEFAULT_EXIT_WITHIN
+            } else {
+                let mut m = ctx.map(value, "`expect_exit`")?;
+                let within = m
+                    .take("within")
+                    .map(|n| ctx.duration(n, "`within`"))
+                    .transpose()?;
+                m.finish(ctx, "`expect_exit`", &["within"])?;
+                within.unwrap_or(DEFAULT_EXIT_WITHIN)
+            };
+            StepKind::ExpectExit { within }
+        }
+        _ => {
+            // "assert" is the last step key.
+            let mut m = ctx.map(value, "`assert`")?;
+            let v = template(ctx, m.require(ctx, "value", "`assert`")?)?;
+            let matches = compile(ctx, m.require(ctx, "matches", "`assert`")?)?;
+            m.finish(ctx, "`assert`", &["value", "matches"])?;
+            StepKind::Assert { value: v, matches }
+        }
+    })
+}
+
+/// `{method, params, id}` of `send` (with `id`) or `notify`.
+fn request(
+    ctx: &Ctx,
+    node: &Node,
+    what: &str,
+    with_id: bool,
+) -> Result<(String, Option<Template>, Option<Template>), ScenarioError> {
+    let mut m = ctx.map(node, what)?;
+    let method = ctx
+        .nonempty_str(m.require(ctx, "method", what)?, "`method`")?
+        .to_owned();
+    let params = m.take("params").map(|n| params(ctx, n)).transpose()?;
+    let id = if with_id {
+        m.take("id")
+            .map(|n| match n.kind {
+                Kind::String(_) | Kind::Number(_) => template(ctx, n),
+                _ => Err(ctx.err(
+                    n.at,
+                    format!(
+                        "`id` must be a string or a number, found {}",
+                        n.kind.describe()
+                    ),
+                )),
+            })
+            .transpose()?
+    } else {
+        None
+    };
+    let valid: &[&str] = if with_id {
+        &["method", "params", "id"]
+    } else {
+        &["method", "params"]
+    };
+    m.finish(ctx, what, valid)?;
+    Ok((method, params, id))
+}
+
+fn params(ctx: &Ctx, node: &Node) -> Result<Template, ScenarioError> {
+    match &node.kind {
+        Kind::Map(_) | Kind::Seq(_) | Kind::String(_) => template(ctx, node),
+        other => Err(ctx.err(
+            node.at,
+            format!(
+                "`params` must be a map (or a list), found {}",
+                other.describe()
+            ),
+        )),
+    }
+}
+
+/// The `expect` of `send` and `raw` (`id` only for `raw`), and of `repeat_until`.
+fn response_expect(ctx: &Ctx, node: &Node, raw: bool) -> Result<ResponseExpect, ScenarioError> {
+    let mut m = ctx.map(node, "`expect`")?;
+    let id = if raw {
+        m.take("id")
+            .map(|n| match n.kind {
+                Kind::String(_) | Kind::Number(_) | Kind::Null => template(ctx, n),
+                _ => Err(ctx.err(
+                    n.at,
+                    format!(
+                        "`id` must be a string, a number or null, found {}",
+                        n.kind.describe()
+                    ),
+                )),
+            })
+            .transpose()?
+    } else {
+        None
+    };
+    let (result, error) = result_error(ctx, &mut m)?;
+    let within = m
+        .take("within")
+        .map(|n| ctx.duration(n, "`within`"))
+        .transpose()?;
+    let valid: &[&str] = if raw {
+        &["id", "result", "error", "within"]
+    } else {
+        &["result", "error", "within"]
+    };
+    m.finish(ctx, "`expect`", valid)?;
+    Ok(ResponseExpect {
+        id,
+        result,
+        error,
+        within,
+    })
+}
+
+type ResultError = (Option<crate::Matcher>, Option<crate::Matcher>);
+
+fn result_error(ctx: &Ctx, m: &mut Fields) -> Result<ResultError, ScenarioError> {
+    let result = m.take("result");
+    let error = m.take("error");
+    if let (Some(_), Some(e)) = (result, error) {
+        return Err(ctx.err(
+            m.key_at("error").unwrap_or(e.at),
+            "`result` and `error` cannot both be given: a response is one or the other (give neither to accept any response)",
+        ));
+    }
+    Ok((
+        result.map(|n| compile(ctx, n)).transpose()?,
+        error.map(|n| compile(ctx, n)).transpose()?,
+    ))
+}
+
+fn expectation(ctx: &Ctx, node: &Node, labels: &[String]) -> Result<Expectation, ScenarioError> {
+    const SELECTORS: [&str; 4] = ["response_to", "id", "notification", "request"];
+    let mut m = ctx.map(node, "`expect`")?;
+    let found: Vec<(&str, &Node)> = m.keys().filter(|(k, _)| SELECTORS.contains(k)).collect();
+    let (key, key_node) = match found.as_slice() {
+        [] => {
+            return Err(ctx.err(
+                node.at,
+                format!("`expect` needs a selector: one of {}", SELECTORS.join(", ")),
+            ))
+        }
+        [one] => *one,
+        [(first, _), (second, k), ..] => {
+            return Err(ctx.err(
+                k.at,
+                format!("`expect` takes one selector, found `{first}` and `{second}`"),
+            ))
+        }
+    };
+    let value = m.take(key).unwrap_or(key_node);
+    let selector = match key {
+        "response_to" => {
+            let label = ctx.str(value, "`response_to` (a label)")?;
+            if !labels.iter().any(|l| l == label) {
+                return Err(ctx.err(
+                    value.at,
+                    format!("`response_to: {label}` names no label defined by an earlier `send` (`as: {label}`)"),
+                ));
+            }
+            Selector::ResponseTo(label.to_owned())
+        }
+        "id" => match value.kind {
+            Kind::String(_) | Kind::Number(_) | Kind::Null => Selector::Id(value.to_json()),
+            _ => {
+                return Err(ctx.err(
+                    value.at,
+                    format!(
+                        "`id` must be a string, a number or null, found {}",
+                        value.kind.describe()
+                    ),
+                ))
+            }
+        },
+        "notification" => Selector::Notification(
+            ctx.nonempty_str(value, "`notification` (a method)")?
+                .to_owned(),
+        ),
+        _ => Selector::Request(ctx.nonempty_str(value, "`request` (a method)")?.to_owned()),
+    };
+    let is_response = matches!(selector, Selector::ResponseTo(_) | Selector::Id(_));
+    for (k, other) in [
+        ("result", "params"),
+        ("error", "params"),
+        ("params", "result"),
+    ] {
+        let applies = (k == "params") != is_response;
+        if !applies {
+            if let Some((_, kn)) = m.keys().find(|(key, _)| *key == k) {
+                let kind = if is_response {
+                    "responses"
+                } else {
+                    "notifications and requests"
+                };
+                return Err(ctx.err(
+                    kn.at,
+                    format!("`{k}` does not apply to `{key}` (for {kind}, use `{other}`)"),
+                ));
+            }
+        }
+    }
+    let (result, error) = result_error(ctx, &mut m)?;
+    let params = m.take("params").map(|n| compile(ctx, n)).transpose()?;
+    let within = m
+        .take("within")
+        .map(|n| ctx.duration(n, "`within`"))
+        .transpose()?;
+    let mut valid = vec![key];
+    if is_response {
+        valid.extend(["result", "error"]);
+    } else {
+        valid.push("params");
+    }
+    valid.push("within");
+    m.finish(ctx, "`expect`", &valid)?;
+    Ok(Expectation {
+        selector,
+        result,
+        error,
+        params,
+        within,
+    })
+}
+
+fn repeat_until(ctx: &Ctx, node: &Node) -> Result<RepeatUntil, ScenarioError> {
+    let what = "`repeat_until`";
+    let mut m = ctx.map(node, what)?;
+    let (method, params, _) = request(
+        ctx,
+        m.require(ctx, "send", what)?,
+        "`repeat_until.send`",
+        false,
+    )?;
+    let expect = match m.take("expect") {
+        Some(n) => response_expect(ctx, n, false)?,
+        None => ResponseExpect {
+            id: None,
+            result: None,
+            error: None,
+            within: None,
+        },
+    };
+    let until = m.require(ctx, "until", what)?;
+    let mut u = ctx.map(until, "`until` (write `until: { unbound: name }`)")?;
+    let name_node = u.require(ctx, "unbound", "`until`")?;
+    let until_unbound = var_name(ctx, name_node, "`unbound`")?;
+    u.finish(ctx, "`until`", &["unbound"])?;
+    let max = match m.take("max") {
+        None => DEFAULT_MAX_ITERATIONS,
+        Some(n) => {
+            let max = ctx.u64(n, "`max`")?;
+            match u32::try_from(max) {
+                Ok(max) if max > 0 => max,
+                _ => return Err(ctx.err(n.at, "`max` must be between 1 and 4294967295")),
+            }
+        }
+    };
+    let unique_by = m
+        .take("unique_by")
+        .map(|n| {
+            let mut u = ctx.map(
+                n,
+                "`unique_by` (write `unique_by: { list: name, key: member }`)",
+            )?;
+            let list = var_name(ctx, u.require(ctx, "list", "`unique_by`")?, "`list`")?;
+            let key = ctx
+                .nonempty_str(u.require(ctx, "key", "`unique_by`")?, "`key`")?
+                .to_owned();
+            u.finish(ctx, "`unique_by`", &["list", "key"])?;
+            Ok(UniqueBy { list, key })
+        })
+        .transpose()?;
+    m.finish(ctx, what, &["send", "expect", "until", "max", "unique_by"])?;
+    Ok(RepeatUntil {
+        send: SendSpec { method, params },
+        expect,
+        until_unbound,
+        max,
+        unique_by,
+    })
+}
+
+fn discover(ctx: &Ctx, node: &Node) -> Result<Discover, ScenarioError> {
+    let what = "`discover`";
+    let mut m = ctx.map(node, what)?;
+    let list_node = m.require(ctx, "list", what)?;
+    let list = ctx.str(list_node, "`list`")?;
+    if !Discover::LISTS.contains(&list) {
+        return Err(ctx.err(
+            list_node.at,
+            format!(
+                "`discover` cannot list {list:?} (valid: {})",
+                Discover::LISTS.join(", ")
+            ),
+        ));
+    }
+    let into = var_name(ctx, m.require(ctx, "into", what)?, "`into`")?;
+    let filter = m.take("where").map(|n| compile(ctx, n)).transpose()?;
+    let require = match m.take("require") {
+        None => 1,
+        Some(n) => usize::try_from(ctx.u64(n, "`require`")?).unwrap_or(usize::MAX),
+    };
+    m.finish(ctx, what, &["list", "into", "where", "require"])?;
+    Ok(Discover {
+        list: list.to_owned(),
+        into,
+        filter,
+        require,
+    })
+}
+
+fn var_name(ctx: &Ctx, node: &Node, what: &str) -> Result<String, ScenarioError> {
+    let name = ctx.str(node, &format!("{what} (a variable name)"))?;
+    if !is_var_path(name) {
+        return Err(ctx.err(
+            node.at,
+            format!("invalid variable name {name:?} for {what}"),
+        ));
+    }
+    Ok(name.to_owned())
+}
+
+fn is_label(label: &str) -> bool {
+    label.starts_with(|c: char| c.is_ascii_alphabetic())
+        && label
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+}
+
+/// `raw_hex`: pairs of hex digits, whitespace ignored.
+fn hex(ctx: &Ctx, node: &Node) -> Result<Vec<u8>, ScenarioError> {
+    let text = ctx.str(node, "`raw_hex` (hex digits, spaces ignored)")?;
+    let digits: Vec<char> = text.chars().filter(|c| !c.is_whitespace()).collect();
+    if digits.len() % 2 != 0 {
+        return Err(ctx.err(node.at, "`raw_hex` has an odd number of hex digits"));
+    }
+    digits
+        .chunks(2)
+        .map(|pair| {
+            let s: String = pair.iter().collect();
+            u8::from_str_radix(&s, 16)
+                .map_err(|_| ctx.err(node.at, format!("`raw_hex` has a non-hex pair {s:?}")))
+        })
+        .collect()
+}

@@ -1,0 +1,339 @@
+//! The typed scenario model: what the runner plays.
+//!
+//! Everything here is already resolved and validated: `versions: handshake`
+//! is a list of [`Version`]s, durations are [`Duration`]s, matchers are
+//! compiled. See `scenarios/README.md` for what each piece means.
+
+use crate::bindings::Bindings;
+use crate::error::Location;
+use crate::matcher::Matcher;
+use crate::template::{render_str, Template, TemplateError};
+use mcpspec_engine::{Level, Version};
+use std::time::Duration;
+
+/// The default hard limit for a whole case when `timeout` is not given.
+pub const DEFAULT_CASE_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// One scenario file.
+#[derive(Debug, Clone)]
+pub struct Scenario {
+    pub id: String,
+    pub title: String,
+    pub requirements: Vec<String>,
+    pub level: Level,
+    /// Resolved: `handshake` → [`Version::HANDSHAKE`], `all` → [`Version::ALL`].
+    pub versions: Vec<Version>,
+    /// Resolved: `all` → stdio, http, sse.
+    pub transports: Vec<TransportKind>,
+    pub session: SessionMode,
+    pub requires: Requires,
+    pub timeout: Option<Duration>,
+    pub notes: Option<String>,
+    pub steps: Vec<Step>,
+    pub source: Source,
+    /// Where the `id` value is written (for "id does not match the path" errors).
+    pub id_at: Location,
+}
+
+impl Scenario {
+    /// Every requirement id this scenario cites: its own, then step overrides
+    /// (each once, in order of appearance).
+    pub fn requirement_ids(&self) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        let all = self
+            .requirements
+            .iter()
+            .chain(self.steps.iter().filter_map(|s| s.requirement.as_ref()));
+        for id in all {
+            if !out.contains(id) {
+                out.push(id.clone());
+            }
+        }
+        out
+    }
+
+    /// The case id for one version: `<scenario id>@<version>`.
+    pub fn case_id(&self, version: Version) -> String {
+        format!("{}@{}", self.id, version)
+    }
+
+    /// `timeout`, or [`DEFAULT_CASE_TIMEOUT`].
+    pub fn timeout_or_default(&self) -> Duration {
+        self.timeout.unwrap_or(DEFAULT_CASE_TIMEOUT)
+    }
+
+    /// `client` or `server`: the first segment of the id.
+    pub fn role(&self) -> mcpspec_engine::Role {
+        if self.id.starts_with("client/") {
+            mcpspec_engine::Role::Client
+        } else {
+            mcpspec_engine::Role::Server
+        }
+    }
+}
+
+/// Where a scenario came from: its file (label) and the document start.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Source {
+    /// `scenarios/server/x.yaml` for a file, `<embedded>/server/x.yaml` for
+    /// one built into the binary.
+    pub path: String,
+    pub line: usize,
+    pub column: usize,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum TransportKind {
+    Stdio,
+    Http,
+    Sse,
+}
+
+impl TransportKind {
+    pub const ALL: [TransportKind; 3] = [
+        TransportKind::Stdio,
+        TransportKind::Http,
+        TransportKind::Sse,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TransportKind::Stdio => "stdio",
+            TransportKind::Http => "http",
+            TransportKind::Sse => "sse",
+        }
+    }
+}
+
+impl std::fmt::Display for TransportKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// How the session starts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SessionMode {
+    /// The runner performs the handshake before the steps.
+    Initialized,
+    /// Nothing has been sent when the steps start.
+    Fresh,
+}
+
+/// Gates: when unmet, the case is not applicable.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Requires {
+    /// Dotted paths into the server's capabilities (`resources.subscribe`).
+    pub capabilities: Vec<String>,
+}
+
+/// One step, with its optional overrides.
+#[derive(Debug, Clone)]
+pub struct Step {
+    pub kind: StepKind,
+    pub level: Option<Level>,
+    pub requirement: Option<String>,
+    /// Run this step only for these versions (`None`: every version).
+    pub versions: Option<Vec<Version>>,
+    pub note: Option<String>,
+    pub at: Location,
+}
+
+impl Step {
+    /// Whether this step runs in a case of `version`.
+    pub fn applies_to(&self, version: Version) -> bool {
+        self.versions
+            .as_ref()
+            .is_none_or(|vs| vs.contains(&version))
+    }
+
+    /// The step key, as written: `send`, `raw`, `expect`, ….
+    pub fn key(&self) -> &'static str {
+        self.kind.key()
+    }
+}
+
+#[derive(Debug, Clone)]
+pub enum StepKind {
+    Send(SendStep),
+    Notify {
+        method: String,
+        params: Option<Template>,
+    },
+    Raw(RawStep),
+    Expect(Expectation),
+    ExpectSilence {
+        duration: Duration,
+        all: bool,
+    },
+    RepeatUntil(RepeatUntil),
+    Discover(Discover),
+    Sleep(Duration),
+    Disconnect,
+    ExpectExit {
+        within: Duration,
+    },
+    Assert {
+        value: Template,
+        matches: Matcher,
+    },
+}
+
+impl StepKind {
+    /// The step key, as written.
+    pub fn key(&self) -> &'static str {
+        match self {
+            StepKind::Send(_) => "send",
+            StepKind::Notify { .. } => "notify",
+            StepKind::Raw(RawStep {
+                bytes: RawBytes::Hex(_),
+                ..
+            }) => "raw_hex",
+            StepKind::Raw(_) => "raw",
+            StepKind::Expect(_) => "expect",
+            StepKind::ExpectSilence { .. } => "expect_silence",
+            StepKind::RepeatUntil(_) => "repeat_until",
+            StepKind::Discover(_) => "discover",
+            StepKind::Sleep(_) => "sleep",
+            StepKind::Disconnect => "disconnect",
+            StepKind::ExpectExit { .. } => "expect_exit",
+            StepKind::Assert { .. } => "assert",
+        }
+    }
+}
+
+/// `send`: a request from the harness.
+#[derive(Debug, Clone)]
+pub struct SendStep {
+    pub method: String,
+    pub params: Option<Template>,
+    /// `None`: the runner's next integer id.
+    pub id: Option<Template>,
+    /// `as:` — binds `<label>.id` and `<label>.response`.
+    pub label: Option<String>,
+    pub expect: Option<ResponseExpect>,
+}
+
+/// `raw` / `raw_hex`: exact bytes.
+#[derive(Debug, Clone)]
+pub struct RawStep {
+    pub bytes: RawBytes,
+    /// Append `\n` (default: true for `raw`, false for `raw_hex`).
+    pub newline: bool,
+    pub expect: Option<ResponseExpect>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RawBytes {
+    /// Text; may contain `${..}` (formatted in, strings unquoted).
+    Text(String),
+    Hex(Vec<u8>),
+}
+
+impl RawStep {
+    /// The bytes to write, `${..}` substituted and the newline appended.
+    pub fn render(&self, b: &Bindings) -> Result<Vec<u8>, TemplateError> {
+        let mut bytes = match &self.bytes {
+            RawBytes::Text(text) => render_str(text, b)?.into_bytes(),
+            RawBytes::Hex(bytes) => bytes.clone(),
+        };
+        if self.newline {
+            bytes.push(b'\n');
+        }
+        Ok(bytes)
+    }
+}
+
+/// What the response to a `send` or `raw` must be.
+#[derive(Debug, Clone)]
+pub struct ResponseExpect {
+    /// Only for `raw`: the id of the response (may be `null`).
+    pub id: Option<Template>,
+    pub result: Option<Matcher>,
+    pub error: Option<Matcher>,
+    /// `None`: the run's default timeout.
+    pub within: Option<Duration>,
+}
+
+/// `expect`: wait for a message from the target.
+#[derive(Debug, Clone)]
+pub struct Expectation {
+    pub selector: Selector,
+    pub result: Option<Matcher>,
+    pub error: Option<Matcher>,
+    pub params: Option<Matcher>,
+    pub within: Option<Duration>,
+}
+
+/// Which message an `expect` takes from the inbox.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Selector {
+    /// The response to a labelled `send`.
+    ResponseTo(String),
+    /// A response with this id (may be `null`).
+    Id(serde_json::Value),
+    /// A notification with this method.
+    Notification(String),
+    /// A request from the target with this method.
+    Request(String),
+}
+
+/// `repeat_until`: follow a cursor.
+#[derive(Debug, Clone)]
+pub struct RepeatUntil {
+    pub send: SendSpec,
+    pub expect: ResponseExpect,
+    /// Stop when this binding is not made by an iteration.
+    pub until_unbound: String,
+    /// More iterations than this: a failure (the target loops).
+    pub max: u32,
+    pub unique_by: Option<UniqueBy>,
+}
+
+/// The request a `repeat_until` sends each iteration.
+#[derive(Debug, Clone)]
+pub struct SendSpec {
+    pub method: String,
+    pub params: Option<Template>,
+}
+
+/// Items of the list `list` must not repeat their `key` member.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UniqueBy {
+    pub list: String,
+    pub key: String,
+}
+
+/// `discover`: list the target's own tools, resources, prompts.
+#[derive(Debug, Clone)]
+pub struct Discover {
+    /// `tools/list`, `resources/list`, `resources/templates/list` or `prompts/list`.
+    pub list: String,
+    /// Binds every (matching) item over all pages.
+    pub into: String,
+    /// `where:` — keep only items matching this.
+    pub filter: Option<Matcher>,
+    /// Fewer matching items → not applicable (default 1).
+    pub require: usize,
+}
+
+impl Discover {
+    /// The list methods `discover` accepts.
+    pub const LISTS: [&'static str; 4] = [
+        "tools/list",
+        "resources/list",
+        "resources/templates/list",
+        "prompts/list",
+    ];
+
+    /// The member of the list result that holds the items (`tools`, `resources`,
+    /// `resourceTemplates`, `prompts`).
+    pub fn items_member(&self) -> &'static str {
+        match self.list.as_str() {
+            "tools/list" => "tools",
+            "resources/templates/list" => "resourceTemplates",
+            "prompts/list" => "prompts",
+            _ => "resources",
+        }
+    }
+}

@@ -1,0 +1,483 @@
+//! Loading scenario files: a full parse, error positions, corpus rules, and
+//! the embedded corpus itself.
+
+use mcpspec_scenario::*;
+use serde_json::json;
+use std::path::PathBuf;
+use std::time::Duration;
+
+const FULL: &str = r#"# A scenario exercising every step kind.
+id: server/example/full
+title: Every step kind parses
+requirements: [lifecycle.initialize.result-shape, tools.list.pagination]
+level: must
+versions: [2025-06-18, 2025-11-25]
+transports: [stdio, http]
+requires:
+  capabilities: [tools, resources.subscribe]
+timeout: 20s
+notes: >
+  Why it is shaped this way.
+steps:
+  - send:
+      method: tools/list
+      params: { cursor: "${cursor?}" }
+      id: "custom-id"
+    as: list
+    expect:
+      result: { tools: { $type: array } }
+      within: 2s
+  - expect: { response_to: list, result: { tools: [] } }
+    level: should
+    requirement: tools.list.shape
+    versions: [2025-11-25]
+    note: checks again
+  - notify: { method: notifications/cancelled, params: { requestId: "${list.id}" } }
+  - raw: '{"jsonrpc":"2.0","id":1,"method":5}'
+  - raw: "{\"jsonrpc\":\"2.0\",\n\"id\":2}"
+    newline: false
+  - raw_hex: "7b 22 ff 22 7d 0a"
+    expect: { id: null, error: { code: -32700 } }
+  - expect: { notification: notifications/progress, params: { progress: { $type: number } }, within: 1s }
+  - expect: { request: roots/list }
+  - expect: { id: 7, error: { code: { $oneOf: [-32601, -32602] } } }
+  - expect_silence: 300ms
+  - expect_silence: { for: 1m, all: true }
+  - repeat_until:
+      send: { method: tools/list, params: { cursor: "${cursor?}" } }
+      expect:
+        result:
+          tools: { $type: array, $collect: all_tools }
+          nextCursor: { $optional: true, $type: string, $capture: cursor }
+      until: { unbound: cursor }
+      max: 50
+      unique_by: { list: all_tools, key: name }
+  - discover:
+      list: tools/list
+      into: tools
+      where: { inputSchema: { properties: { duration: { $present: true } } } }
+      require: 2
+  - sleep: 200ms
+  - disconnect: {}
+  - expect_exit: { within: 2s }
+  - assert:
+      value: "${all_tools}"
+      matches: { $len: { $gte: 1 } }
+"#;
+
+#[test]
+fn full_scenario_parses() {
+    let s = parse("scenarios/server/example/full.yaml", FULL).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(s.id, "server/example/full");
+    assert_eq!(s.level, Level::Must);
+    assert_eq!(s.versions, [Version::V2025_06_18, Version::V2025_11_25]);
+    assert_eq!(s.transports, [TransportKind::Stdio, TransportKind::Http]);
+    assert_eq!(s.session, SessionMode::Initialized);
+    assert_eq!(s.requires.capabilities, ["tools", "resources.subscribe"]);
+    assert_eq!(s.timeout, Some(Duration::from_secs(20)));
+    assert_eq!(s.notes.as_deref(), Some("Why it is shaped this way."));
+    assert_eq!(s.source.path, "scenarios/server/example/full.yaml");
+    assert_eq!((s.source.line, s.source.column), (2, 1));
+    assert_eq!(
+        s.requirement_ids(),
+        [
+            "lifecycle.initialize.result-shape",
+            "tools.list.pagination",
+            "tools.list.shape"
+        ]
+    );
+    let keys: Vec<&str> = s.steps.iter().map(Step::key).collect();
+    assert_eq!(
+        keys,
+        [
+            "send",
+            "expect",
+            "notify",
+            "raw",
+            "raw",
+            "raw_hex",
+            "expect",
+            "expect",
+            "expect",
+            "expect_silence",
+            "expect_silence",
+            "repeat_until",
+            "discover",
+            "sleep",
+            "disconnect",
+            "expect_exit",
+            "assert"
+        ]
+    );
+    let first = &s.steps[0];
+    assert_eq!((first.at.line, first.at.column), (14, 5));
+    let StepKind::Send(send) = &first.kind else {
+        panic!("send")
+    };
+    assert_eq!(send.method, "tools/list");
+    assert_eq!(send.label.as_deref(), Some("list"));
+    assert_eq!(
+        send.id.as_ref().map(Template::value),
+        Some(&json!("custom-id"))
+    );
+    let expect = send.expect.as_ref().expect("expect");
+    assert_eq!(expect.within, Some(Duration::from_secs(2)));
+    assert_eq!(
+        expect.result.as_ref().map(Matcher::describe).as_deref(),
+        Some("{tools: <array>}")
+    );
+    assert_eq!(
+        send.params
+            .as_ref()
+            .expect("params")
+            .render(&Bindings::new()),
+        Ok(json!({}))
+    );
+
+    let second = &s.steps[1];
+    assert_eq!(second.level, Some(Level::Should));
+    assert_eq!(
+        second.versions.as_deref(),
+        Some(&[Version::V2025_11_25][..])
+    );
+    assert!(!second.applies_to(Version::V2025_06_18));
+    let StepKind::Expect(e) = &second.kind else {
+        panic!("expect")
+    };
+    assert_eq!(e.selector, Selector::ResponseTo("list".into()));
+
+    let StepKind::Raw(raw) = &s.steps[3].kind else {
+        panic!("raw")
+    };
+    assert_eq!(
+        raw.render(&Bindings::new()).expect("renders"),
+        b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":5}\n"
+    );
+    let StepKind::Raw(raw) = &s.steps[4].kind else {
+        panic!("raw")
+    };
+    assert_eq!(
+        raw.render(&Bindings::new()).expect("renders"),
+        b"{\"jsonrpc\":\"2.0\",\n\"id\":2}"
+    );
+    let StepKind::Raw(raw) = &s.steps[5].kind else {
+        panic!("raw_hex")
+    };
+    assert_eq!(
+        raw.bytes,
+        RawBytes::Hex(vec![0x7b, 0x22, 0xff, 0x22, 0x7d, 0x0a])
+    );
+    assert!(!raw.newline);
+    assert_eq!(
+        raw.expect
+            .as_ref()
+            .and_then(|e| e.id.as_ref())
+            .map(Template::value),
+        Some(&json!(null))
+    );
+
+    let StepKind::Expect(e) = &s.steps[8].kind else {
+        panic!("expect")
+    };
+    assert_eq!(e.selector, Selector::Id(json!(7)));
+    assert!(matches!(
+        s.steps[10].kind,
+        StepKind::ExpectSilence { duration, all: true } if duration == Duration::from_secs(60)
+    ));
+    let StepKind::RepeatUntil(r) = &s.steps[11].kind else {
+        panic!("repeat_until")
+    };
+    assert_eq!((r.until_unbound.as_str(), r.max), ("cursor", 50));
+    assert_eq!(
+        r.unique_by,
+        Some(UniqueBy {
+            list: "all_tools".into(),
+            key: "name".into()
+        })
+    );
+    let StepKind::Discover(d) = &s.steps[12].kind else {
+        panic!("discover")
+    };
+    assert_eq!(
+        (
+            d.list.as_str(),
+            d.into.as_str(),
+            d.require,
+            d.items_member()
+        ),
+        ("tools/list", "tools", 2, "tools")
+    );
+    assert!(
+        matches!(s.steps[15].kind, StepKind::ExpectExit { within } if within == Duration::from_secs(2))
+    );
+}
+
+#[test]
+fn defaults_resolve() {
+    let s = parse(
+        "x.yaml",
+        "id: server/x\ntitle: t\nrequirements: [a]\nlevel: may\nsteps:\n  - sleep: 1s\n",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(s.versions, Version::HANDSHAKE);
+    assert_eq!(
+        s.transports,
+        [
+            TransportKind::Stdio,
+            TransportKind::Http,
+            TransportKind::Sse
+        ]
+    );
+    assert_eq!(s.timeout_or_default(), Duration::from_secs(30));
+    let all = parse("x.yaml", "id: client/x\ntitle: t\nrequirements: [a]\nlevel: may\nversions: all\nsession: fresh\nsteps:\n  - disconnect: {}\n")
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(all.versions, Version::ALL);
+    assert_eq!(all.session, SessionMode::Fresh);
+}
+
+const HEAD: &str = "id: server/x\ntitle: t\nrequirements: [a]\nlevel: must\n";
+
+/// Parse `HEAD` + `rest`; the error's line, column and message.
+fn error(rest: &str) -> (usize, usize, String) {
+    let text = format!("{HEAD}{rest}");
+    match parse("x.yaml", &text) {
+        Ok(_) => panic!("should not parse:\n{text}"),
+        Err(e) => (e.line, e.column, e.message),
+    }
+}
+
+#[test]
+fn unknown_step_key_is_located_and_names_valid_keys() {
+    let (line, col, msg) = error("steps:\n  - sleep: 1s\n  - sned: { method: ping }\n");
+    assert_eq!((line, col), (7, 5));
+    assert!(
+        msg.starts_with("unknown step key `sned` (did you mean `send`?)"),
+        "{msg}"
+    );
+    assert!(
+        msg.contains("send, notify, raw, raw_hex, expect, expect_silence"),
+        "{msg}"
+    );
+    let text = format!("{HEAD}steps:\n  - sned: {{}}\n");
+    let e = parse("x.yaml", &text).expect_err("unknown step key");
+    assert!(
+        e.to_string()
+            .starts_with("x.yaml:6:5: error in scenario file: unknown step key `sned`"),
+        "{e}"
+    );
+    assert!(
+        e.to_string()
+            .ends_with("\n  |\n6 |   - sned: {}\n  |     ^"),
+        "{e}"
+    );
+}
+
+#[test]
+fn bad_duration_is_located() {
+    let (line, col, msg) =
+        error("steps:\n  - send: { method: ping }\n    expect: { within: 2 seconds }\n");
+    assert_eq!((line, col), (7, 23));
+    assert!(msg.contains("invalid duration \"2 seconds\""), "{msg}");
+    let (line, col, msg) = error("timeout: 20\nsteps:\n  - sleep: 1s\n");
+    assert_eq!((line, col), (5, 10));
+    assert!(msg.contains("no unit"), "{msg}");
+}
+
+#[test]
+fn bad_regex_is_located() {
+    let (line, col, msg) = error(
+        "steps:\n  - send: { method: initialize }\n    expect:\n      result:\n        protocolVersion: { $regex: \"[0-9\" }\n",
+    );
+    assert_eq!((line, col), (9, 36));
+    assert!(msg.starts_with("invalid `$regex`"), "{msg}");
+}
+
+#[test]
+fn wrong_type_for_level_is_located() {
+    let text = "id: server/x\ntitle: t\nrequirements: [a]\nlevel: [must]\nsteps:\n  - sleep: 1s\n";
+    let e = parse("x.yaml", text).expect_err("level is a list");
+    assert_eq!((e.line, e.column), (4, 8));
+    assert_eq!(
+        e.message,
+        "`level` must be must, should or may, found a list"
+    );
+    let (line, col, msg) = error("steps:\n  - sleep: 1s\n    level: 3\n");
+    assert_eq!((line, col), (7, 12));
+    assert!(msg.contains("found a number"), "{msg}");
+}
+
+#[test]
+fn yes_is_not_a_boolean() {
+    let (line, col, msg) = error("steps:\n  - raw: x\n    newline: yes\n");
+    assert_eq!((line, col), (7, 14));
+    assert_eq!(
+        msg,
+        "expected `true` or `false` for `newline`, found the string \"yes\""
+    );
+    // As a matcher, `yes` is the string "yes".
+    let m = Matcher::parse("m.yaml", "{ok: yes}").expect("compiles");
+    assert!(m
+        .matches(Some(&json!({"ok": "yes"})), &mut Bindings::new())
+        .expect("bound"));
+    assert!(!m
+        .matches(Some(&json!({"ok": true})), &mut Bindings::new())
+        .expect("bound"));
+}
+
+#[test]
+fn validation_rules() {
+    let cases: &[(&str, (usize, usize), &str)] = &[
+        ("session: fresh\nrequires: { capabilities: [tools] }\nsteps:\n  - sleep: 1s\n", (6, 1), "`requires` cannot be used with `session: fresh`"),
+        ("steps:\n  - expect: { within: 1s }\n", (6, 13), "`expect` needs a selector"),
+        ("steps:\n  - raw: x\n    raw_hex: \"00\"\n", (7, 5), "exactly one step key, found `raw` and `raw_hex`"),
+        ("steps:\n  - expect: { response_to: later }\n  - send: { method: ping }\n    as: later\n", (6, 28), "names no label defined by an earlier `send`"),
+        ("steps:\n  - notify: { method: x }\n    as: y\n", (7, 5), "unknown key `as` in a `notify` step"),
+        ("versions: [2025-01-01]\nsteps:\n  - sleep: 1s\n", (5, 12), "unknown protocol version"),
+        ("requirement: a\nsteps:\n  - sleep: 1s\n", (5, 1), "unknown key `requirement` in the scenario (did you mean `requirements`?)"),
+        ("steps: []\n", (5, 8), "at least one step"),
+        ("steps:\n  - expect: { notification: x, result: {} }\n", (6, 32), "`result` does not apply to `notification`"),
+        ("steps:\n  - send: { method: x }\n    expect: { result: {}, error: {} }\n", (7, 27), "cannot both be given"),
+        ("steps:\n  - raw_hex: \"7b 2\"\n", (6, 14), "odd number of hex digits"),
+        ("steps:\n  - send: { method: x, params: { a: \"${b\" } }\n", (6, 37), "unterminated"),
+        ("steps:\n  - {}\n", (6, 5), "a step needs a step key"),
+        ("steps:\n  - sleep: 1s\n  - notify: { method: x, params: { id: \"${call.id}\" } }\n", (7, 5), "uses `${call.id}`, which neither the runner nor an earlier step binds"),
+        ("session: fresh\nsteps:\n  - assert: { value: \"${init}\", matches: {} }\n", (7, 5), "uses `${init}`"),
+    ];
+    for (rest, at, needle) in cases {
+        let (line, col, msg) = error(rest);
+        assert!(msg.contains(needle), "{rest}: {msg}");
+        assert_eq!((line, col), *at, "{rest}: {msg}");
+    }
+    for bad_id in ["Server/x", "other/x", "server"] {
+        let text = format!(
+            "id: {bad_id}\ntitle: t\nrequirements: [a]\nlevel: must\nsteps:\n  - sleep: 1s\n"
+        );
+        let e = parse("x.yaml", &text).expect_err("bad id");
+        assert_eq!((e.line, e.column), (1, 5), "{e}");
+    }
+    let e = parse("x.yaml", "id: server/x\nsteps: [").expect_err("syntax");
+    assert!(e.message.starts_with("invalid YAML"), "{e}");
+    let e = parse("x.yaml", "title: t\n").expect_err("missing id");
+    assert_eq!(
+        (e.line, e.column, e.message.as_str()),
+        (1, 1, "the scenario is missing `id`")
+    );
+}
+
+/// A fresh empty folder under the system temp dir.
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("mcpspec-scenario-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+fn write(dir: &std::path::Path, rel: &str, text: &str) {
+    let path = dir.join(rel);
+    std::fs::create_dir_all(path.parent().expect("has a parent")).expect("mkdir");
+    std::fs::write(path, text).expect("write");
+}
+
+fn scenario_text(id: &str, title: &str) -> String {
+    format!("id: {id}\ntitle: {title}\nrequirements: [a]\nlevel: must\nsteps:\n  - sleep: 1s\n")
+}
+
+#[test]
+fn load_dir_checks_id_against_path() {
+    let dir = temp_dir("idpath");
+    write(&dir, "server/a/b.yaml", &scenario_text("server/a/b", "ok"));
+    write(
+        &dir,
+        "server/a/c.yaml",
+        &scenario_text("server/a/wrong", "bad"),
+    );
+    write(&dir, "README.md", "not a scenario");
+    let errors = load_dir(&dir).expect_err("id mismatch");
+    assert_eq!(errors.len(), 1);
+    assert_eq!((errors[0].line, errors[0].column), (1, 5));
+    assert!(errors[0].file.ends_with("server/a/c.yaml"), "{}", errors[0]);
+    assert!(
+        errors[0].message.contains("expected \"server/a/c\""),
+        "{}",
+        errors[0]
+    );
+    std::fs::remove_file(dir.join("server/a/c.yaml")).expect("rm");
+    let loaded = load_dir(&dir).unwrap_or_else(|e| panic!("{e:?}"));
+    assert_eq!(loaded.len(), 1);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn corpus_extra_dirs_replace_by_id() {
+    let one = temp_dir("override1");
+    let two = temp_dir("override2");
+    write(
+        &one,
+        "server/o/x.yaml",
+        &scenario_text("server/o/x", "from one"),
+    );
+    write(
+        &one,
+        "server/o/y.yaml",
+        &scenario_text("server/o/y", "only in one"),
+    );
+    write(
+        &two,
+        "server/o/x.yaml",
+        &scenario_text("server/o/x", "from two"),
+    );
+    // Replace an embedded scenario too, when there is one.
+    let replaced = embedded()
+        .first()
+        .map(|(rel, _)| rel.trim_end_matches(".yaml").to_owned());
+    if let Some(id) = &replaced {
+        write(&two, &format!("{id}.yaml"), &scenario_text(id, "replaced"));
+    }
+    let corpus = Corpus::load(&[one.clone(), two.clone()]).unwrap_or_else(|e| {
+        panic!(
+            "{}",
+            e.iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join("\n")
+        )
+    });
+    assert_eq!(
+        corpus.get("server/o/x").map(|s| s.title.as_str()),
+        Some("from two")
+    );
+    assert_eq!(
+        corpus.get("server/o/y").map(|s| s.title.as_str()),
+        Some("only in one")
+    );
+    if let Some(id) = &replaced {
+        let s = corpus.get(id).expect("still there");
+        assert_eq!(s.title, "replaced");
+        assert!(!s.source.path.starts_with("<embedded>"));
+    }
+    assert_eq!(corpus.scenarios.len(), embedded().len() + 2);
+    let _ = std::fs::remove_dir_all(&one);
+    let _ = std::fs::remove_dir_all(&two);
+}
+
+#[test]
+fn embedded_corpus_parses() {
+    let mut errors = Vec::new();
+    for (rel, text) in embedded() {
+        let label = format!("<embedded>/{rel}");
+        match parse(&label, text) {
+            Ok(s) if format!("{}.yaml", s.id) != *rel => {
+                errors.push(format!("{label}: id {:?} does not match the path", s.id))
+            }
+            Ok(_) => {}
+            Err(e) => errors.push(e.to_string()),
+        }
+    }
+    assert!(
+        errors.is_empty(),
+        "{} of {} files fail:\n\n{}",
+        errors.len(),
+        embedded().len(),
+        errors.join("\n\n")
+    );
+}
