@@ -1,1 +1,71 @@
-fn main() {}
+//! # mcpspec — the command line
+//!
+//! ```text
+//! mcpspec server [OPTIONS] [-- CMD ARGS...]   test a server over stdio (no CMD: the built-in reference server)
+//! mcpspec list [OPTIONS]                      the cases that would run
+//! mcpspec reference server [--fault NAME]     the reference server on stdio, standalone
+//! ```
+//!
+//! Exit codes (also in the README): 0 conforming; 1 conformance failures;
+//! 2 usage, configuration or scenario-file error; 3 the target could not be run.
+//! This file only parses arguments and dispatches; the work is in the
+//! library crates.
+
+mod cli;
+mod list;
+mod reference;
+mod server;
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+use cli::{Cli, Command, ReferenceCommand, ReferenceServerArgs};
+
+/// Usage, configuration or scenario-file error.
+pub const EXIT_USAGE: u8 = 2;
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("error: failed to start the async runtime: {e}");
+            return ExitCode::from(EXIT_USAGE);
+        }
+    };
+    let code = runtime.block_on(async {
+        match cli.command {
+            Command::Server(args) => server::run(args).await,
+            Command::List(args) => list::run(args),
+            Command::Reference {
+                command: ReferenceCommand::Server(args),
+            } => reference_server(args).await,
+        }
+    });
+    // Child processes are killed when their handles drop; do not wait for
+    // stray blocking tasks (e.g. a stdin reader) at shutdown.
+    runtime.shutdown_timeout(std::time::Duration::from_millis(100));
+    ExitCode::from(code)
+}
+
+async fn reference_server(args: ReferenceServerArgs) -> u8 {
+    if args.list_faults {
+        print!("{}", reference::list_faults());
+        return 0;
+    }
+    let args = reference::ReferenceArgs {
+        faults: args.faults,
+        page_size: args.page_size,
+    };
+    match reference::run_stdio(args).await {
+        Ok(code) => u8::try_from(code).unwrap_or(1),
+        Err(e) => {
+            eprintln!("error: {e}");
+            EXIT_USAGE
+        }
+    }
+}

@@ -114,6 +114,8 @@ pub static CATALOGUE: &[Requirement] = &[
     req!("pagination.invalid-cursor", Should, Server, V2024_11_05, None, "server/utilities/pagination#error-handling",
         "A cursor the server never issued earns a -32602 invalid-params error."),
     // ── logging ──────────────────────────────────────────────────────────
+    req!("logging.capability.declared", Must, Server, V2024_11_05, None, "server/utilities/logging#capabilities",
+        "A server that emits log message notifications declares the logging capability."),
     req!("logging.set-level.result", Must, Server, V2024_11_05, None, "server/utilities/logging#setting-log-level",
         "A server declaring logging answers logging/setLevel with an empty result."),
     req!("logging.set-level.filter", Should, Server, V2024_11_05, None, "server/utilities/logging#setting-log-level",
@@ -148,6 +150,8 @@ pub static CATALOGUE: &[Requirement] = &[
         "Arguments that fail the tool's input schema are reported as a tool execution error (a result with isError true), so a model can correct itself."),
     req!("tools.output-schema.type-object", Must, Server, V2025_06_18, None, "server/tools#output-schema",
         "A tool's outputSchema, when present, is a JSON Schema whose type is \"object\"."),
+    req!("tools.output-schema.conform", Must, Server, V2025_06_18, None, "server/tools#output-schema",
+        "When a tool declares an outputSchema, its structuredContent conforms to that schema."),
     req!("tools.output-schema.structured", Must, Server, V2025_06_18, None, "server/tools#output-schema",
         "A tool that declares an outputSchema returns a structuredContent object in its successful results."),
     // ── prompts ──────────────────────────────────────────────────────────

@@ -1,1 +1,92 @@
-//! placeholder
+//! # mcpspec-reference — the built-in reference MCP server, sans-IO
+//!
+//! A complete, small MCP server that the harness tests against itself: run
+//! clean it must pass every scenario; run with a [`Fault`] switched on it
+//! breaks exactly one rule of the specification, and some scenario must
+//! notice. It performs no I/O and reads no clock — a driver (the `mcpspec`
+//! binary's `reference` module, over tokio and stdio) feeds it frames and the
+//! time, and carries out the [`Output`]s:
+//!
+//! ```text
+//!   stdin ─► NdjsonDecoder ─► on_frame(now, frame) ─┐
+//!   timer at next_deadline() ─► on_tick(now) ───────┼─► Vec<Output>: Write(line) → stdout
+//!   stdin EOF ─► on_eof(now) ───────────────────────┘          Stderr(text) → stderr
+//!                                                              Exit(code)   → exit
+//! ```
+//!
+//! Modules, in reading order:
+//! - [`server`]: entry points, lifecycle, JSON-RPC errors, batches.
+//! - `handlers`: the MCP methods (lists, tools, resources, prompts, logging, completion).
+//! - `timers`: the `slow` tool's progress and completion, counter updates, cancellation.
+//! - `tools`, `resources`, `prompts`: what the server offers.
+//! - `cursor` (with `b64`): opaque, checksummed pagination cursors.
+//! - [`fault`]: the fault switches and the rule each one breaks.
+//! - `outbox`: how messages become stdout lines (and where output faults apply).
+//!
+//! Versions: 2024-11-05, 2025-03-26, 2025-06-18 and 2025-11-25 are negotiated
+//! with `initialize`; a request for any other version is answered with
+//! 2025-11-25 ([`server::FALLBACK_VERSION`]). The stateless 2026-07-28 is
+//! meant to slot in beside the handshake (a session that starts operating,
+//! with the version taken from each request's `_meta`) once the server
+//! speaks `server/discover`; version-dependent shapes are already decided by
+//! comparing [`mcpspec_engine::Version`]s, never by string.
+
+#![cfg_attr(test, allow(clippy::unwrap_used))]
+
+mod b64;
+mod cursor;
+mod error;
+pub mod fault;
+mod handlers;
+mod log_level;
+mod outbox;
+mod prompts;
+mod resources;
+pub mod server;
+mod timers;
+mod tools;
+
+pub use fault::Fault;
+pub use log_level::LogLevel;
+pub use server::{ReferenceServer, FALLBACK_VERSION, SUPPORTED_VERSIONS};
+
+/// How to run the server.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Config {
+    /// Items per page of every paginated list (0 is treated as 1).
+    pub page_size: usize,
+    /// Deliberate spec violations to commit.
+    pub faults: Vec<Fault>,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            page_size: 2,
+            faults: Vec::new(),
+        }
+    }
+}
+
+/// One thing the driver must do.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Output {
+    /// Exact bytes for stdout: normally one JSON line ending in `\n`.
+    Write(Vec<u8>),
+    /// A diagnostic line for stderr (without its newline).
+    Stderr(String),
+    /// Exit the process with this status; nothing more will be produced.
+    Exit(i32),
+}
+
+/// Names of the tools, resources' URIs and prompts the server offers, for
+/// drivers and tests that want to refer to them.
+pub mod offer {
+    /// Tool names, in list order.
+    pub const TOOLS: [&str; 5] = crate::tools::NAMES;
+    /// The resource whose content changes every [`COUNTER_PERIOD_MS`].
+    pub const COUNTER_URI: &str = crate::resources::COUNTER_URI;
+    pub const COUNTER_PERIOD_MS: u64 = crate::resources::COUNTER_PERIOD_MS;
+    /// Every request method the server implements.
+    pub const METHODS: [&str; 13] = crate::handlers::METHODS;
+}

@@ -27,6 +27,10 @@ use crate::outcome::{outcome_of, Blame, CaseResult, Finding, FindingSource, Outc
 use crate::plan::Case;
 use crate::steps;
 
+/// The requirement behind the runner's own handshake: a server answers an
+/// `initialize` for a version it offers (the probe saw it do so) with a result.
+pub const HANDSHAKE_REQUIREMENT: &str = "lifecycle.initialize.result-shape";
+
 /// Settings shared by every case of a run.
 #[derive(Debug, Clone)]
 pub struct CaseConfig {
@@ -64,19 +68,36 @@ impl Ctx<'_> {
         expected: Vec<String>,
         actual: String,
     ) -> Level {
-        let s = self.scenario;
         let (req_id, level) = match step {
             Some((_, st)) => (
-                st.requirement
-                    .clone()
-                    .unwrap_or_else(|| s.requirements.first().cloned().unwrap_or_default()),
-                st.level.unwrap_or(s.level),
+                st.requirement.clone().unwrap_or_else(|| {
+                    self.scenario
+                        .requirements
+                        .first()
+                        .cloned()
+                        .unwrap_or_default()
+                }),
+                st.level.unwrap_or(self.scenario.level),
             ),
-            None => ("lifecycle.initialize.result".to_owned(), Level::Must),
+            None => (HANDSHAKE_REQUIREMENT.to_owned(), Level::Must),
         };
+        self.fail_as(step, &req_id, level, expected, actual)
+    }
+
+    /// Records a failed check under an explicit requirement and level.
+    pub fn fail_as(
+        &mut self,
+        step: Option<(usize, &Step)>,
+        req_id: &str,
+        level: Level,
+        expected: Vec<String>,
+        actual: String,
+    ) -> Level {
+        let req_id = req_id.to_owned();
+        let title = &self.scenario.title;
         let (url, summary) = match mcpspec_engine::lookup(&req_id) {
             Some(r) => (r.url(self.version), r.summary.to_owned()),
-            None => (String::new(), s.title.clone()),
+            None => (String::new(), title.clone()),
         };
         let location = step.map(|(i, st)| {
             format!(
@@ -234,8 +255,10 @@ async fn handshake(ctx: &mut Ctx<'_>) -> Result<(), Stop> {
             return Err(Stop::Failed);
         }
         Err(e) => {
-            ctx.fail(
+            ctx.fail_as(
                 None,
+                "jsonrpc.request.answered",
+                Level::Must,
                 vec![format!(
                     "a response to initialize within {}ms",
                     within.as_millis()
@@ -330,6 +353,21 @@ fn oracle_findings(conn: &Conn, version: Version) -> Vec<Finding> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn requirements_named_by_the_runner_are_catalogued() {
+        for id in [
+            HANDSHAKE_REQUIREMENT,
+            "jsonrpc.request.answered",
+            "stdio.stdout-only-mcp",
+            "stdio.newline-delimited",
+        ] {
+            assert!(
+                mcpspec_engine::lookup(id).is_some(),
+                "{id} is not catalogued"
+            );
+        }
+    }
 
     #[test]
     fn capability_paths() {

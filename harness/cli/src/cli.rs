@@ -1,0 +1,147 @@
+//! Argument definitions (clap). The contract is DESIGN.md's CLI section.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::{Args, Parser, Subcommand};
+use mcpspec_engine::Version;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "mcpspec",
+    version,
+    about = "Conformance test harness for the Model Context Protocol",
+    after_help = "Exit codes: 0 conforming, 1 conformance failures, 2 usage/configuration/scenario error, 3 the target could not be run."
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Test an MCP server started over stdio (no command: the built-in reference server)
+    Server(ServerArgs),
+    /// List the cases (scenario × version) that would run
+    List(ListArgs),
+    /// Run the reference implementation standalone
+    Reference {
+        #[command(subcommand)]
+        command: ReferenceCommand,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ReferenceCommand {
+    /// The reference MCP server over stdio
+    Server(ReferenceServerArgs),
+}
+
+/// Options that choose cases.
+#[derive(Debug, Clone, Args)]
+pub struct SelectArgs {
+    /// Run only cases whose id starts with this prefix, or matches this glob (repeatable)
+    #[arg(long, value_name = "PATTERN")]
+    pub filter: Vec<String>,
+    /// Protocol version to test (repeatable; default: every version the target offers)
+    #[arg(long = "spec-version", value_name = "VERSION", value_parser = parse_version)]
+    pub spec_version: Vec<Version>,
+    /// Extra scenario directory; a scenario with the same id replaces the built-in one (repeatable)
+    #[arg(long, value_name = "DIR")]
+    pub scenarios: Vec<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct ServerArgs {
+    #[command(flatten)]
+    pub select: SelectArgs,
+    /// Cases run in parallel (default: the number of cores)
+    #[arg(long, short = 'j')]
+    pub jobs: Option<usize>,
+    /// How long to wait for each expected message
+    #[arg(long, default_value = "5s", value_parser = parse_duration)]
+    pub timeout: Duration,
+    /// Hard limit for one case (a scenario may set its own)
+    #[arg(long, default_value = "30s", value_parser = parse_duration)]
+    pub case_timeout: Duration,
+    /// Treat SHOULD violations (warnings) as failures
+    #[arg(long)]
+    pub strict: bool,
+    /// Write the results as JSON to FILE
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+    /// Longest stdout line accepted from the target, in bytes
+    #[arg(long, default_value_t = mcpspec_wire::DEFAULT_MAX_LINE)]
+    pub max_line: usize,
+    /// Also print not-applicable cases
+    #[arg(long, short = 'v')]
+    pub verbose: bool,
+    /// Print the cases that would run and exit (like `cargo test -- --list`)
+    #[arg(long)]
+    pub list: bool,
+    /// The server command and its arguments (after `--`)
+    #[arg(last = true, value_name = "CMD")]
+    pub command: Vec<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct ListArgs {
+    #[command(flatten)]
+    pub select: SelectArgs,
+    /// Print JSON: one object per case (id, scenario, version, transports, level, requirements)
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct ReferenceServerArgs {
+    /// Break one rule of the specification on purpose (repeatable; see --list-faults)
+    #[arg(long = "fault", value_name = "NAME")]
+    pub faults: Vec<String>,
+    /// Items per page of every list result
+    #[arg(long, default_value_t = 2)]
+    pub page_size: usize,
+    /// Print the available faults and exit
+    #[arg(long)]
+    pub list_faults: bool,
+}
+
+fn parse_version(s: &str) -> Result<Version, String> {
+    s.parse()
+        .map_err(|e: mcpspec_engine::UnknownVersion| e.to_string())
+}
+
+/// `250ms`, `5s`, `1m`.
+pub fn parse_duration(s: &str) -> Result<Duration, String> {
+    let (num, unit) = s
+        .find(|c: char| !c.is_ascii_digit())
+        .map_or((s, ""), |i| s.split_at(i));
+    let n: u64 = num
+        .parse()
+        .map_err(|_| format!("invalid duration {s:?} (use e.g. 250ms, 5s, 1m)"))?;
+    match unit {
+        "ms" => Ok(Duration::from_millis(n)),
+        "s" => Ok(Duration::from_secs(n)),
+        "m" => Ok(Duration::from_secs(n * 60)),
+        _ => Err(format!("invalid duration {s:?} (use e.g. 250ms, 5s, 1m)")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn cli_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn durations() {
+        assert_eq!(parse_duration("250ms"), Ok(Duration::from_millis(250)));
+        assert_eq!(parse_duration("2s"), Ok(Duration::from_secs(2)));
+        assert!(parse_duration("2h").is_err());
+        assert!(parse_duration("s").is_err());
+    }
+}

@@ -1,0 +1,205 @@
+//! `mcpspec reference server`: the built-in reference MCP server on this
+//! process's stdin and stdout.
+//!
+//! The protocol logic lives in the sans-IO crate `mcpspec-reference`; this
+//! module is only its driver:
+//!
+//! ```text
+//!   stdin thread ──chunks──► mpsc ──► NdjsonDecoder ──► server.on_frame(now, frame)
+//!   sleep_until(next_deadline) ─────────────────────► server.on_tick(now)
+//!   channel closed (EOF) ───────────────────────────► server.on_eof(now)
+//!        outputs: Write → stdout (flushed), Stderr → stderr, Exit(code) → return code
+//! ```
+//!
+//! stdin is read on a plain thread (the workspace's tokio has no `io-std`;
+//! tokio's own stdin uses a blocking thread the same way). The thread is
+//! detached: a read blocked on an idle stdin must not hold up process exit.
+//! Time is milliseconds since `run_stdio` started, from a monotonic clock.
+
+use std::io::{Read, Write};
+
+use mcpspec_reference::{Config, Fault, Output, ReferenceServer};
+use mcpspec_wire::NdjsonDecoder;
+use tokio::sync::mpsc;
+use tokio::time::{sleep_until, Duration, Instant};
+
+/// Options of `mcpspec reference server`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReferenceArgs {
+    /// Fault names (`--fault NAME`, repeatable).
+    pub faults: Vec<String>,
+    /// Items per page of every paginated list.
+    pub page_size: usize,
+}
+
+/// Runs the reference server on this process's stdin/stdout until EOF or an
+/// Exit output; returns the exit code. Unknown fault names → `Err` listing
+/// the valid ones.
+pub async fn run_stdio(args: ReferenceArgs) -> Result<i32, String> {
+    let faults = parse_faults(&args.faults)?;
+    let mut server = ReferenceServer::new(Config {
+        page_size: args.page_size,
+        faults,
+    });
+    let start = Instant::now();
+    let (tx, mut rx) = mpsc::channel::<Vec<u8>>(16);
+    std::thread::Builder::new()
+        .name("reference-stdin".into())
+        .spawn(move || read_stdin(&tx))
+        .map_err(|e| format!("failed to start the stdin reader: {e}"))?;
+    let mut decoder = NdjsonDecoder::default();
+    let mut stdout = std::io::stdout();
+
+    loop {
+        let deadline = server.next_deadline();
+        let wake = start + Duration::from_millis(deadline.unwrap_or(0));
+        tokio::select! {
+            chunk = rx.recv() => {
+                let eof = chunk.is_none();
+                match chunk {
+                    Some(bytes) => decoder.push(&bytes),
+                    None => decoder.finish(),
+                }
+                while let Some(frame) = decoder.next() {
+                    let outputs = server.on_frame(elapsed_ms(start), frame);
+                    if let Some(code) = carry_out(outputs, &mut stdout) {
+                        return Ok(code);
+                    }
+                }
+                if eof {
+                    let outputs = server.on_eof(elapsed_ms(start));
+                    // `on_eof` always asks to exit; 0 if it somehow did not.
+                    return Ok(carry_out(outputs, &mut stdout).unwrap_or(0));
+                }
+            }
+            () = sleep_until(wake), if deadline.is_some() => {
+                // Never tick before the deadline, or the same timer would
+                // fire again at once and spin.
+                let now = elapsed_ms(start).max(deadline.unwrap_or(0));
+                if let Some(code) = carry_out(server.on_tick(now), &mut stdout) {
+                    return Ok(code);
+                }
+            }
+        }
+    }
+}
+
+/// Lines for `--list-faults`: `name  LEVEL  description (requirement)`.
+pub fn list_faults() -> String {
+    let width = Fault::ALL.iter().map(|f| f.name().len()).max().unwrap_or(0);
+    Fault::ALL
+        .iter()
+        .map(|f| {
+            format!(
+                "{:<width$}  {:<6}  {} ({})\n",
+                f.name(),
+                f.level().keyword(),
+                f.description(),
+                f.requirement()
+            )
+        })
+        .collect()
+}
+
+fn parse_faults(names: &[String]) -> Result<Vec<Fault>, String> {
+    names
+        .iter()
+        .map(|name| {
+            Fault::from_name(name).ok_or_else(|| {
+                let valid: Vec<&str> = Fault::ALL.iter().map(|f| f.name()).collect();
+                format!(
+                    "unknown fault {name:?}; valid faults: {} (see --list-faults)",
+                    valid.join(", ")
+                )
+            })
+        })
+        .collect()
+}
+
+fn elapsed_ms(start: Instant) -> u64 {
+    u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX)
+}
+
+/// Reads stdin until EOF or an error; dropping `tx` tells the server.
+fn read_stdin(tx: &mpsc::Sender<Vec<u8>>) {
+    let mut stdin = std::io::stdin().lock();
+    let mut buf = vec![0u8; 64 * 1024];
+    loop {
+        match stdin.read(&mut buf) {
+            Ok(0) => return,
+            Ok(n) => {
+                if tx.blocking_send(buf[..n].to_vec()).is_err() {
+                    return; // the server is gone
+                }
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => {
+                eprintln!("mcpspec-reference: failed to read stdin: {e}; treating it as closed");
+                return;
+            }
+        }
+    }
+}
+
+/// Performs the outputs; `Some(code)` when the server must exit now.
+fn carry_out(outputs: Vec<Output>, stdout: &mut std::io::Stdout) -> Option<i32> {
+    let mut written = false;
+    for output in outputs {
+        match output {
+            Output::Write(bytes) => {
+                if let Err(e) = stdout.write_all(&bytes) {
+                    return Some(stdout_failed(&e));
+                }
+                written = true;
+            }
+            Output::Stderr(line) => eprintln!("{line}"),
+            Output::Exit(code) => {
+                if written {
+                    // Exiting anyway; a flush failure changes nothing.
+                    let _ = stdout.flush();
+                }
+                return Some(code);
+            }
+        }
+    }
+    if written {
+        if let Err(e) = stdout.flush() {
+            return Some(stdout_failed(&e));
+        }
+    }
+    None
+}
+
+/// stdout is gone: a closed pipe means the client left (exit 0); anything
+/// else is an error (exit 1).
+fn stdout_failed(e: &std::io::Error) -> i32 {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        0
+    } else {
+        eprintln!("mcpspec-reference: failed to write to stdout: {e}");
+        1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fault_names_are_checked() {
+        assert_eq!(parse_faults(&["no-batch".into()]), Ok(vec![Fault::NoBatch]));
+        let Err(err) = parse_faults(&["nope".into()]) else {
+            panic!("an unknown fault name was accepted");
+        };
+        assert!(err.contains("\"nope\"") && err.contains("answer-notification"));
+    }
+
+    #[test]
+    fn list_has_one_line_per_fault() {
+        let list = list_faults();
+        assert_eq!(list.lines().count(), Fault::ALL.len());
+        assert!(list
+            .lines()
+            .any(|l| l.starts_with("answer-notification") && l.contains("MUST")));
+    }
+}

@@ -1,0 +1,116 @@
+//! `mcpspec server`: test an MCP server over stdio.
+//!
+//! Loads the scenario corpus (embedded, plus `--scenarios` directories),
+//! plans the cases, runs them against the command after `--` (or the
+//! built-in reference server, started as a child process of this binary),
+//! and maps the summary to the documented exit code.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use mcpspec_report::{HumanReporter, JsonReporter};
+use mcpspec_runner::{plan, CaseConfig, Reporter, RunConfig, Selection};
+use mcpspec_scenario::{Corpus, Scenario};
+use mcpspec_transport::CommandSpec;
+
+use crate::cli::ServerArgs;
+use crate::EXIT_USAGE;
+
+pub const EXIT_OK: u8 = 0;
+
+/// Loads the scenarios, printing every scenario-file error (exit 2 on any).
+pub fn load_corpus(extra: &[PathBuf]) -> Result<Vec<Arc<Scenario>>, u8> {
+    match Corpus::load(extra) {
+        Ok(c) => Ok(c.scenarios.into_iter().map(Arc::new).collect()),
+        Err(errors) => {
+            for e in &errors {
+                eprintln!("error: {e}\n");
+            }
+            eprintln!(
+                "error: {} scenario file error(s); the scenario files are at fault",
+                errors.len()
+            );
+            Err(EXIT_USAGE)
+        }
+    }
+}
+
+/// The target: the command after `--`, or this binary's reference server.
+fn target(command: &[String]) -> Result<CommandSpec, String> {
+    match command.split_first() {
+        Some((program, args)) => Ok(CommandSpec::new(program.clone(), args.iter().cloned())),
+        None => {
+            let exe = std::env::current_exe().map_err(|e| {
+                format!("cannot locate the mcpspec binary for the reference server: {e}")
+            })?;
+            Ok(CommandSpec::new(
+                exe.to_string_lossy().into_owned(),
+                ["reference", "server"],
+            ))
+        }
+    }
+}
+
+pub async fn run(args: ServerArgs) -> u8 {
+    let scenarios = match load_corpus(&args.select.scenarios) {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
+    let sel = Selection {
+        filters: args.select.filter.clone(),
+        versions: args.select.spec_version.clone(),
+        role_prefix: "server/".to_owned(),
+        transport: Some(mcpspec_scenario::TransportKind::Stdio),
+    };
+    let cases = match plan(&scenarios, &sel) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return EXIT_USAGE;
+        }
+    };
+    if args.list {
+        for c in &cases {
+            println!("{}: test", c.id);
+        }
+        return EXIT_OK;
+    }
+    if cases.is_empty() {
+        eprintln!("error: no case matches the filters");
+        return EXIT_USAGE;
+    }
+    let target = match target(&args.command) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return EXIT_USAGE;
+        }
+    };
+    let jobs = args
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, usize::from));
+    let cfg = RunConfig {
+        case: CaseConfig {
+            target,
+            step_timeout: args.timeout,
+            case_timeout: args.case_timeout,
+            max_line: args.max_line,
+        },
+        jobs,
+        strict: args.strict,
+    };
+    let mut human = HumanReporter::stdout(args.verbose);
+    let mut json = args.json.clone().map(JsonReporter::new);
+    let summary = {
+        let mut reporters: Vec<&mut dyn Reporter> = vec![&mut human];
+        if let Some(j) = json.as_mut() {
+            reporters.push(j);
+        }
+        mcpspec_runner::run(cases, cfg, &mut reporters).await
+    };
+    if let Some(err) = json.and_then(|j| j.error) {
+        eprintln!("error: {err}");
+        return EXIT_USAGE;
+    }
+    u8::try_from(summary.exit_code(args.strict)).unwrap_or(EXIT_USAGE)
+}

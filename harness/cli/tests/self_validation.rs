@@ -1,0 +1,288 @@
+//! Self-validation: the harness must be able to fail.
+//!
+//! One libtest-mimic trial per claim, so `cargo test -- fault/` filters:
+//!
+//! - `clean-reference-passes-everything`: the built-in reference server
+//!   passes every case at every version, and no case is not-applicable
+//!   (a case the reference cannot exercise is a case nobody proved).
+//! - `fault/<name>`: `mcpspec server -- mcpspec reference server --fault <name>`
+//!   exits 1 (SHOULD-level faults under `--strict`), and names the scenarios
+//!   that caught it.
+//! - `every-scenario-catches-a-fault`: each scenario fails against at least
+//!   one fault, unless `scenarios/uncovered.yaml` lists it with a reason.
+//! - `robustness/*`: targets that hang, exit at once or flood stdout end the
+//!   run within its timeouts, with exit 3, and leave no process behind.
+//!
+//! Every run is the real binary against a real child process.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+use libtest_mimic::{Arguments, Failed, Trial};
+use serde_json::Value;
+
+const BIN: &str = env!("CARGO_BIN_EXE_mcpspec");
+
+fn scratch() -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("mcpspec-selftest-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+/// The outcome of one `mcpspec server` run.
+#[derive(Debug, Clone)]
+struct RunResult {
+    code: i32,
+    stdout: String,
+    /// scenario id → outcomes of its cases
+    outcomes: BTreeMap<String, Vec<String>>,
+    results: Vec<Value>,
+}
+
+fn run_server(extra: &[&str], target: &[&str], tag: &str) -> RunResult {
+    let json = scratch().join(format!("{tag}.json"));
+    let mut cmd = Command::new(BIN);
+    cmd.arg("server")
+        .arg("--jobs")
+        .arg("6")
+        .arg("--json")
+        .arg(&json);
+    cmd.args(extra);
+    if !target.is_empty() {
+        cmd.arg("--").args(target);
+    }
+    let out = cmd.output().expect("mcpspec runs");
+    let text = std::fs::read_to_string(&json).unwrap_or_default();
+    let doc: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
+    let results = doc["results"].as_array().cloned().unwrap_or_default();
+    let mut outcomes: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for r in &results {
+        outcomes
+            .entry(r["scenario"].as_str().unwrap_or("").to_owned())
+            .or_default()
+            .push(r["outcome"].as_str().unwrap_or("").to_owned());
+    }
+    RunResult {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        outcomes,
+        results,
+    }
+}
+
+/// (name, is_should) for every fault the reference server offers.
+fn faults() -> Vec<(String, bool)> {
+    let out = Command::new(BIN)
+        .args(["reference", "server", "--list-faults"])
+        .output()
+        .expect("mcpspec runs");
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| {
+            let mut words = l.split_whitespace();
+            let name = words.next()?;
+            let level = words.next()?;
+            Some((name.to_owned(), level.eq_ignore_ascii_case("should")))
+        })
+        .collect()
+}
+
+fn fault_runs() -> &'static BTreeMap<String, RunResult> {
+    static RUNS: OnceLock<BTreeMap<String, RunResult>> = OnceLock::new();
+    RUNS.get_or_init(|| {
+        let faults = faults();
+        // Two faults at a time: each run already uses several jobs.
+        let mut out = BTreeMap::new();
+        for pair in faults.chunks(2) {
+            let handles: Vec<_> = pair
+                .iter()
+                .cloned()
+                .map(|(name, should)| {
+                    std::thread::spawn(move || {
+                        let strict: &[&str] = if should { &["--strict"] } else { &[] };
+                        let r = run_server(
+                            strict,
+                            &[BIN, "reference", "server", "--fault", &name],
+                            &format!("fault-{name}"),
+                        );
+                        (name, r)
+                    })
+                })
+                .collect();
+            for h in handles {
+                let (name, r) = h.join().expect("fault run thread");
+                out.insert(name, r);
+            }
+        }
+        out
+    })
+}
+
+fn caught_by(r: &RunResult) -> Vec<String> {
+    r.outcomes
+        .iter()
+        .filter(|(_, o)| o.iter().any(|o| o == "fail" || o == "warn"))
+        .map(|(s, _)| s.clone())
+        .collect()
+}
+
+fn clean_reference_passes_everything() -> Result<(), Failed> {
+    let r = run_server(&[], &[], "clean");
+    let bad: Vec<String> = r
+        .results
+        .iter()
+        .filter(|c| c["outcome"] != "pass")
+        .map(|c| format!("{} {}: {}", c["id"], c["outcome"], c["message"]))
+        .collect();
+    if r.code != 0 || !bad.is_empty() || r.results.is_empty() {
+        return Err(format!(
+            "exit {} with {} cases not passing:\n{}\n\n{}",
+            r.code,
+            bad.len(),
+            bad.join("\n"),
+            r.stdout
+        )
+        .into());
+    }
+    Ok(())
+}
+
+fn fault_is_caught(name: &str) -> Result<(), Failed> {
+    let r = &fault_runs()[name];
+    let caught = caught_by(r);
+    if r.code != 1 || caught.is_empty() {
+        return Err(format!(
+            "fault {name}: exit {} (want 1), caught by {caught:?}\n{}",
+            r.code, r.stdout
+        )
+        .into());
+    }
+    eprintln!("fault {name} caught by: {}", caught.join(", "));
+    Ok(())
+}
+
+fn uncovered_allowlist(root: &Path) -> BTreeSet<String> {
+    let text = std::fs::read_to_string(root.join("scenarios/uncovered.yaml")).unwrap_or_default();
+    text.lines()
+        .filter_map(|l| l.split_once(':'))
+        .map(|(id, _reason)| id.trim().trim_start_matches("- ").to_owned())
+        .filter(|id| !id.is_empty() && !id.starts_with('#'))
+        .collect()
+}
+
+fn every_scenario_catches_a_fault() -> Result<(), Failed> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let allow = uncovered_allowlist(&root);
+    let listing = Command::new(BIN)
+        .args(["list", "--json"])
+        .output()
+        .expect("list");
+    let cases: Value = serde_json::from_slice(&listing.stdout).map_err(|e| e.to_string())?;
+    let scenarios: BTreeSet<String> = cases
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|c| c["scenario"].as_str())
+        .filter(|s| s.starts_with("server/"))
+        .map(str::to_owned)
+        .collect();
+    let mut caught = BTreeSet::new();
+    for r in fault_runs().values() {
+        caught.extend(caught_by(r));
+    }
+    let missing: Vec<_> = scenarios
+        .iter()
+        .filter(|s| !caught.contains(*s) && !allow.contains(*s))
+        .collect();
+    let stale: Vec<_> = allow.iter().filter(|s| caught.contains(*s)).collect();
+    if !missing.is_empty() || !stale.is_empty() {
+        return Err(format!(
+            "scenarios no fault makes fail (add a fault, or list them in scenarios/uncovered.yaml with a reason): {missing:?}\n\
+             listed as uncovered but caught (remove from uncovered.yaml): {stale:?}"
+        )
+        .into());
+    }
+    Ok(())
+}
+
+/// Runs a hopeless target and checks the run ends fast with exit 3 and no survivors.
+fn robustness(script: &str) -> Result<(), Failed> {
+    let dir = scratch().join(format!(
+        "robust-{:x}",
+        script.len() * 31 + script.as_bytes()[0] as usize
+    ));
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    let pids = dir.join("pids");
+    let _ = std::fs::remove_file(&pids);
+    let full = format!("sleep 300 & echo $! >> {}; {script}", pids.display());
+    let started = Instant::now();
+    let r = run_server(
+        &[
+            "--timeout",
+            "500ms",
+            "--case-timeout",
+            "5s",
+            "--filter",
+            "server/",
+        ],
+        &["sh", "-c", &full],
+        &format!("robust-{}", script.len()),
+    );
+    let took = started.elapsed();
+    if r.code != 3 {
+        return Err(format!("exit {} (want 3)\n{}", r.code, r.stdout).into());
+    }
+    if took > Duration::from_secs(60) {
+        return Err(format!("took {took:?}").into());
+    }
+    // Every helper process the target spawned must be gone.
+    std::thread::sleep(Duration::from_millis(200));
+    let list = std::fs::read_to_string(&pids).unwrap_or_default();
+    let alive: Vec<&str> = list
+        .lines()
+        .filter(|pid| {
+            std::fs::read_to_string(format!("/proc/{pid}/stat"))
+                .map(|s| {
+                    !s.split(") ")
+                        .nth(1)
+                        .is_some_and(|rest| rest.starts_with('Z'))
+                })
+                .unwrap_or(false)
+        })
+        .collect();
+    if !alive.is_empty() {
+        return Err(format!("processes left behind: {alive:?}").into());
+    }
+    Ok(())
+}
+
+fn main() {
+    let args = Arguments::from_args();
+    let mut trials = vec![
+        Trial::test(
+            "clean-reference-passes-everything",
+            clean_reference_passes_everything,
+        ),
+        Trial::test(
+            "every-scenario-catches-a-fault",
+            every_scenario_catches_a_fault,
+        ),
+        Trial::test("robustness/never-answers", || {
+            robustness("exec cat > /dev/null")
+        }),
+        Trial::test("robustness/exits-at-once", || robustness("exit 0")),
+        Trial::test("robustness/floods-stdout", || {
+            robustness("exec yes 'not json at all'")
+        }),
+    ];
+    for (name, _) in faults() {
+        let n = name.clone();
+        trials.push(Trial::test(format!("fault/{name}"), move || {
+            fault_is_caught(&n)
+        }));
+    }
+    libtest_mimic::run(&args, trials).exit();
+}

@@ -1,0 +1,83 @@
+//! JSON-RPC errors the server answers with, and the codes it uses.
+//!
+//! | code   | when                                                              |
+//! |--------|-------------------------------------------------------------------|
+//! | -32700 | unparseable JSON, invalid UTF-8, an oversize or truncated line    |
+//! | -32600 | invalid JSON-RPC; a batch where batches are not allowed; a known  |
+//! |        | method other than ping before `initialize`; a second `initialize`;|
+//! |        | a request reusing the id of one still in flight                   |
+//! | -32601 | unknown method                                                    |
+//! | -32602 | invalid params: wrong types, missing members, unknown tool,       |
+//! |        | prompt or completion reference, invalid cursor, unknown log level |
+//! | -32002 | unknown resource URI (`resources/read`, `subscribe`, `unsubscribe`)|
+//! | -32603 | internal error (never expected from the clean server)             |
+//!
+//! Faults that change a code (`unknown-method-code`, `invalid-params-code`,
+//! `resource-not-found-code`) are applied in one place, [`RpcError::with_faults`],
+//! so handlers always state the correct code.
+
+use serde_json::Value;
+
+use crate::fault::{Fault, FaultSet};
+
+pub(crate) const PARSE_ERROR: i64 = -32700;
+pub(crate) const INVALID_REQUEST: i64 = -32600;
+pub(crate) const METHOD_NOT_FOUND: i64 = -32601;
+pub(crate) const INVALID_PARAMS: i64 = -32602;
+pub(crate) const INTERNAL_ERROR: i64 = -32603;
+pub(crate) const RESOURCE_NOT_FOUND: i64 = -32002;
+
+/// An error answer, before it is given an id.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct RpcError {
+    pub code: i64,
+    pub message: String,
+    pub data: Option<Value>,
+}
+
+impl RpcError {
+    pub(crate) fn new(code: i64, message: impl Into<String>) -> Self {
+        RpcError {
+            code,
+            message: message.into(),
+            data: None,
+        }
+    }
+
+    pub(crate) fn with_data(mut self, data: Value) -> Self {
+        self.data = Some(data);
+        self
+    }
+
+    pub(crate) fn invalid_request(message: impl Into<String>) -> Self {
+        Self::new(INVALID_REQUEST, message)
+    }
+
+    pub(crate) fn invalid_params(message: impl Into<String>) -> Self {
+        Self::new(INVALID_PARAMS, message)
+    }
+
+    pub(crate) fn method_not_found(method: &str) -> Self {
+        Self::new(METHOD_NOT_FOUND, format!("method not found: {method}"))
+            .with_data(serde_json::json!({ "method": method }))
+    }
+
+    pub(crate) fn resource_not_found(uri: &str) -> Self {
+        Self::new(RESOURCE_NOT_FOUND, format!("resource not found: {uri}"))
+            .with_data(serde_json::json!({ "uri": uri }))
+    }
+
+    /// The error as the faulty server would send it.
+    pub(crate) fn with_faults(mut self, faults: FaultSet) -> Self {
+        let wrong = match self.code {
+            METHOD_NOT_FOUND if faults.has(Fault::UnknownMethodCode) => Some(INVALID_REQUEST),
+            INVALID_PARAMS if faults.has(Fault::InvalidParamsCode) => Some(INTERNAL_ERROR),
+            RESOURCE_NOT_FOUND if faults.has(Fault::ResourceNotFoundCode) => Some(INTERNAL_ERROR),
+            _ => None,
+        };
+        if let Some(code) = wrong {
+            self.code = code;
+        }
+        self
+    }
+}

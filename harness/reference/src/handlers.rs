@@ -1,0 +1,350 @@
+//! Method handlers for an initialized session: listing (with pagination),
+//! tools, resources, prompts, logging and completion.
+//!
+//! Each handler validates its `params` (-32602 on anything malformed) and
+//! returns a [`Reply`]. Side messages — log notifications — are written to the
+//! outbox before the response, so a client sees "calling tool echo" before
+//! the echo.
+
+use mcpspec_engine::Version;
+use mcpspec_wire::{Message, Request};
+use serde_json::{json, Map, Value};
+
+use crate::cursor::{self, ListKind};
+use crate::error::RpcError;
+use crate::fault::Fault;
+use crate::log_level::LogLevel;
+use crate::outbox::Outbox;
+use crate::server::{ReferenceServer, Reply, SERVER_NAME};
+use crate::tools::{self, ToolRun};
+use crate::{prompts, resources};
+
+/// Every request method the server implements.
+pub(crate) const METHODS: [&str; 13] = [
+    "initialize",
+    "ping",
+    "tools/list",
+    "tools/call",
+    "resources/list",
+    "resources/templates/list",
+    "resources/read",
+    "resources/subscribe",
+    "resources/unsubscribe",
+    "prompts/list",
+    "prompts/get",
+    "logging/setLevel",
+    "completion/complete",
+];
+
+pub(crate) fn is_known(method: &str) -> bool {
+    METHODS.contains(&method)
+}
+
+/// Most completion values one answer may carry (the protocol's limit).
+const MAX_COMPLETIONS: usize = 100;
+
+/// `params` as an object: absent means empty; anything but an object is -32602.
+pub(crate) fn params_object(params: Option<&Value>) -> Result<Map<String, Value>, RpcError> {
+    match params {
+        None => Ok(Map::new()),
+        Some(Value::Object(m)) => Ok(m.clone()),
+        Some(_) => Err(RpcError::invalid_params("params must be an object")),
+    }
+}
+
+/// A required string member of `params`.
+fn required_str<'p>(
+    params: &'p Map<String, Value>,
+    key: &str,
+    method: &str,
+) -> Result<&'p str, RpcError> {
+    match params.get(key) {
+        Some(Value::String(s)) => Ok(s),
+        _ => Err(RpcError::invalid_params(format!(
+            "{method} requires {key} (a string)"
+        ))),
+    }
+}
+
+impl ReferenceServer {
+    pub(crate) fn dispatch(
+        &mut self,
+        now_ms: u64,
+        version: Version,
+        req: &Request,
+        batch: Option<u64>,
+        out: &mut Outbox,
+    ) -> Reply {
+        let params = match params_object(req.params.as_ref()) {
+            Ok(p) => p,
+            Err(e) => {
+                return Reply::Now(Err(if is_known(&req.method) {
+                    e
+                } else {
+                    RpcError::method_not_found(&req.method)
+                }))
+            }
+        };
+        let result = match req.method.as_str() {
+            "tools/list" => self.list(ListKind::Tools, tools::definitions(version), &params),
+            "tools/call" => return self.call_tool(now_ms, version, req, &params, batch, out),
+            "resources/list" => self.list(ListKind::Resources, resources::definitions(), &params),
+            "resources/templates/list" => {
+                self.list(ListKind::Templates, resources::templates(), &params)
+            }
+            "resources/read" => read_resource(&params, now_ms),
+            "resources/subscribe" => self.subscribe(&params, now_ms, true),
+            "resources/unsubscribe" => self.subscribe(&params, now_ms, false),
+            "prompts/list" => self.list(ListKind::Prompts, prompts::definitions(), &params),
+            "prompts/get" => get_prompt(&params),
+            "logging/setLevel" => self.set_level(&params),
+            "completion/complete" => complete(&params),
+            other => Err(RpcError::method_not_found(other)),
+        };
+        Reply::Now(result)
+    }
+
+    /// One page of a list; `key` names the array member of the result.
+    fn list(
+        &self,
+        kind: ListKind,
+        items: Vec<Value>,
+        params: &Map<String, Value>,
+    ) -> Result<Value, RpcError> {
+        let key = match kind {
+            ListKind::Tools => "tools",
+            ListKind::Resources => "resources",
+            ListKind::Templates => "resourceTemplates",
+            ListKind::Prompts => "prompts",
+        };
+        let offset = match params.get("cursor") {
+            None | Some(Value::Null) => 0,
+            Some(Value::String(c)) => match cursor::decode(kind, c, items.len()) {
+                Some(offset) => offset,
+                None if self.faults.has(Fault::InvalidCursorAccepted) => 0,
+                None => {
+                    return Err(RpcError::invalid_params(format!("invalid cursor: {c:?}"))
+                        .with_data(json!({ "cursor": c })))
+                }
+            },
+            Some(_) => return Err(RpcError::invalid_params("cursor must be a string")),
+        };
+        let mut page = cursor::page(kind, offset, items.len(), self.page_size);
+        if self.faults.has(Fault::PaginationDuplicates) && page.start > 0 {
+            page.start -= 1;
+        }
+        if self.faults.has(Fault::PaginationLoop) && page.next.is_none() {
+            page.next = Some(cursor::encode(kind, 0));
+        }
+        let mut result = Map::new();
+        result.insert(
+            key.into(),
+            Value::from(items[page.start..page.end].to_vec()),
+        );
+        if let Some(next) = page.next {
+            result.insert("nextCursor".into(), Value::from(next));
+        }
+        Ok(Value::Object(result))
+    }
+
+    fn call_tool(
+        &mut self,
+        now_ms: u64,
+        version: Version,
+        req: &Request,
+        params: &Map<String, Value>,
+        batch: Option<u64>,
+        out: &mut Outbox,
+    ) -> Reply {
+        let name = match required_str(params, "name", "tools/call") {
+            Ok(n) => n,
+            Err(e) => return Reply::Now(Err(e)),
+        };
+        let args = match params.get("arguments") {
+            None | Some(Value::Null) => Map::new(),
+            Some(Value::Object(m)) => m.clone(),
+            Some(_) => {
+                return Reply::Now(Err(RpcError::invalid_params(
+                    "tools/call: arguments must be an object",
+                )))
+            }
+        };
+        let token = match params.get("_meta").map(|m| m.get("progressToken")) {
+            None | Some(None) => None,
+            Some(Some(t @ Value::String(_))) => Some(t.clone()),
+            Some(Some(t @ Value::Number(n))) if !n.is_f64() => Some(t.clone()),
+            Some(Some(_)) => {
+                return Reply::Now(Err(RpcError::invalid_params(
+                    "progressToken must be a string or an integer",
+                )))
+            }
+        };
+        if self.faults.has(Fault::HangOnCall) {
+            out.stderr(format!(
+                "{SERVER_NAME}: never answering tools/call {name} (fault hang-on-call)"
+            ));
+            return Reply::Never;
+        }
+        if self.faults.has(Fault::ExitOnCall) {
+            out.stderr(format!(
+                "{SERVER_NAME}: exiting on tools/call {name} (fault exit-on-call)"
+            ));
+            out.exit(1);
+            return Reply::Never;
+        }
+        self.log(
+            out,
+            LogLevel::Debug,
+            json!({ "event": "tools/call", "tool": name, "arguments": args }),
+        );
+        self.log(out, LogLevel::Info, json!(format!("calling tool {name}")));
+        match tools::run(name, &args, version, self.faults) {
+            Err(e) => Reply::Now(Err(e)),
+            Ok(ToolRun::Done(result)) => {
+                if result.get("isError") == Some(&Value::Bool(true)) {
+                    self.log(
+                        out,
+                        LogLevel::Warning,
+                        json!(format!("tool {name} reported an error")),
+                    );
+                }
+                Reply::Now(Ok(result))
+            }
+            Ok(ToolRun::Slow { duration_ms, steps }) => {
+                self.start_slow(
+                    req.id.clone(),
+                    token,
+                    now_ms,
+                    duration_ms,
+                    steps,
+                    batch,
+                    version,
+                );
+                Reply::Deferred
+            }
+        }
+    }
+
+    /// Sends `notifications/message` if `level` passes the client's threshold.
+    pub(crate) fn log(&self, out: &mut Outbox, level: LogLevel, data: Value) {
+        let threshold = match self.log_level {
+            Some(l) => l,
+            // Without a declared capability nobody asked for logs; the
+            // `undeclared-logging` fault sends them anyway, from info up.
+            None if self.faults.has(Fault::UndeclaredLogging) => LogLevel::Info,
+            None => return,
+        };
+        if level >= threshold || self.faults.has(Fault::LogBelowLevel) {
+            out.send(&Message::notification(
+                "notifications/message",
+                Some(json!({ "level": level.as_str(), "logger": SERVER_NAME, "data": data })),
+            ));
+        }
+    }
+
+    fn set_level(&mut self, params: &Map<String, Value>) -> Result<Value, RpcError> {
+        let level = required_str(params, "level", "logging/setLevel")?;
+        let level = LogLevel::parse(level).ok_or_else(|| {
+            RpcError::invalid_params(format!("unknown log level: {level:?}"))
+                .with_data(json!({ "level": level }))
+        })?;
+        self.log_level = Some(level);
+        Ok(json!({}))
+    }
+
+    fn subscribe(
+        &mut self,
+        params: &Map<String, Value>,
+        now_ms: u64,
+        on: bool,
+    ) -> Result<Value, RpcError> {
+        let method = if on {
+            "resources/subscribe"
+        } else {
+            "resources/unsubscribe"
+        };
+        let uri = required_str(params, "uri", method)?;
+        if resources::read(uri, now_ms).is_none() {
+            return Err(RpcError::resource_not_found(uri));
+        }
+        if on {
+            self.subscriptions.insert(uri.to_owned());
+        } else {
+            self.subscriptions.remove(uri);
+        }
+        self.update_counter_timer(now_ms);
+        Ok(json!({}))
+    }
+}
+
+fn read_resource(params: &Map<String, Value>, now_ms: u64) -> Result<Value, RpcError> {
+    let uri = required_str(params, "uri", "resources/read")?;
+    match resources::read(uri, now_ms) {
+        Some(contents) => Ok(json!({ "contents": [contents] })),
+        None => Err(RpcError::resource_not_found(uri)),
+    }
+}
+
+fn get_prompt(params: &Map<String, Value>) -> Result<Value, RpcError> {
+    let name = required_str(params, "name", "prompts/get")?;
+    let args = match params.get("arguments") {
+        None | Some(Value::Null) => Map::new(),
+        Some(Value::Object(m)) => m.clone(),
+        Some(_) => {
+            return Err(RpcError::invalid_params(
+                "prompts/get: arguments must be an object",
+            ))
+        }
+    };
+    prompts::get(name, &args)
+}
+
+fn complete(params: &Map<String, Value>) -> Result<Value, RpcError> {
+    let Some(Value::Object(reference)) = params.get("ref") else {
+        return Err(RpcError::invalid_params(
+            "completion/complete requires ref (an object)",
+        ));
+    };
+    let Some(Value::Object(argument)) = params.get("argument") else {
+        return Err(RpcError::invalid_params(
+            "completion/complete requires argument (an object)",
+        ));
+    };
+    let arg_name = required_str(argument, "name", "completion/complete argument")?;
+    let value = required_str(argument, "value", "completion/complete argument")?;
+    let candidates = match reference.get("type").and_then(Value::as_str) {
+        Some("ref/prompt") => {
+            let name = required_str(reference, "name", "completion/complete ref/prompt")?;
+            prompts::complete(name, arg_name)
+                .ok_or_else(|| RpcError::invalid_params(format!("unknown prompt: {name}")))?
+        }
+        Some("ref/resource") => {
+            let uri = required_str(reference, "uri", "completion/complete ref/resource")?;
+            match resources::complete(uri, arg_name) {
+                Some(c) => c,
+                // A plain resource has no arguments to complete.
+                None if resources::read(uri, 0).is_some() => Vec::new(),
+                None => {
+                    return Err(RpcError::invalid_params(format!(
+                        "unknown resource or template: {uri}"
+                    )))
+                }
+            }
+        }
+        other => {
+            return Err(RpcError::invalid_params(format!(
+                "unknown completion reference type: {}",
+                other.unwrap_or("(missing)")
+            )))
+        }
+    };
+    let prefix = value.to_lowercase();
+    let values: Vec<String> = candidates
+        .into_iter()
+        .filter(|c| c.to_lowercase().starts_with(&prefix))
+        .take(MAX_COMPLETIONS)
+        .collect();
+    Ok(json!({
+        "completion": { "values": values, "total": values.len(), "hasMore": false }
+    }))
+}

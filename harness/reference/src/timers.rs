@@ -1,0 +1,242 @@
+//! Delayed work, driven by `now_ms` alone: the `slow` tool's progress steps
+//! and completion, counter-change notifications for subscribers, and batches
+//! that wait for a deferred answer.
+//!
+//! ```text
+//!  slow call (duration D, N steps), started at t0:
+//!    t0 + D·1/N  progress 1/N ─┐
+//!    t0 + D·2/N  progress 2/N  │ only with a progressToken
+//!    …                         │
+//!    t0 + D      progress N/N ─┘ then the response
+//!  notifications/cancelled {requestId} at any point: dropped, never answered
+//!
+//!  counter: while mcpspec://counter is subscribed, one
+//!    notifications/resources/updated at each 250 ms boundary
+//! ```
+//!
+//! Events are handled in time order; when the driver is late, a slow call
+//! catches up step by step, while counter changes are coalesced into one
+//! notification.
+
+use mcpspec_engine::Version;
+use mcpspec_wire::{Id, Message};
+use serde_json::{json, Value};
+
+use crate::fault::Fault;
+use crate::outbox::Outbox;
+use crate::resources::{COUNTER_PERIOD_MS, COUNTER_URI};
+use crate::server::{ReferenceServer, SERVER_NAME};
+use crate::tools;
+
+/// An in-flight call of the `slow` tool.
+#[derive(Debug, Clone)]
+pub(crate) struct SlowCall {
+    pub id: Id,
+    pub token: Option<Value>,
+    pub version: Version,
+    pub start_ms: u64,
+    pub duration_ms: u64,
+    pub steps: u64,
+    /// Progress steps already reported.
+    pub done: u64,
+    /// The batch waiting for this answer, if it came in one.
+    pub batch: Option<u64>,
+}
+
+impl SlowCall {
+    /// When the next step (or, with no steps, the completion) is due.
+    fn next_at(&self) -> u64 {
+        if self.steps == 0 {
+            return self.start_ms.saturating_add(self.duration_ms);
+        }
+        // duration ≤ 60 000 ms and steps ≤ 100: no overflow.
+        self.start_ms + self.duration_ms * (self.done + 1) / self.steps
+    }
+}
+
+/// A batch whose array is held back until its deferred answers are in.
+#[derive(Debug, Clone)]
+pub(crate) struct PendingBatch {
+    pub id: u64,
+    pub entries: Vec<Message>,
+    pub waiting: Vec<Id>,
+}
+
+impl ReferenceServer {
+    #[allow(clippy::too_many_arguments)] // one call site; a struct would only rename them
+    pub(crate) fn start_slow(
+        &mut self,
+        id: Id,
+        token: Option<Value>,
+        now_ms: u64,
+        duration_ms: u64,
+        steps: u64,
+        batch: Option<u64>,
+        version: Version,
+    ) {
+        self.calls.push(SlowCall {
+            id,
+            token,
+            version,
+            start_ms: now_ms,
+            duration_ms,
+            steps,
+            done: 0,
+            batch,
+        });
+    }
+
+    pub(crate) fn timers_deadline(&self) -> Option<u64> {
+        self.calls
+            .iter()
+            .map(SlowCall::next_at)
+            .chain(self.counter_next)
+            .min()
+    }
+
+    /// Starts or stops counter notifications to match the subscriptions.
+    pub(crate) fn update_counter_timer(&mut self, now_ms: u64) {
+        if self.subscriptions.contains(COUNTER_URI) {
+            if self.counter_next.is_none() {
+                self.counter_next = Some(next_boundary(now_ms));
+            }
+        } else {
+            self.counter_next = None;
+        }
+    }
+
+    pub(crate) fn run_timers(&mut self, now_ms: u64, out: &mut Outbox) {
+        while let Some(due) = self.timers_deadline().filter(|t| *t <= now_ms) {
+            if self.counter_next == Some(due) {
+                out.send(&Message::notification(
+                    "notifications/resources/updated",
+                    Some(json!({ "uri": COUNTER_URI })),
+                ));
+                self.counter_next = Some(next_boundary(now_ms));
+                continue;
+            }
+            let Some(index) = self.calls.iter().position(|c| c.next_at() == due) else {
+                break; // unreachable: `due` came from one of the calls
+            };
+            self.step(index, out);
+        }
+    }
+
+    /// One event of call `index`: a progress step, and the answer after the last.
+    fn step(&mut self, index: usize, out: &mut Outbox) {
+        let call = &mut self.calls[index];
+        if call.steps > 0 {
+            call.done += 1;
+            let call = call.clone();
+            if let Some(token) = &call.token {
+                let copies = if call.done == 1 && self.faults.has(Fault::ProgressNotIncreasing) {
+                    2
+                } else {
+                    1
+                };
+                for _ in 0..copies {
+                    out.send(&self.progress(&call, token, call.done));
+                }
+            }
+            if call.done < call.steps {
+                return;
+            }
+        }
+        let call = self.calls.remove(index);
+        let result = Ok(tools::slow_result(call.duration_ms, call.steps));
+        for _ in 0..self.copies("tools/call") {
+            self.deliver(
+                call.batch,
+                &call.id,
+                self.response(call.id.clone(), result.clone()),
+                out,
+            );
+        }
+        if let (Some(token), true) = (&call.token, self.faults.has(Fault::ProgressAfterResponse)) {
+            out.send(&self.progress(&call, token, call.steps + 1));
+        }
+    }
+
+    fn progress(&self, call: &SlowCall, token: &Value, progress: u64) -> Message {
+        let token = if self.faults.has(Fault::WrongProgressToken) {
+            let text = token
+                .as_str()
+                .map_or_else(|| token.to_string(), str::to_owned);
+            Value::String(format!("{text}-not-yours"))
+        } else {
+            token.clone()
+        };
+        let mut params = json!({ "progressToken": token, "progress": progress });
+        // The late step of `progress-after-response` is past the total;
+        // leaving the total out keeps that notification otherwise valid.
+        if progress <= call.steps {
+            params["total"] = Value::from(call.steps);
+        }
+        if call.version >= Version::V2025_03_26 {
+            params["message"] = Value::from(format!("step {progress} of {}", call.steps));
+        }
+        Message::notification("notifications/progress", Some(params))
+    }
+
+    /// Sends a deferred answer, or files it with its batch.
+    fn deliver(&mut self, batch: Option<u64>, id: &Id, msg: Message, out: &mut Outbox) {
+        let Some(b) = batch.and_then(|b| self.batches.iter().position(|p| p.id == b)) else {
+            out.send(&msg);
+            return;
+        };
+        self.batches[b].entries.push(msg);
+        self.batches[b].waiting.retain(|w| w != id);
+        self.flush_batch(b, out);
+    }
+
+    /// Sends batch `b` once nothing in it is awaited any more.
+    fn flush_batch(&mut self, b: usize, out: &mut Outbox) {
+        if self.batches[b].waiting.is_empty() {
+            let batch = self.batches.remove(b);
+            if !batch.entries.is_empty() {
+                out.send_batch(&batch.entries);
+            }
+        }
+    }
+
+    /// `notifications/cancelled`: drop the call; it is never answered.
+    pub(crate) fn cancel(&mut self, params: Option<&Value>, out: &mut Outbox) {
+        let id = match params.and_then(|p| p.get("requestId")) {
+            Some(Value::String(s)) => Id::String(s.clone()),
+            Some(Value::Number(n)) if !n.is_f64() => Id::Number(n.clone()),
+            _ => {
+                out.stderr(format!(
+                    "{SERVER_NAME}: ignoring a cancellation without a usable requestId"
+                ));
+                return;
+            }
+        };
+        let Some(index) = self.calls.iter().position(|c| c.id == id) else {
+            // Unknown, already answered, or not cancellable (initialize): ignore.
+            out.stderr(format!(
+                "{SERVER_NAME}: ignoring cancellation of {id}: not in flight"
+            ));
+            return;
+        };
+        if self.faults.has(Fault::IgnoreCancellation) {
+            out.stderr(format!(
+                "{SERVER_NAME}: ignoring cancellation of {id} (fault ignore-cancellation)"
+            ));
+            return;
+        }
+        let call = self.calls.remove(index);
+        out.stderr(format!("{SERVER_NAME}: cancelled request {id}"));
+        if let Some(b) = call
+            .batch
+            .and_then(|b| self.batches.iter().position(|p| p.id == b))
+        {
+            self.batches[b].waiting.retain(|w| *w != id);
+            self.flush_batch(b, out);
+        }
+    }
+}
+
+/// The first counter change strictly after `now_ms`.
+fn next_boundary(now_ms: u64) -> u64 {
+    (now_ms / COUNTER_PERIOD_MS + 1) * COUNTER_PERIOD_MS
+}

@@ -1,0 +1,321 @@
+//! One test per fault: the violation it names appears with the fault switched
+//! on, and is absent from the clean server. `detector` matches exhaustively,
+//! so a new fault does not compile without its detector.
+
+use crate::support::{exit_code, json_lines, methods, slow_call, split_response, writes, Client};
+use mcpspec_reference::Fault;
+use serde_json::{json, Value};
+
+/// Runs a scenario against a server with `faults`; true if the violation showed.
+type Detector = fn(&[Fault]) -> bool;
+
+fn detector(fault: Fault) -> Detector {
+    match fault {
+        Fault::AnswerNotification => |f| {
+            let mut c = Client::new(f);
+            c.init("2025-06-18");
+            !c.notify("notifications/initialized", None).is_empty()
+        },
+        Fault::UnknownMethodCode => {
+            |f| Client::ready("2025-06-18", f).code("no/such/method", json!({})) != -32601
+        }
+        Fault::EchoUnsupportedVersion => {
+            |f| Client::new(f).init("1999-01-01")["result"]["protocolVersion"] == "1999-01-01"
+        }
+        Fault::InvalidCursorAccepted => |f| {
+            let mut c = Client::ready("2025-06-18", f);
+            c.request("tools/list", Some(json!({ "cursor": "garbage" })))
+                .0
+                .get("result")
+                .is_some()
+        },
+        Fault::PaginationLoop => |f| {
+            let mut c = Client::ready("2025-06-18", f);
+            let mut params = json!({});
+            let mut seen_first_twice = false;
+            let first = c.ok("prompts/list", json!({}))["prompts"][0].clone();
+            for page in 0..10 {
+                let r = c.ok("prompts/list", params);
+                seen_first_twice |= page > 0 && r["prompts"][0] == first;
+                match r.get("nextCursor") {
+                    Some(cursor) => params = json!({ "cursor": cursor }),
+                    None => return false,
+                }
+            }
+            seen_first_twice
+        },
+        Fault::PaginationDuplicates => |f| {
+            let mut c = Client::ready("2025-06-18", f);
+            let (items, _) = c.list_all("resources/list", "resources");
+            let mut uris: Vec<_> = items.iter().map(|r| r["uri"].to_string()).collect();
+            uris.sort();
+            uris.dedup();
+            uris.len() != items.len()
+        },
+        Fault::IgnoreCancellation => |f| {
+            let mut c = Client::ready("2025-06-18", f);
+            c.send(slow_call(77, 1.0, 2, None));
+            c.advance(300);
+            c.notify("notifications/cancelled", Some(json!({ "requestId": 77 })));
+            c.advance(5000).iter().any(|l| l["id"] == 77)
+        },
+        Fault::ProgressAfterResponse => |f| {
+            let mut c = Client::ready("2025-06-18", f);
+            c.send(slow_call(5, 1.0, 3, Some(json!("tok"))));
+            let out = c.advance(5000);
+            let answered = out.iter().position(|l| l["id"] == 5).unwrap();
+            methods(&out[answered + 1..]).contains(&"notifications/progress")
+        },
+        Fault::ProgressNotIncreasing => |f| {
+            let mut c = Client::ready("2025-06-18", f);
+            c.send(slow_call(5, 1.0, 3, Some(json!("tok"))));
+            let progress: Vec<f64> = c
+                .advance(5000)
+                .iter()
+                .filter(|l| l["method"] == "notifications/progress")
+                .map(|l| l["params"]["progress"].as_f64().unwrap())
+                .collect();
+            progress.windows(2).any(|w| w[1] <= w[0])
+        },
+        Fault::WrongProgressToken => |f| {
+            let mut c = Client::ready("2025-06-18", f);
+            c.send(slow_call(5, 1.0, 3, Some(json!(12))));
+            c.advance(5000)
+                .iter()
+                .filter(|l| l["method"] == "notifications/progress")
+                .any(|l| l["params"]["progressToken"] != 12)
+        },
+        Fault::DropJsonrpc => |f| {
+            let mut c = Client::ready("2025-06-18", f);
+            c.request("ping", None).0.get("jsonrpc") != Some(&json!("2.0"))
+        },
+        Fault::StringifyIds => |f| {
+            let mut c = Client::ready("2025-06-18", f);
+            let lines = c.send(json!({ "jsonrpc": "2.0", "id": 31, "method": "ping" }));
+            lines.len() != 1 || lines[0]["id"] != 31
+        },
+        Fault::StdoutNoise => |f| {
+            let mut c = Client::new(f);
+            let init = json!({ "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": { "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": { "name": "t", "version": "0" } } });
+            let out = c.bytes(format!("{init}\n").as_bytes());
+            writes(&out)
+                .iter()
+                .any(|w| serde_json::from_str::<Value>(w).is_err())
+        },
+        Fault::EmbeddedNewlines => |f| {
+            let mut c = Client::new(f);
+            let out = c.bytes(b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n");
+            writes(&out)
+                .iter()
+                .any(|w| w.trim_end_matches('\n').contains('\n'))
+        },
+        Fault::ExitOnMalformed => |f| {
+            let mut c = Client::ready("2025-06-18", f);
+            let out = c.bytes(b"{oops\n");
+            exit_code(&out).is_some() || json_lines(&out).is_empty()
+        },
+        Fault::ParseErrorId => |f| {
+            let mut c = Client::ready("2025-06-18", f);
+            json_lines(&c.bytes(b"{oops\n"))[0]["id"] != Value::Null
+        },
+        Fault::InvalidParamsCode => |f| {
+            let mut c = Client::ready("2025-06-18", f);
+            c.code("prompts/get", json!({ "name": "greet" })) != -32602
+        },
+        Fault::ResourceNotFoundCode => |f| {
+            let mut c = Client::ready("2025-06-18", f);
+            c.code("resources/read", json!({ "uri": "mcpspec://nope" })) != -32002
+        },
+        Fault::RejectEarlyPing => |f| {
+            let (resp, _) = Client::new(f).request("ping", None);
+            resp.get("error").is_some()
+        },
+        Fault::PingNonEmpty => {
+            |f| Client::ready("2025-06-18", f).ok("ping", json!({})) != json!({})
+        }
+        Fault::MissingServerInfo => |f| {
+            Client::new(f).init("2025-06-18")["result"]
+                .get("serverInfo")
+                .is_none()
+        },
+        Fault::LogBelowLevel => |f| {
+            let mut c = Client::ready("2025-06-18", f);
+            c.ok("logging/setLevel", json!({ "level": "warning" }));
+            let (_, rest) = c.request(
+                "tools/call",
+                Some(json!({ "name": "echo", "arguments": { "message": "x" } })),
+            );
+            rest.iter().any(|n| {
+                let level = n["params"]["level"].as_str().unwrap_or("");
+                ["debug", "info", "notice"].contains(&level)
+            })
+        },
+        Fault::UndeclaredLogging => |f| {
+            let mut c = Client::new(f);
+            let declared = c.init("2025-06-18")["result"]["capabilities"]
+                .get("logging")
+                .is_some();
+            c.notify("notifications/initialized", None);
+            let (_, rest) = c.request(
+                "tools/call",
+                Some(json!({ "name": "echo", "arguments": { "message": "x" } })),
+            );
+            !declared && methods(&rest).contains(&"notifications/message")
+        },
+        Fault::NoBatch => |f| {
+            let mut c = Client::ready("2025-03-26", f);
+            let out = c.send(json!([{ "jsonrpc": "2.0", "id": 1, "method": "ping" }]));
+            !out[0].is_array()
+        },
+        Fault::HangOnCall => |f| {
+            let mut c = Client::ready("2025-06-18", f);
+            let (resp, _) = c.request(
+                "tools/call",
+                Some(json!({ "name": "echo", "arguments": { "message": "x" } })),
+            );
+            let later = c.advance(60_000);
+            resp.is_null() && later.is_empty() && c.ok("ping", json!({})) == json!({})
+        },
+        Fault::ExitOnCall => |f| {
+            let mut c = Client::ready("2025-06-18", f);
+            let out = c.bytes(b"{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"tools/call\",\"params\":{\"name\":\"fail\"}}\n");
+            exit_code(&out).is_some() && json_lines(&out).is_empty()
+        },
+        Fault::DuplicateResponse => |f| {
+            let mut c = Client::ready("2025-06-18", f);
+            let lines = c.send(json!({ "jsonrpc": "2.0", "id": 8, "method": "tools/call", "params": { "name": "fail" } }));
+            let (_, rest) = split_response(lines, &json!(8));
+            rest.iter().any(|l| l["id"] == 8)
+        },
+        Fault::StructuredMismatch => |f| {
+            let mut c = Client::ready("2025-06-18", f);
+            let tools = c.list_all("tools/list", "tools").0;
+            let schema =
+                tools.iter().find(|t| t["name"] == "structured").unwrap()["outputSchema"].clone();
+            let r = c.ok(
+                "tools/call",
+                json!({ "name": "structured", "arguments": { "text": "a b" } }),
+            );
+            !conforms(&r["structuredContent"], &schema)
+        },
+        Fault::EarlyRequest => |f| {
+            let mut c = Client::new(f);
+            let lines = c.send(json!({ "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": { "protocolVersion": "2025-06-18", "capabilities": { "roots": {} }, "clientInfo": { "name": "t", "version": "0" } } }));
+            lines
+                .iter()
+                .any(|l| l.get("method").is_some() && l.get("id").is_some())
+        },
+    }
+}
+
+/// Enough of JSON Schema for the structured tool's output schema: an object
+/// with required members of type integer or string.
+fn conforms(value: &Value, schema: &Value) -> bool {
+    let Some(obj) = value.as_object() else {
+        return false;
+    };
+    let required = schema["required"].as_array().cloned().unwrap_or_default();
+    let props = schema["properties"]
+        .as_object()
+        .cloned()
+        .unwrap_or_default();
+    required
+        .iter()
+        .all(|r| obj.contains_key(r.as_str().unwrap_or("")))
+        && obj.iter().all(
+            |(k, v)| match props.get(k).and_then(|p| p["type"].as_str()) {
+                Some("integer") => v.is_u64() || v.is_i64(),
+                Some("string") => v.is_string(),
+                _ => true,
+            },
+        )
+}
+
+fn check(fault: Fault) {
+    let detect = detector(fault);
+    assert!(
+        !detect(&[]),
+        "{fault}: the clean server shows the violation"
+    );
+    assert!(detect(&[fault]), "{fault}: the violation does not show");
+}
+
+#[test]
+fn every_fault_is_detected_and_absent_when_clean() {
+    for &f in Fault::ALL {
+        check(f);
+    }
+}
+
+/// Does fault `on` keep `other`'s detector from observing anything, by design?
+fn blinds(on: Fault, other: Fault) -> bool {
+    use Fault::*;
+    let calls_a_tool = matches!(
+        other,
+        HangOnCall
+            | ExitOnCall
+            | DuplicateResponse
+            | IgnoreCancellation
+            | ProgressAfterResponse
+            | ProgressNotIncreasing
+            | WrongProgressToken
+            | LogBelowLevel
+            | UndeclaredLogging
+            | StructuredMismatch
+    );
+    // These change how every line reads; the test client cannot follow.
+    matches!(on, EmbeddedNewlines | StdoutNoise | StringifyIds)
+        || (matches!(on, HangOnCall | ExitOnCall) && calls_a_tool)
+        || (on == ExitOnMalformed && other == ParseErrorId)
+        // These detectors walk a list to its end.
+        || (on == PaginationLoop && matches!(other, StructuredMismatch | PaginationDuplicates))
+}
+
+#[test]
+fn faults_do_not_leak_into_each_other() {
+    for &on in Fault::ALL {
+        for &other in Fault::ALL {
+            if other != on && !blinds(on, other) {
+                assert!(!detector(other)(&[on]), "fault {on} also shows as {other}");
+            }
+        }
+    }
+}
+
+macro_rules! fault_tests {
+    ($($test:ident => $fault:ident),* $(,)?) => {
+        $( #[test] fn $test() { check(Fault::$fault) } )*
+    };
+}
+
+fault_tests! {
+    answer_notification => AnswerNotification,
+    unknown_method_code => UnknownMethodCode,
+    echo_unsupported_version => EchoUnsupportedVersion,
+    invalid_cursor_accepted => InvalidCursorAccepted,
+    pagination_loop => PaginationLoop,
+    pagination_duplicates => PaginationDuplicates,
+    ignore_cancellation => IgnoreCancellation,
+    progress_after_response => ProgressAfterResponse,
+    progress_not_increasing => ProgressNotIncreasing,
+    wrong_progress_token => WrongProgressToken,
+    drop_jsonrpc => DropJsonrpc,
+    stringify_ids => StringifyIds,
+    stdout_noise => StdoutNoise,
+    embedded_newlines => EmbeddedNewlines,
+    exit_on_malformed => ExitOnMalformed,
+    parse_error_id => ParseErrorId,
+    invalid_params_code => InvalidParamsCode,
+    resource_not_found_code => ResourceNotFoundCode,
+    reject_early_ping => RejectEarlyPing,
+    ping_non_empty => PingNonEmpty,
+    missing_server_info => MissingServerInfo,
+    log_below_level => LogBelowLevel,
+    undeclared_logging => UndeclaredLogging,
+    no_batch => NoBatch,
+    hang_on_call => HangOnCall,
+    exit_on_call => ExitOnCall,
+    duplicate_response => DuplicateResponse,
+    structured_mismatch => StructuredMismatch,
+    early_request => EarlyRequest,
+}

@@ -1,0 +1,16 @@
+//! Tests of the reference server, driven through its sans-IO API exactly as
+//! the stdio driver drives it: bytes through `NdjsonDecoder`, time as an
+//! argument. One integration-test binary; one module per feature.
+
+#![allow(clippy::unwrap_used)]
+
+mod support;
+
+mod faults;
+mod jsonrpc;
+mod lifecycle;
+mod lists;
+mod logging;
+mod prompts;
+mod resources;
+mod tools;
