@@ -71,6 +71,9 @@ struct Pending {
     method: String,
     progress_token: Option<Value>,
     cancelled: bool,
+    /// An invalid request whose id was readable: it may never be answered
+    /// with that id (a null-id error is as good), so it is never "owed".
+    invalid: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -146,10 +149,11 @@ impl Session {
         self.sent_pending.contains_key(id)
     }
 
-    /// Requests we sent that are still unanswered, with their methods.
+    /// Valid requests we sent that are still unanswered, with their methods.
     pub fn pending(&self) -> impl Iterator<Item = (&Id, &str)> {
         self.sent_pending
             .iter()
+            .filter(|(_, p)| !p.invalid)
             .map(|(id, p)| (id, p.method.as_str()))
     }
 
@@ -193,6 +197,7 @@ impl Session {
                         method: r.method.clone(),
                         progress_token: token,
                         cancelled: false,
+                        invalid: false,
                     },
                 );
             }
@@ -234,6 +239,7 @@ impl Session {
                     method: String::from("(invalid request)"),
                     progress_token: None,
                     cancelled: false,
+                    invalid: true,
                 },
             );
         }
@@ -289,6 +295,19 @@ impl Session {
             }
             Message::Notification(n) => match n.method.as_str() {
                 "notifications/progress" => self.inbound_progress(n.params.as_ref(), &mut flag),
+                "notifications/message" if self.own == Role::Client => {
+                    let declared = self
+                        .negotiated_capabilities
+                        .as_ref()
+                        .is_none_or(|c| c.get("logging").is_some());
+                    if !declared {
+                        flag(
+                            "logging.capability.declared",
+                            "notifications/message from a server that did not declare the logging capability"
+                                .to_owned(),
+                        );
+                    }
+                }
                 "notifications/initialized"
                     if self.own == Role::Server && self.phase == Phase::Initialized =>
                 {
@@ -610,6 +629,21 @@ mod tests {
         assert_eq!(
             ids(&s.inbound(&Message::request(2, "ping", None), 0)),
             ["jsonrpc.request.id-unique"]
+        );
+    }
+
+    #[test]
+    fn log_messages_need_the_logging_capability() {
+        let log = Message::notification(
+            "notifications/message",
+            Some(json!({"level": "info", "data": "x"})),
+        );
+        let mut s = client(); // declared tools only
+        assert_eq!(ids(&s.inbound(&log, 1)), ["logging.capability.declared"]);
+        let mut s = Session::new(Role::Client, None);
+        assert!(
+            s.inbound(&log, 1).is_empty(),
+            "unknown capabilities: no judgement"
         );
     }
 

@@ -40,6 +40,7 @@ pub enum Fault {
     RejectEarlyPing,
     PingNonEmpty,
     MissingServerInfo,
+    CapabilitiesNotObject,
     LogBelowLevel,
     UndeclaredLogging,
     NoBatch,
@@ -99,6 +100,7 @@ impl Fault {
         Fault::RejectEarlyPing,
         Fault::PingNonEmpty,
         Fault::MissingServerInfo,
+        Fault::CapabilitiesNotObject,
         Fault::LogBelowLevel,
         Fault::UndeclaredLogging,
         Fault::NoBatch,
@@ -122,7 +124,7 @@ impl Fault {
             ),
             Fault::EchoUnsupportedVersion => info(
                 "echo-unsupported-version", Must, "lifecycle.version.supported-alternative", "basic/lifecycle#version-negotiation",
-                "echoes whatever protocolVersion the client asks for, even one it does not support, instead of offering one it supports",
+                "echoes the protocolVersion value the client sends verbatim, whatever it is (an unsupported version, an empty string, a number), instead of offering a version it supports",
             ),
             Fault::InvalidCursorAccepted => info(
                 "invalid-cursor-accepted", Should, "pagination.invalid-cursor", "server/utilities/pagination#error-handling",
@@ -195,6 +197,10 @@ impl Fault {
             Fault::MissingServerInfo => info(
                 "missing-server-info", Must, "lifecycle.initialize.result-shape", "basic/lifecycle#initialization",
                 "leaves the required serverInfo member out of the initialize result",
+            ),
+            Fault::CapabilitiesNotObject => info(
+                "capabilities-not-object", Must, "lifecycle.initialize.capabilities-shape", "basic/lifecycle#capability-negotiation",
+                "declares the tools capability as `true` instead of an object in the initialize result (tools are still served)",
             ),
             Fault::LogBelowLevel => info(
                 "log-below-level", Should, "logging.set-level.filter", "server/utilities/logging#setting-log-level",

@@ -332,10 +332,17 @@ impl ReferenceServer {
             ));
         }
         let params = crate::handlers::params_object(params)?;
-        let Some(Value::String(requested)) = params.get("protocolVersion") else {
-            return Err(RpcError::invalid_params(
-                "initialize requires protocolVersion (a string)",
-            ));
+        let echo = self.faults.has(Fault::EchoUnsupportedVersion);
+        let asked = params.get("protocolVersion");
+        let version = match asked {
+            Some(Value::String(requested)) => negotiate(requested),
+            // The fault takes any JSON value, to echo it verbatim below.
+            Some(_) if echo => FALLBACK_VERSION,
+            _ => {
+                return Err(RpcError::invalid_params(
+                    "initialize requires protocolVersion (a string)",
+                ))
+            }
         };
         let capabilities = match params.get("capabilities") {
             None => None,
@@ -346,18 +353,21 @@ impl ReferenceServer {
                 ))
             }
         };
-        let version = negotiate(requested);
-        let announced = if self.faults.has(Fault::EchoUnsupportedVersion) {
-            requested.clone()
-        } else {
-            version.as_str().to_owned()
+        let announced = match asked {
+            Some(asked) if echo => asked.clone(),
+            _ => Value::from(version.as_str()),
         };
         self.client_has_roots = capabilities.is_some_and(|c| c.get("roots").is_some());
         self.phase = Phase::Initialized(version);
         self.after_initialize = true;
 
+        let tools = if self.faults.has(Fault::CapabilitiesNotObject) {
+            json!(true)
+        } else {
+            json!({ "listChanged": true })
+        };
         let mut caps = json!({
-            "tools": { "listChanged": true },
+            "tools": tools,
             "resources": { "subscribe": true, "listChanged": true },
             "prompts": { "listChanged": true },
         });

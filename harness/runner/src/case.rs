@@ -171,6 +171,9 @@ pub async fn run_case(case: &Case, cfg: &CaseConfig) -> CaseResult {
             ),
         )),
     };
+    if let Some(Stop::Error(Blame::Target, _)) = &stop {
+        owed_answers(&mut ctx);
+    }
     ctx.conn.shutdown();
 
     let version = ctx.version;
@@ -191,6 +194,31 @@ pub async fn run_case(case: &Case, cfg: &CaseConfig) -> CaseResult {
     result.transcript = std::mem::take(&mut ctx.conn.transcript);
     result.duration = started.elapsed();
     result
+}
+
+/// The target went away mid-case: every request it had not answered is a
+/// broken promise of JSON-RPC (each request gets a response).
+fn owed_answers(ctx: &mut Ctx<'_>) {
+    let Some(how) = ctx.conn.exit().map(str::to_owned) else {
+        return;
+    };
+    let mut owed: Vec<String> = ctx
+        .conn
+        .session
+        .pending()
+        .map(|(id, method)| format!("{method} (id {id})"))
+        .collect();
+    if owed.is_empty() {
+        return;
+    }
+    owed.sort();
+    ctx.fail_as(
+        None,
+        "jsonrpc.request.answered",
+        Level::Must,
+        vec!["a response to every request".to_owned()],
+        format!("{how} leaving {} unanswered", owed.join(", ")),
+    );
 }
 
 async fn play(ctx: &mut Ctx<'_>) -> Option<Stop> {
@@ -230,7 +258,10 @@ async fn handshake(ctx: &mut Ctx<'_>) -> Result<(), Stop> {
         .await
         .map_err(|e| Stop::Error(Blame::Target, e))?;
     let within = ctx.cfg.step_timeout;
-    let answer = ctx.conn.wait_for(within, |m| is_response_to(m, &id)).await;
+    let answer = ctx
+        .conn
+        .wait_for_prompt(within, |m| is_response_to(m, &id))
+        .await;
     let result = match answer.map(|r| r.msg) {
         Ok(Message::Response(r)) => match r.outcome {
             Ok(v) => v,

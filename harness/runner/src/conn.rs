@@ -30,6 +30,8 @@ pub enum WaitError {
     Timeout,
     /// The target exited; the text describes how.
     Exited(String),
+    /// The target sent something that broke the rules instead of the answer.
+    Invalid,
 }
 
 /// Transcript lines kept per case before the rest is only counted.
@@ -51,6 +53,7 @@ pub struct Conn {
     pub violations: Vec<Violation>,
     exit: Option<String>,
     next_id: i64,
+    frames: usize,
 }
 
 impl Conn {
@@ -65,6 +68,7 @@ impl Conn {
             violations: Vec::new(),
             exit: None,
             next_id: 1,
+            frames: 0,
         }
     }
 
@@ -204,7 +208,15 @@ impl Conn {
         }
     }
 
+    /// Lines (valid or not) the target has written to stdout.
+    pub fn frames_received(&self) -> usize {
+        self.frames
+    }
+
     fn absorb(&mut self, at_ms: u64, event: Event) {
+        if matches!(event, Event::Frame(_) | Event::FrameError(_)) {
+            self.frames += 1;
+        }
         match event {
             Event::Frame(frame) => {
                 self.push_line(at_ms, "<<", frame.text().to_owned());
@@ -306,6 +318,34 @@ impl Conn {
             }
             if !self.pump(deadline).await && Instant::now() >= deadline {
                 return Err(WaitError::Timeout);
+            }
+        }
+    }
+
+    /// Like [`Conn::wait_for`], for an answer that is due at once (the
+    /// handshake): once the target has broken a rule while we wait and then
+    /// stays quiet for `QUIET`, the broken message was its answer, and
+    /// waiting on would only burn the timeout. Ends with
+    /// [`WaitError::Invalid`] then.
+    pub async fn wait_for_prompt(
+        &mut self,
+        within: Duration,
+        pred: impl Fn(&Message) -> bool,
+    ) -> Result<Received, WaitError> {
+        const QUIET: Duration = Duration::from_millis(250);
+        let before = self.violations.len();
+        let deadline = Instant::now() + within;
+        loop {
+            let slice = deadline
+                .saturating_duration_since(Instant::now())
+                .min(QUIET);
+            match self.wait_for(slice, &pred).await {
+                Err(WaitError::Timeout) if Instant::now() < deadline => {
+                    if self.violations.len() > before {
+                        return Err(WaitError::Invalid);
+                    }
+                }
+                other => return other,
             }
         }
     }

@@ -38,7 +38,10 @@ pub enum Offer {
     Supported,
     /// The target answered with another version.
     Other(String),
-    /// No handshake completed; the text says why.
+    /// The target wrote something, but no valid answer to initialize: the
+    /// cases run, and judge what it says.
+    Unclear(String),
+    /// The target could not be started or said nothing at all; the text says why.
     Broken(String),
 }
 
@@ -67,6 +70,7 @@ pub async fn run(cases: Vec<Case>, cfg: RunConfig, reporters: &mut [&mut dyn Rep
         let (supported, detail) = match offer {
             Offer::Supported => (true, format!("answered {v}")),
             Offer::Other(o) => (false, format!("answered {o:?}")),
+            Offer::Unclear(why) => (true, format!("unclear, running its cases: {why}")),
             Offer::Broken(why) => (false, why.clone()),
         };
         emit(
@@ -94,7 +98,7 @@ pub async fn run(cases: Vec<Case>, cfg: RunConfig, reporters: &mut [&mut dyn Rep
                     _ => "the target completed no handshake".to_owned(),
                 },
             }),
-            Some(Offer::Supported) => None,
+            Some(Offer::Supported | Offer::Unclear(_)) => None,
             Some(Offer::Other(o)) => Some(Outcome::NotApplicable {
                 reason: format!(
                     "the target does not offer {} (it answered {o:?})",
@@ -208,9 +212,15 @@ pub async fn probe(version: Version, cfg: &CaseConfig) -> Offer {
         return Offer::Broken(e);
     }
     let answer = conn
-        .wait_for(cfg.step_timeout, |m| is_response_to(m, &id))
+        .wait_for_prompt(cfg.step_timeout, |m| is_response_to(m, &id))
         .await;
     conn.shutdown();
+    if answer.is_err() && conn.frames_received() > 0 {
+        return Offer::Unclear(format!(
+            "{} line(s) on stdout, none a valid answer to initialize",
+            conn.frames_received()
+        ));
+    }
     match answer {
         Ok(r) => match r.msg {
             Message::Response(r) => match r.outcome {
@@ -223,10 +233,12 @@ pub async fn probe(version: Version, cfg: &CaseConfig) -> Offer {
             },
             other => Offer::Broken(format!("unexpected {}", other.describe())),
         },
-        Err(crate::conn::WaitError::Timeout) => Offer::Broken(format!(
-            "no answer to initialize within {}ms",
-            cfg.step_timeout.as_millis()
-        )),
+        Err(crate::conn::WaitError::Timeout | crate::conn::WaitError::Invalid) => {
+            Offer::Broken(format!(
+                "no answer to initialize within {}ms",
+                cfg.step_timeout.as_millis()
+            ))
+        }
         Err(crate::conn::WaitError::Exited(how)) => {
             Offer::Broken(format!("no answer to initialize: {how}"))
         }

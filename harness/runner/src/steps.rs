@@ -45,6 +45,10 @@ pub fn wait_error_text(e: &WaitError) -> String {
     match e {
         WaitError::Timeout => "nothing arrived".to_owned(),
         WaitError::Exited(how) => format!("nothing arrived: {how}"),
+        WaitError::Invalid => {
+            "no valid response: what the target sent broke the rules listed with this case"
+                .to_owned()
+        }
     }
 }
 

@@ -19,9 +19,11 @@ fn detector(fault: Fault) -> Detector {
         Fault::UnknownMethodCode => {
             |f| Client::ready("2025-06-18", f).code("no/such/method", json!({})) != -32601
         }
-        Fault::EchoUnsupportedVersion => {
-            |f| Client::new(f).init("1999-01-01")["result"]["protocolVersion"] == "1999-01-01"
-        }
+        Fault::EchoUnsupportedVersion => |f| {
+            unsupported_versions()
+                .iter()
+                .any(|asked| initialize_asking(f, asked)["result"]["protocolVersion"] == *asked)
+        },
         Fault::InvalidCursorAccepted => |f| {
             let mut c = Client::ready("2025-06-18", f);
             c.request("tools/list", Some(json!({ "cursor": "garbage" })))
@@ -138,6 +140,11 @@ fn detector(fault: Fault) -> Detector {
                 .get("serverInfo")
                 .is_none()
         },
+        Fault::CapabilitiesNotObject => |f| {
+            let resp = Client::new(f).init("2025-06-18");
+            let caps = resp["result"]["capabilities"].as_object().unwrap().clone();
+            caps.values().any(|v| !v.is_object())
+        },
         Fault::LogBelowLevel => |f| {
             let mut c = Client::ready("2025-06-18", f);
             c.ok("logging/setLevel", json!({ "level": "warning" }));
@@ -206,6 +213,88 @@ fn detector(fault: Fault) -> Detector {
                 .any(|l| l.get("method").is_some() && l.get("id").is_some())
         },
     }
+}
+
+/// protocolVersion values no server supports, of several JSON types.
+fn unsupported_versions() -> [Value; 5] {
+    [
+        json!("1999-01-01"),
+        json!(""),
+        json!(20250618),
+        json!(2025),
+        json!({ "v": "2025-06-18" }),
+    ]
+}
+
+/// The response to an initialize asking for `asked` (any JSON value).
+fn initialize_asking(faults: &[Fault], asked: &Value) -> Value {
+    let mut c = Client::new(faults);
+    c.request(
+        "initialize",
+        Some(json!({
+            "protocolVersion": asked,
+            "capabilities": {},
+            "clientInfo": { "name": "t", "version": "0" }
+        })),
+    )
+    .0
+}
+
+#[test]
+fn echo_unsupported_version_echoes_every_json_type_verbatim() {
+    for asked in unsupported_versions() {
+        let echoed = initialize_asking(&[Fault::EchoUnsupportedVersion], &asked);
+        assert_eq!(echoed["result"]["protocolVersion"], asked, "{echoed}");
+        let clean = initialize_asking(&[], &asked);
+        if asked.is_string() {
+            assert_eq!(clean["result"]["protocolVersion"], "2025-11-25", "{clean}");
+        } else {
+            assert_eq!(clean["error"]["code"], -32602, "{clean}");
+        }
+    }
+    // The faulty session goes on with the newest version it supports.
+    let mut c = Client::new(&[Fault::EchoUnsupportedVersion]);
+    c.request(
+        "initialize",
+        Some(json!({ "protocolVersion": 2025, "capabilities": {} })),
+    );
+    assert_eq!(
+        c.server.version(),
+        Some(mcpspec_reference::FALLBACK_VERSION)
+    );
+    // A missing protocolVersion has nothing to echo and stays an error.
+    assert_eq!(
+        Client::new(&[Fault::EchoUnsupportedVersion])
+            .code("initialize", json!({ "capabilities": {} })),
+        -32602
+    );
+}
+
+#[test]
+fn capabilities_not_object_only_misdeclares_tools() {
+    let mut faulty = Client::new(&[Fault::CapabilitiesNotObject]);
+    let mut clean = Client::new(&[]);
+    let (mut f, c) = (faulty.init("2025-06-18"), clean.init("2025-06-18"));
+    assert_eq!(f["result"]["capabilities"]["tools"], json!(true));
+    assert_eq!(
+        c["result"]["capabilities"]["tools"],
+        json!({ "listChanged": true })
+    );
+    // Everything else in the result is as the clean server has it.
+    f["result"]["capabilities"]["tools"] = c["result"]["capabilities"]["tools"].clone();
+    assert_eq!(f, c);
+    // Tools are still served.
+    faulty.notify("notifications/initialized", None);
+    clean.notify("notifications/initialized", None);
+    assert_eq!(
+        faulty.list_all("tools/list", "tools").0,
+        clean.list_all("tools/list", "tools").0
+    );
+    let call = json!({ "name": "echo", "arguments": { "message": "hi" } });
+    assert_eq!(
+        faulty.ok("tools/call", call.clone()),
+        clean.ok("tools/call", call)
+    );
 }
 
 /// Enough of JSON Schema for the structured tool's output schema: an object
@@ -310,6 +399,7 @@ fault_tests! {
     reject_early_ping => RejectEarlyPing,
     ping_non_empty => PingNonEmpty,
     missing_server_info => MissingServerInfo,
+    capabilities_not_object => CapabilitiesNotObject,
     log_below_level => LogBelowLevel,
     undeclared_logging => UndeclaredLogging,
     no_batch => NoBatch,

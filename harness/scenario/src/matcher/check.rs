@@ -185,6 +185,11 @@ impl Op {
                     fail(out, b);
                 }
             }
+            Op::Schema(t) => {
+                if let Err(expected) = super::schema::validate(&t.render(b)?, v) {
+                    push(out, path, expected, Some(v));
+                }
+            }
         }
         Ok(())
     }

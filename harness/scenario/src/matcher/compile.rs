@@ -28,6 +28,7 @@ const OPERATORS: &[&str] = &[
     "$each",
     "$len",
     "$not",
+    "$schema",
 ];
 
 pub(crate) fn compile(ctx: &Ctx, node: &Node) -> Result<Matcher, ScenarioError> {
@@ -141,6 +142,15 @@ fn compile_map(ctx: &Ctx, entries: &[(Node, Node)]) -> Result<Matcher, ScenarioE
             "$each" => ops.push(Op::Each(Box::new(compile(ctx, v)?))),
             "$len" => ops.push(Op::Len(Box::new(compile(ctx, v)?))),
             "$not" => ops.push(Op::Not(Box::new(compile(ctx, v)?))),
+            "$schema" => {
+                let t = template(ctx, v)?;
+                // A literal schema is the scenario's own: check it now, at the node.
+                if t.variables().is_empty() {
+                    super::schema::compile(t.value(), "the schema")
+                        .map_err(|why| ctx.err(v.at, format!("invalid `$schema`: {why}")))?;
+                }
+                ops.push(Op::Schema(t));
+            }
             _ => {
                 return Err(ctx.err(
                     k.at,

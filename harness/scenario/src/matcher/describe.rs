@@ -100,6 +100,7 @@ impl Op {
             Op::Each(m) => format!("<array of {}>", m.describe_nested(b)),
             Op::Len(m) => format!("<length {}>", m.describe_nested(b)),
             Op::Not(m) => format!("not {}", m.describe_nested(b)),
+            Op::Schema(_) => "<conforms to schema>".to_owned(),
         })
     }
 }

@@ -16,6 +16,7 @@ pub(crate) mod check;
 pub(crate) mod compile;
 mod describe;
 pub(crate) mod json;
+mod schema;
 
 use crate::bindings::Bindings;
 use crate::template::Template;
@@ -73,6 +74,8 @@ pub(crate) enum Op {
     Each(Box<Matcher>),
     Len(Box<Matcher>),
     Not(Box<Matcher>),
+    /// `$schema`: validates against a JSON Schema (rendered and compiled at check time).
+    Schema(Template),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -197,7 +200,9 @@ impl Matcher {
                         Op::Type(_) | Op::Regex(_) => {}
                         Op::OneOf(options) => options.iter().for_each(|m| m.walk(f)),
                         Op::Capture(name) | Op::Collect(name) => f(Visit::Binds(name)),
-                        Op::Eq(t) | Op::Ne(t) | Op::Cmp(_, t) => f(Visit::Template(t)),
+                        Op::Eq(t) | Op::Ne(t) | Op::Cmp(_, t) | Op::Schema(t) => {
+                            f(Visit::Template(t))
+                        }
                         Op::In(values) => values.iter().for_each(|t| f(Visit::Template(t))),
                         Op::Contains(m) | Op::Each(m) | Op::Len(m) | Op::Not(m) => m.walk(f),
                     }

@@ -330,3 +330,172 @@ fn compile_errors_point_at_the_node() {
     assert!(Matcher::parse("m.yaml", "{$oneOf: []}").is_err());
     assert!(Matcher::parse("m.yaml", "{v: \"${unterminated\"}").is_err());
 }
+
+/// A tool's declared outputSchema, as `discover` would bind it.
+fn typed_bindings(output_schema: Value) -> Bindings {
+    let mut b = Bindings::new();
+    b.set(
+        "typed",
+        json!([{"name": "measure", "outputSchema": output_schema}]),
+    );
+    b
+}
+
+const LENGTH_SCHEMA: &str = r#"{$schema: {type: object, properties: {length: {type: integer}, unit: {type: string}}, required: [length]}}"#;
+
+#[test]
+fn schema_valid() {
+    ok(LENGTH_SCHEMA, json!({"length": 3, "unit": "m"}));
+    ok(LENGTH_SCHEMA, json!({"length": 3.0}));
+    ok("{$schema: true}", json!("anything"));
+    // Drafts: 2020-12 by default (`prefixItems`), the schema's `$schema` otherwise.
+    ok(
+        "{$schema: {prefixItems: [{type: string}]}}",
+        json!(["a", 1]),
+    );
+    bad("{$schema: {prefixItems: [{type: string}]}}", json!([1]));
+    ok(
+        r#"{$schema: {"$schema": "http://json-schema.org/draft-07/schema#", items: [{type: string}]}}"#,
+        json!(["a", 1]),
+    );
+    bad(
+        r#"{$schema: {"$schema": "http://json-schema.org/draft-07/schema#", items: [{type: string}]}}"#,
+        json!([1]),
+    );
+    // Local `$ref`s resolve; `format` is an annotation only.
+    ok(
+        r##"{$schema: {"$defs": {n: {type: integer}}, properties: {a: {"$ref": "#/$defs/n"}}}}"##,
+        json!({"a": 1}),
+    );
+    ok(
+        "{$schema: {type: string, format: email}}",
+        json!("not an email"),
+    );
+}
+
+#[test]
+fn schema_invalid_type_and_required() {
+    assert_eq!(
+        bad(LENGTH_SCHEMA, json!({"length": "3"})),
+        [
+            r#"result: expected conforms to the given schema; at /length: "3" is not of type "integer" (schema path /properties/length/type), actual {"length":"3"}"#
+        ]
+    );
+    assert_eq!(
+        bad(LENGTH_SCHEMA, json!({"unit": "m"})),
+        [
+            r#"result: expected conforms to the given schema; at (root): "length" is a required property (schema path /required), actual {"unit":"m"}"#
+        ]
+    );
+    // At most three errors are listed, then a count.
+    let out = bad(
+        "{$schema: {items: {type: integer}}}",
+        json!(["a", "b", "c", "d", "e"]),
+    );
+    assert_eq!(out.len(), 1);
+    assert!(out[0].contains("at /2: "), "{out:?}");
+    assert!(!out[0].contains("at /3: "), "{out:?}");
+    assert!(out[0].contains("; and 2 more, actual"), "{out:?}");
+    bad("{$schema: false}", json!(null));
+}
+
+#[test]
+fn schema_invalid_schema_is_a_mismatch() {
+    let check = |schema: Value, actual: Value| {
+        let mut b = typed_bindings(schema);
+        let out = run_with("{$schema: \"${typed.0.outputSchema}\"}", actual, &mut b);
+        assert_eq!(out.len(), 1, "{out:?}");
+        out.into_iter().next().unwrap_or_default()
+    };
+    let out = check(json!({"type": 5}), json!({}));
+    assert!(
+        out.starts_with("result: expected conforms to the given schema (the target's schema is invalid: at /type: "),
+        "{out}"
+    );
+    let out = check(json!("object"), json!({}));
+    assert!(
+        out.contains("the target's schema is invalid: a JSON Schema is an object or a boolean, found a string"),
+        "{out}"
+    );
+    let out = check(json!({"$ref": "#/$defs/missing"}), json!({}));
+    assert!(out.contains("the target's schema is invalid"), "{out}");
+    let out = check(
+        json!({"properties": {"a": {"$ref": "https://example.invalid/a.json"}}}),
+        json!({"a": 1}),
+    );
+    assert!(
+        out.contains(r#"it refers to "https://example.invalid/a.json", and external `$ref`s are not resolved"#),
+        "{out}"
+    );
+    let out = check(
+        json!({"$schema": "https://example.invalid/meta"}),
+        json!({}),
+    );
+    assert!(
+        out.contains("its `$schema` \"https://example.invalid/meta\" is not a JSON Schema draft"),
+        "{out}"
+    );
+    // A literal schema is the scenario's: an error when it loads, at the node.
+    let e = Matcher::parse("m.yaml", "a:\n  $schema: {type: 5}\n").expect_err("invalid schema");
+    assert_eq!((e.line, e.column), (2, 12));
+    assert!(
+        e.message
+            .starts_with("invalid `$schema`: the schema is invalid: at /type: "),
+        "{}",
+        e.message
+    );
+    assert!(Matcher::parse("m.yaml", "{$schema: 3}").is_err());
+}
+
+#[test]
+fn schema_from_bindings() {
+    let schema = json!({
+        "type": "object",
+        "properties": {"length": {"type": "integer"}},
+        "required": ["length"]
+    });
+    let yaml = "{structuredContent: {$schema: \"${typed.0.outputSchema}\"}}";
+    assert!(m(yaml).variables() == ["typed.0.outputSchema"]);
+    let mut b = typed_bindings(schema);
+    assert!(run_with(yaml, json!({"structuredContent": {"length": 2}}), &mut b).is_empty());
+    assert_eq!(
+        run_with(yaml, json!({"structuredContent": {"length": 2.5}}), &mut b),
+        [
+            r#"result.structuredContent: expected conforms to the given schema; at /length: 2.5 is not of type "integer" (schema path /properties/length/type), actual {"length":2.5}"#
+        ]
+    );
+    // Unbound: the scenario is at fault, as for any template.
+    let unbound = m(yaml).check(
+        Some(&json!({"structuredContent": {}})),
+        "result",
+        &mut Bindings::new(),
+    );
+    assert_eq!(
+        unbound,
+        Err(crate::TemplateError {
+            name: "typed.0.outputSchema".into()
+        })
+    );
+}
+
+#[test]
+fn schema_composes() {
+    let yaml = "{$type: object, $schema: {required: [a]}, $capture: sc}";
+    let mut b = Bindings::new();
+    assert!(run_with(yaml, json!({"a": 1}), &mut b).is_empty());
+    assert_eq!(b.get("sc"), Some(&json!({"a": 1})));
+    let mut b = Bindings::new();
+    assert_eq!(run_with(yaml, json!([]), &mut b).len(), 1); // not an object; `required` ignores arrays
+    assert_eq!(run_with(yaml, json!({}), &mut b).len(), 1);
+    assert_eq!(b.get("sc"), None);
+    assert_eq!(m(yaml).describe(), "<object> and <conforms to schema>");
+    ok(
+        "{$oneOf: [{isError: true}, {structuredContent: {$schema: {type: object}}}]}",
+        json!({"isError": true, "structuredContent": 1}),
+    );
+    bad(
+        "{$oneOf: [{isError: true}, {structuredContent: {$schema: {type: object}}}]}",
+        json!({"structuredContent": 1}),
+    );
+    ok("{$not: {$schema: {type: string}}}", json!(1));
+}
