@@ -73,7 +73,7 @@ pub struct ServerArgs {
     /// Longest stdout line accepted from the target, in bytes
     #[arg(long, default_value_t = mcpspec_wire::DEFAULT_MAX_LINE)]
     pub max_line: usize,
-    /// Also print not-applicable cases
+    /// Also show the MAY-level notes of passing cases in detail
     #[arg(long, short = 'v')]
     pub verbose: bool,
     /// Print the cases that would run and exit (like `cargo test -- --list`)

@@ -2,7 +2,8 @@
 //! knowingly leaves out. Paraphrased in our own words, linked to the spec.
 //!
 //! Ids are `area.topic.rule`, stable forever. Sections are relative to
-//! `https://modelcontextprotocol.io/specification/<version>/`.
+//! `https://modelcontextprotocol.io/specification/<version>/`, except rules
+//! MCP inherits from JSON-RPC 2.0 itself, which link jsonrpc.org absolutely.
 
 use crate::level::Level::{May, Must, Should};
 use crate::requirement::{Binds, Requirement};
@@ -58,19 +59,19 @@ pub static CATALOGUE: &[Requirement] = &[
     req!("cancellation.no-response", Should, Both, V2024_11_05, None, "basic/utilities/cancellation#behavior-requirements",
         "After a cancellation notification, the receiver does not send a response for the cancelled request."),
     // ── base protocol: answering and error codes ─────────────────────────
-    req!("jsonrpc.request.answered", Must, Both, V2024_11_05, None, "basic#responses",
+    req!("jsonrpc.request.answered", Must, Both, V2024_11_05, None, "https://www.jsonrpc.org/specification#response_object",
         "Every request with a usable id is eventually answered, with a result or an error (JSON-RPC 2.0 leaves no request unanswered)."),
     req!("jsonrpc.error.shape", Must, Both, V2024_11_05, None, "basic#responses",
         "An error response carries an error object with an integer code and a string message."),
-    req!("jsonrpc.error.null-id", Must, Both, V2024_11_05, None, "basic#responses",
+    req!("jsonrpc.error.null-id", Must, Both, V2024_11_05, None, "https://www.jsonrpc.org/specification#error_object",
         "An error about input whose id could not be read (unparsable JSON, unusable id) carries a null id, never a guessed one."),
-    req!("jsonrpc.error.parse-error", Should, Server, V2024_11_05, None, "basic#responses",
+    req!("jsonrpc.error.parse-error", Should, Server, V2024_11_05, None, "https://www.jsonrpc.org/specification#error_object",
         "Bytes that are not valid JSON earn a -32700 parse error with a null id (the JSON-RPC 2.0 error table); MCP forbids clients to send them, so the reply is not mandated."),
-    req!("jsonrpc.error.invalid-request", Should, Server, V2024_11_05, None, "basic#responses",
+    req!("jsonrpc.error.invalid-request", Should, Server, V2024_11_05, None, "https://www.jsonrpc.org/specification#error_object",
         "A JSON value that is not a valid request object (bad id, method or jsonrpc member, unstructured params) earns a -32600 error."),
-    req!("jsonrpc.error.method-not-found", Should, Server, V2024_11_05, None, "basic#responses",
+    req!("jsonrpc.error.method-not-found", Should, Server, V2024_11_05, None, "https://www.jsonrpc.org/specification#error_object",
         "A request for a method the server does not implement earns a -32601 error."),
-    req!("jsonrpc.error.invalid-params", Should, Server, V2024_11_05, None, "basic#responses",
+    req!("jsonrpc.error.invalid-params", Should, Server, V2024_11_05, None, "https://www.jsonrpc.org/specification#error_object",
         "A request whose params do not fit the method (missing or mistyped members) earns a -32602 error."),
     req!("jsonrpc.robustness.survives-invalid", Should, Server, V2024_11_05, None, "basic#messages",
         "After unreadable or invalid input the server keeps the connection open and goes on serving valid requests (derived from JSON-RPC error handling; no MCP keyword)."),

@@ -38,7 +38,8 @@ pub struct Requirement {
     /// The statement in our own words (never the spec's text).
     pub summary: &'static str,
     /// Page and anchor below a version's specification root, e.g.
-    /// `basic/lifecycle#version-negotiation`.
+    /// `basic/lifecycle#version-negotiation`; or an absolute `https://` link
+    /// for rules inherited from another specification.
     pub section: &'static str,
     /// First version the statement appears in.
     pub since: Version,
@@ -50,6 +51,10 @@ impl Requirement {
     /// The specification link for `version` (or for the newest version the
     /// requirement applies to, when it does not apply to `version`).
     pub fn url(&self, version: Version) -> String {
+        if self.section.starts_with("https://") {
+            // A rule MCP inherits from another specification (JSON-RPC 2.0).
+            return self.section.to_owned();
+        }
         let v = if self.applies_to(version) {
             version
         } else {
@@ -88,3 +93,21 @@ static UNCATALOGUED: Requirement = Requirement {
     since: Version::V2024_11_05,
     until: None,
 };
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn urls_are_per_version_unless_absolute() {
+        let r = lookup("ping.respond").expect("catalogued");
+        assert_eq!(
+            r.url(Version::V2025_06_18),
+            "https://modelcontextprotocol.io/specification/2025-06-18/basic/utilities/ping#behavior-requirements"
+        );
+        let r = lookup("jsonrpc.error.method-not-found").expect("catalogued");
+        assert!(r
+            .url(Version::V2025_06_18)
+            .starts_with("https://www.jsonrpc.org/"));
+    }
+}

@@ -126,24 +126,29 @@ impl Reporter for HumanReporter {
             }
             Event::CaseStarted { .. } => {}
             Event::CaseFinished(r) => {
-                let show = self.verbose || !matches!(r.outcome, Outcome::NotApplicable { .. });
-                if show {
-                    let suffix = match &r.outcome {
-                        Outcome::NotApplicable { reason } => format!(" ({reason})"),
-                        _ => String::new(),
-                    };
-                    let label = self.label(&r.outcome);
-                    let _ = writeln!(
-                        self.out,
-                        "{label} [{:>7.3}s] {}{suffix}",
-                        r.duration.as_secs_f64(),
-                        r.id
-                    );
-                }
-                if matches!(
+                let suffix = match &r.outcome {
+                    Outcome::NotApplicable { reason } => format!(" ({reason})"),
+                    // A pass can carry MAY-level notes: say so, so that a
+                    // check that saw nothing is not mistaken for one that held.
+                    Outcome::Pass if !r.findings.is_empty() => {
+                        format!(" ({} MAY note(s); -v shows them)", r.findings.len())
+                    }
+                    _ => String::new(),
+                };
+                let label = self.label(&r.outcome);
+                let _ = writeln!(
+                    self.out,
+                    "{label} [{:>7.3}s] {}{suffix}",
+                    r.duration.as_secs_f64(),
+                    r.id
+                );
+                let noted =
+                    self.verbose && matches!(r.outcome, Outcome::Pass) && !r.findings.is_empty();
+                let problem = matches!(
                     r.outcome,
                     Outcome::Fail | Outcome::Warn | Outcome::Error { .. }
-                ) {
+                );
+                if noted || problem {
                     self.problems.push((**r).clone());
                 }
             }
@@ -160,8 +165,8 @@ impl Reporter for HumanReporter {
                         self.detail(p);
                     }
                 }
-                if *strict && summary.warned > 0 {
-                    let _ = writeln!(self.out, "--strict: warnings count as failures");
+                if *strict {
+                    let _ = writeln!(self.out, "--strict: warnings (SHOULD) fail the run");
                 }
                 let _ = writeln!(
                     self.out,

@@ -309,18 +309,21 @@ pub fn compact(v: &Value) -> String {
     s
 }
 
+/// Which message an `expect` step waits for.
+type Predicate = Box<dyn Fn(&Message) -> bool + Send>;
+
 async fn expect(
     ctx: &mut Ctx<'_>,
     at: Option<(usize, &Step)>,
     e: &Expectation,
 ) -> Result<(), Stop> {
     let within = e.within.unwrap_or(ctx.cfg.step_timeout);
-    let (what, pred): (String, Box<dyn Fn(&Message) -> bool + Send>) = match &e.selector {
+    let (what, pred): (String, Predicate) = match &e.selector {
         Selector::ResponseTo(label) => {
             let id = ctx
                 .vars
                 .get(&format!("{label}.id"))
-                .and_then(|v| id_from_value(&v))
+                .and_then(id_from_value)
                 .ok_or_else(|| {
                     Stop::Error(
                         Blame::Scenario,
