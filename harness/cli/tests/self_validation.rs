@@ -47,7 +47,7 @@ fn run_server(extra: &[&str], target: &[&str], tag: &str) -> RunResult {
     let mut cmd = Command::new(BIN);
     cmd.arg("server")
         .arg("--jobs")
-        .arg("6")
+        .arg("8")
         .arg("--json")
         .arg(&json);
     cmd.args(extra);
@@ -93,18 +93,21 @@ fn faults() -> Vec<(String, bool)> {
 fn fault_runs() -> &'static BTreeMap<String, RunResult> {
     static RUNS: OnceLock<BTreeMap<String, RunResult>> = OnceLock::new();
     RUNS.get_or_init(|| {
-        let faults = faults();
-        // Two faults at a time: each run already uses several jobs.
+        let faults = faults(); // Four faults at a time, eight cases each: the cases mostly wait on
+                               // the target, so this stays light on two cores.
         let mut out = BTreeMap::new();
-        for pair in faults.chunks(2) {
+        for pair in faults.chunks(4) {
             let handles: Vec<_> = pair
                 .iter()
                 .cloned()
                 .map(|(name, should)| {
                     std::thread::spawn(move || {
-                        let strict: &[&str] = if should { &["--strict"] } else { &[] };
+                        let mut opts = vec!["--timeout", "2s"];
+                        if should {
+                            opts.push("--strict");
+                        }
                         let r = run_server(
-                            strict,
+                            &opts,
                             &[BIN, "reference", "server", "--fault", &name],
                             &format!("fault-{name}"),
                         );
@@ -208,8 +211,9 @@ fn every_scenario_catches_a_fault() -> Result<(), Failed> {
     Ok(())
 }
 
-/// Runs a hopeless target and checks the run ends fast with exit 3 and no survivors.
-fn robustness(script: &str) -> Result<(), Failed> {
+/// Runs a hopeless target and checks the run ends fast, with one of the
+/// `allowed` exit codes, and leaves no process behind.
+fn robustness(script: &str, allowed: &[i32]) -> Result<(), Failed> {
     let dir = scratch().join(format!(
         "robust-{:x}",
         script.len() * 31 + script.as_bytes()[0] as usize
@@ -232,8 +236,8 @@ fn robustness(script: &str) -> Result<(), Failed> {
         &format!("robust-{}", script.len()),
     );
     let took = started.elapsed();
-    if r.code != 3 {
-        return Err(format!("exit {} (want 3)\n{}", r.code, r.stdout).into());
+    if !allowed.contains(&r.code) {
+        return Err(format!("exit {} (want one of {allowed:?})\n{}", r.code, r.stdout).into());
     }
     if took > Duration::from_secs(60) {
         return Err(format!("took {took:?}").into());
@@ -269,13 +273,14 @@ fn main() {
         Trial::test(
             "every-scenario-catches-a-fault",
             every_scenario_catches_a_fault,
-        ),
+        ), // Silent or absent targets could not be run (3); a flooding one is
+        // judged on the garbage it sends (1) unless it drowns the probe (3).
         Trial::test("robustness/never-answers", || {
-            robustness("exec cat > /dev/null")
+            robustness("exec cat > /dev/null", &[3])
         }),
-        Trial::test("robustness/exits-at-once", || robustness("exit 0")),
+        Trial::test("robustness/exits-at-once", || robustness("exit 0", &[3])),
         Trial::test("robustness/floods-stdout", || {
-            robustness("exec yes 'not json at all'")
+            robustness("exec yes 'not json at all'", &[1, 3])
         }),
     ];
     for (name, _) in faults() {

@@ -40,8 +40,10 @@ const TRANSCRIPT_MAX: usize = 2000;
 const STDERR_MAX: usize = 200;
 /// Text kept of one transcript line.
 const LINE_MAX: usize = 2000;
-/// Messages kept in the inbox; a flooding target loses the excess (noted).
+/// Messages kept in the inbox; a flooding target loses the excess.
 const INBOX_MAX: usize = 10_000;
+/// Violations kept per case; a flooding target's excess is only counted.
+const VIOLATIONS_MAX: usize = 1_000;
 
 pub struct Conn {
     proc: StdioProcess,
@@ -51,6 +53,7 @@ pub struct Conn {
     dropped_lines: usize,
     stderr_lines: usize,
     pub violations: Vec<Violation>,
+    dropped_violations: usize,
     exit: Option<String>,
     next_id: i64,
     frames: usize,
@@ -66,6 +69,7 @@ impl Conn {
             dropped_lines: 0,
             stderr_lines: 0,
             violations: Vec::new(),
+            dropped_violations: 0,
             exit: None,
             next_id: 1,
             frames: 0,
@@ -208,6 +212,19 @@ impl Conn {
         }
     }
 
+    fn violation(&mut self, v: Violation) {
+        if self.violations.len() < VIOLATIONS_MAX {
+            self.violations.push(v);
+        } else {
+            self.dropped_violations += 1;
+        }
+    }
+
+    /// Violations seen, including those not kept.
+    pub fn violation_count(&self) -> usize {
+        self.violations.len() + self.dropped_violations
+    }
+
     /// Lines (valid or not) the target has written to stdout.
     pub fn frames_received(&self) -> usize {
         self.frames
@@ -224,20 +241,20 @@ impl Conn {
                     Ok(Inbound::Single(msg)) => self.receive(at_ms, msg),
                     Ok(Inbound::Batch(items)) => {
                         if let Some(v) = self.session.inbound_batch(at_ms) {
-                            self.violations.push(v);
+                            self.violation(v);
                         }
                         for item in items {
                             match item {
                                 Ok(msg) => self.receive(at_ms, msg),
                                 Err(invalid) => {
                                     let v = self.session.inbound_invalid(&invalid, at_ms);
-                                    self.violations.push(v);
+                                    self.violation(v);
                                 }
                             }
                         }
                     }
                     Err(invalid) if invalid.kind.is_parse_error() => {
-                        self.violations.push(Violation {
+                        self.violation(Violation {
                             requirement: known("stdio.stdout-only-mcp"),
                             detail: format!(
                                 "stdout line {} is not a JSON-RPC message ({})",
@@ -248,7 +265,7 @@ impl Conn {
                     }
                     Err(invalid) => {
                         let v = self.session.inbound_invalid(&invalid, at_ms);
-                        self.violations.push(v);
+                        self.violation(v);
                     }
                 }
             }
@@ -262,7 +279,7 @@ impl Conn {
                     // The limit is the harness's, not the spec's: note it only.
                     self.push_line(at_ms, "--", "line dropped: over --max-line".to_owned());
                 } else {
-                    self.violations.push(Violation {
+                    self.violation(Violation {
                         requirement: known("stdio.newline-delimited"),
                         detail: err.to_string(),
                         at_ms,
@@ -289,8 +306,9 @@ impl Conn {
     }
 
     fn receive(&mut self, at_ms: u64, msg: Message) {
-        let found = self.session.inbound(&msg, at_ms);
-        self.violations.extend(found);
+        for v in self.session.inbound(&msg, at_ms) {
+            self.violation(v);
+        }
         if self.inbox.len() < INBOX_MAX {
             self.inbox.push(Received { at_ms, msg });
         }
@@ -333,7 +351,7 @@ impl Conn {
         pred: impl Fn(&Message) -> bool,
     ) -> Result<Received, WaitError> {
         const QUIET: Duration = Duration::from_millis(250);
-        let before = self.violations.len();
+        let before = self.violation_count();
         let deadline = Instant::now() + within;
         loop {
             let slice = deadline
@@ -341,7 +359,7 @@ impl Conn {
                 .min(QUIET);
             match self.wait_for(slice, &pred).await {
                 Err(WaitError::Timeout) if Instant::now() < deadline => {
-                    if self.violations.len() > before {
+                    if self.violation_count() > before {
                         return Err(WaitError::Invalid);
                     }
                 }

@@ -1,0 +1,159 @@
+//! The command-line contract: exit codes, JSON shapes, and how errors in
+//! scenario files are reported. Each test runs the real binary.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+const BIN: &str = env!("CARGO_BIN_EXE_mcpspec");
+
+fn mcpspec(args: &[&str]) -> Output {
+    Command::new(BIN).args(args).output().expect("mcpspec runs")
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("mcpspec-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+#[test]
+fn json_report_has_the_documented_shape() {
+    let dir = temp_dir("json");
+    let json = dir.join("out.json");
+    let out = mcpspec(&[
+        "server",
+        "--filter",
+        "server/lifecycle/ping/",
+        "--spec-version",
+        "2025-06-18",
+        "--json",
+        json.to_str().expect("utf-8 path"),
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(&json).expect("written"))
+        .expect("valid JSON");
+    for key in ["passed", "failed", "warned", "not_applicable", "errored"] {
+        assert!(doc["summary"][key].is_u64(), "summary.{key}");
+    }
+    let results = doc["results"].as_array().expect("results");
+    assert!(!results.is_empty());
+    for r in results {
+        for key in [
+            "id",
+            "scenario",
+            "version",
+            "outcome",
+            "level",
+            "requirements",
+            "message",
+        ] {
+            assert!(!r[key].is_null(), "result lacks {key}: {r}");
+        }
+        assert!(r["id"].as_str().expect("id").ends_with("@2025-06-18"));
+    }
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let last = stdout.lines().last().expect("a closing line");
+    assert!(
+        last.starts_with(&format!("{} passed, 0 failed", results.len())) && last.ends_with('s'),
+        "closing line: {last}"
+    );
+}
+
+#[test]
+fn list_json_names_ids_versions_transports_level_requirements() {
+    let out = mcpspec(&["list", "--json", "--filter", "server/pagination"]);
+    assert_eq!(out.status.code(), Some(0));
+    let cases: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let cases = cases.as_array().expect("array");
+    assert!(cases.len() >= 8);
+    for c in cases {
+        for key in ["id", "versions", "transports", "level", "requirements"] {
+            assert!(!c[key].is_null(), "case lacks {key}: {c}");
+        }
+    }
+}
+
+#[test]
+fn a_broken_scenario_file_is_located_and_exits_2() {
+    let dir = temp_dir("broken");
+    let file = dir.join("server/demo/broken.yaml");
+    std::fs::create_dir_all(file.parent().expect("parent")).expect("dirs");
+    std::fs::write(
+        &file,
+        "id: server/demo/broken\ntitle: Broken\nrequirements: [ping.respond]\nlevel: must\nsteps:\n  - sned: { method: ping }\n",
+    )
+    .expect("write");
+    let out = mcpspec(&["server", "--scenarios", dir.to_str().expect("utf-8")]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("broken.yaml:6:"), "no file:line:col in {err}");
+    assert!(err.contains("sned"), "no snippet in {err}");
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    assert_eq!(
+        mcpspec(&["server", "--spec-version", "2020-01-01"])
+            .status
+            .code(),
+        Some(2)
+    );
+    assert_eq!(
+        mcpspec(&["server", "--filter", "no/such/scenario"])
+            .status
+            .code(),
+        Some(2)
+    );
+    assert_eq!(
+        mcpspec(&["server", "--filter", "[unclosed"]).status.code(),
+        Some(2)
+    );
+    assert_eq!(
+        mcpspec(&["reference", "server", "--fault", "no-such-fault"])
+            .status
+            .code(),
+        Some(2)
+    );
+}
+
+#[test]
+fn a_target_that_cannot_start_exits_3() {
+    let out = mcpspec(&[
+        "server",
+        "--filter",
+        "server/lifecycle/ping/",
+        "--",
+        "/nonexistent/mcp-server",
+    ]);
+    assert_eq!(out.status.code(), Some(3));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("target at fault"), "{stdout}");
+}
+
+#[test]
+fn a_should_fault_warns_and_fails_only_under_strict() {
+    let target = [BIN, "reference", "server", "--fault", "unknown-method-code"];
+    let filter = [
+        "--filter",
+        "server/jsonrpc/method-not-found/",
+        "--spec-version",
+        "2025-06-18",
+    ];
+    let mut args = vec!["server"];
+    args.extend(filter);
+    args.push("--");
+    args.extend(target);
+    let lenient = mcpspec(&args);
+    assert_eq!(lenient.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&lenient.stdout).contains("WARN"));
+    args.insert(1, "--strict");
+    assert_eq!(mcpspec(&args).status.code(), Some(1));
+}
