@@ -230,7 +230,7 @@ fn robustness(script: &str, allowed: &[i32]) -> Result<(), Failed> {
             "--case-timeout",
             "5s",
             "--filter",
-            "server/",
+            "server/lifecycle/",
         ],
         &["sh", "-c", &full],
         &format!("robust-{}", script.len()),

@@ -106,7 +106,15 @@ pub async fn run(ctx: &mut Ctx<'_>, i: usize, step: &Step) -> Result<(), Stop> {
             }
         }
         StepKind::Expect(e) => expect(ctx, at, e).await,
-        StepKind::ExpectSilence { duration, all } => silence(ctx, at, *duration, *all).await,
+        StepKind::ExpectSilence {
+            duration,
+            all,
+            notification,
+            params,
+        } => {
+            let filter = notification.as_deref().map(|m| (m, params.as_ref()));
+            silence(ctx, at, *duration, *all, filter).await
+        }
         StepKind::RepeatUntil(r) => repeat_until(ctx, at, r).await,
         StepKind::Discover(d) => discover(ctx, d).await,
         StepKind::Sleep(d) => {
@@ -388,22 +396,39 @@ async fn silence(
     at: Option<(usize, &Step)>,
     d: Duration,
     all: bool,
+    filter: Option<(&str, Option<&Matcher>)>,
 ) -> Result<(), Stop> {
     let since = ctx.conn.now_ms();
     ctx.conn.idle(d).await;
-    let pred = |m: &Message| all || !matches!(m, Message::Notification(_));
+    let vars = ctx.vars.clone();
+    let pred = |m: &Message| match (filter, m) {
+        (None, _) => all || !matches!(m, Message::Notification(_)),
+        (Some((method, params)), Message::Notification(n)) if n.method == method => {
+            params.is_none_or(|p| {
+                // A scratch copy: a silence check binds nothing.
+                let mut scratch = vars.clone();
+                p.check(n.params.as_ref(), "params", &mut scratch)
+                    .is_ok_and(|mismatches| mismatches.is_empty())
+            })
+        }
+        (Some(_), _) => false,
+    };
     let heard = ctx.conn.drain_since(since, pred);
     if heard.is_empty() {
         return Ok(());
     }
-    let what = if all {
-        "no message"
-    } else {
-        "no response or request"
+    let what = match filter {
+        Some((method, Some(p))) => format!("no {method} notification matching {}", p.describe()),
+        Some((method, None)) => format!("no {method} notification"),
+        None if all => "no message".to_owned(),
+        None => "no response or request".to_owned(),
     };
     let actual = heard
         .iter()
-        .map(|r| format!("{} at {}ms", r.msg.describe(), r.at_ms))
+        .map(|r| match r.msg.params() {
+            Some(p) => format!("{} {} at {}ms", r.msg.describe(), compact(p), r.at_ms),
+            None => format!("{} at {}ms", r.msg.describe(), r.at_ms),
+        })
         .collect::<Vec<_>>()
         .join("; ");
     let level = ctx.fail(at, vec![format!("{what} for {}ms", d.as_millis())], actual);

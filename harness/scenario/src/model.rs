@@ -162,9 +162,14 @@ pub enum StepKind {
     },
     Raw(RawStep),
     Expect(Expectation),
+    /// Nothing may arrive for `duration`: no response or request (`all`:
+    /// no message at all); or, with `notification`, no notification of that
+    /// method whose params match `params`.
     ExpectSilence {
         duration: Duration,
         all: bool,
+        notification: Option<String>,
+        params: Option<Matcher>,
     },
     RepeatUntil(RepeatUntil),
     Discover(Discover),

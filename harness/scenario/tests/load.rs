@@ -182,7 +182,7 @@ fn full_scenario_parses() {
     assert_eq!(e.selector, Selector::Id(json!(7)));
     assert!(matches!(
         s.steps[10].kind,
-        StepKind::ExpectSilence { duration, all: true } if duration == Duration::from_secs(60)
+        StepKind::ExpectSilence { duration, all: true, .. } if duration == Duration::from_secs(60)
     ));
     let StepKind::RepeatUntil(r) = &s.steps[11].kind else {
         panic!("repeat_until")
@@ -480,4 +480,30 @@ fn embedded_corpus_parses() {
         embedded().len(),
         errors.join("\n\n")
     );
+}
+
+#[test]
+fn expect_silence_can_name_a_notification_and_its_params() {
+    let text = format!(
+        "{HEAD}steps:\n  - expect_silence: {{ for: 2s, notification: notifications/message, params: {{ level: {{ $ne: emergency }} }} }}\n"
+    );
+    let s = parse("x.yaml", &text).expect("parses");
+    let StepKind::ExpectSilence {
+        notification,
+        params,
+        all,
+        ..
+    } = &s.steps[0].kind
+    else {
+        panic!("expect_silence")
+    };
+    assert_eq!(notification.as_deref(), Some("notifications/message"));
+    assert!(params.is_some() && !all);
+    let (line, col, msg) = error("steps:\n  - expect_silence: { for: 1s, params: {} }\n");
+    assert_eq!((line, col), (6, 40));
+    assert!(msg.contains("needs `notification`"), "{msg}");
+    let (_, _, msg) = error(
+        "steps:\n  - expect_silence: { for: 1s, all: true, notification: notifications/message }\n",
+    );
+    assert!(msg.contains("contradict"), "{msg}");
 }

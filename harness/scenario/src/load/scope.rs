@@ -81,10 +81,10 @@ pub(super) fn check(s: &Scenario, text: &str) -> Result<(), ScenarioError> {
                 used.extend(value.required_variables());
                 matcher(Some(matches), &mut used, &mut binds);
             }
-            StepKind::ExpectSilence { .. }
-            | StepKind::Sleep(_)
-            | StepKind::Disconnect
-            | StepKind::ExpectExit { .. } => {}
+            StepKind::ExpectSilence { params, .. } => {
+                matcher(params.as_ref(), &mut used, &mut binds);
+            }
+            StepKind::Sleep(_) | StepKind::Disconnect | StepKind::ExpectExit { .. } => {}
         }
         // A matcher may use what it captured earlier in the same message.
         let visible = |name: &str| {

@@ -186,17 +186,49 @@ fn kind(
             Kind::Map(_) => {
                 let mut m = ctx.map(value, "`expect_silence`")?;
                 let duration = ctx.duration(m.require(ctx, "for", "`expect_silence`")?, "`for`")?;
-                let all = m
-                    .take("all")
+                let all_node = m.take("all");
+                let all = all_node
                     .map(|n| ctx.bool(n, "`all`"))
                     .transpose()?
                     .unwrap_or(false);
-                m.finish(ctx, "`expect_silence`", &["for", "all"])?;
-                StepKind::ExpectSilence { duration, all }
+                let notification = m
+                    .take("notification")
+                    .map(|n| {
+                        ctx.nonempty_str(n, "`notification` (a method)")
+                            .map(str::to_owned)
+                    })
+                    .transpose()?;
+                let params_node = m.take("params");
+                if let (Some(n), None) = (params_node, &notification) {
+                    return Err(ctx.err(
+                        n.at,
+                        "`params` needs `notification` (whose params to match)".to_owned(),
+                    ));
+                }
+                if let (Some(n), true, Some(_)) = (all_node, all, &notification) {
+                    return Err(ctx.err(
+                        n.at,
+                        "`all: true` and `notification` contradict each other".to_owned(),
+                    ));
+                }
+                let params = params_node.map(|n| compile(ctx, n)).transpose()?;
+                m.finish(
+                    ctx,
+                    "`expect_silence`",
+                    &["for", "all", "notification", "params"],
+                )?;
+                StepKind::ExpectSilence {
+                    duration,
+                    all,
+                    notification,
+                    params,
+                }
             }
             _ => StepKind::ExpectSilence {
                 duration: ctx.duration(value, "`expect_silence`")?,
                 all: false,
+                notification: None,
+                params: None,
             },
         },
         "repeat_until" => StepKind::RepeatUntil(repeat_until(ctx, value)?),
