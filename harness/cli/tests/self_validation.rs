@@ -9,7 +9,7 @@
 //!   exits 1 (SHOULD-level faults under `--strict`), and names the scenarios
 //!   that caught it.
 //! - `every-scenario-catches-a-fault`: each scenario fails against at least
-//!   one fault, unless `scenarios/uncovered.yaml` lists it with a reason.
+//!   one fault, unless `tests/uncovered-scenarios.txt` lists it with a reason.
 //! - `robustness/*`: targets that hang, exit at once or flood stdout end the
 //!   run within its timeouts, with exit 3, and leave no process behind.
 //!
@@ -168,11 +168,13 @@ fn fault_is_caught(name: &str) -> Result<(), Failed> {
 }
 
 fn uncovered_allowlist(root: &Path) -> BTreeSet<String> {
-    let text = std::fs::read_to_string(root.join("scenarios/uncovered.yaml")).unwrap_or_default();
+    let text = std::fs::read_to_string(root.join("harness/cli/tests/uncovered-scenarios.txt"))
+        .expect("the allowlist file exists (it may list nothing)");
     text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
         .filter_map(|l| l.split_once(':'))
-        .map(|(id, _reason)| id.trim().trim_start_matches("- ").to_owned())
-        .filter(|id| !id.is_empty() && !id.starts_with('#'))
+        .map(|(id, _reason)| id.trim().to_owned())
         .collect()
 }
 
@@ -203,8 +205,8 @@ fn every_scenario_catches_a_fault() -> Result<(), Failed> {
     let stale: Vec<_> = allow.iter().filter(|s| caught.contains(*s)).collect();
     if !missing.is_empty() || !stale.is_empty() {
         return Err(format!(
-            "scenarios no fault makes fail (add a fault, or list them in scenarios/uncovered.yaml with a reason): {missing:?}\n\
-             listed as uncovered but caught (remove from uncovered.yaml): {stale:?}"
+            "scenarios no fault makes fail (add a fault, or list them in harness/cli/tests/uncovered-scenarios.txt with a reason): {missing:?}\n\
+             listed as uncovered but caught (remove them from uncovered-scenarios.txt): {stale:?}"
         )
         .into());
     }

@@ -63,9 +63,20 @@ impl HumanReporter {
         }
     }
 
-    fn detail(&mut self, r: &CaseResult) {
+    /// One problem in detail. `versions` lists every version at which the
+    /// scenario failed the same way (see [`group`]); `r` is the first.
+    fn detail(&mut self, r: &CaseResult, versions: &[String]) {
         let mut text = String::new();
-        let head = format!("{} {}", r.outcome.as_str().to_uppercase(), r.id);
+        let head = if versions.len() > 1 {
+            format!(
+                "{} {} @ {}",
+                r.outcome.as_str().to_uppercase(),
+                r.scenario,
+                versions.join(", ")
+            )
+        } else {
+            format!("{} {}", r.outcome.as_str().to_uppercase(), r.id)
+        };
         text.push_str(&self.paint("1", &head));
         text.push('\n');
         text.push_str(&format!("  {}\n", r.title));
@@ -90,16 +101,48 @@ impl HumanReporter {
         }
         if !r.transcript.is_empty() {
             let skip = r.transcript.len().saturating_sub(EXCERPT_LINES);
-            text.push_str(&format!(
-                "  Transcript{}:\n",
-                if skip > 0 { " (last lines)" } else { "" }
-            ));
+            let at = if versions.len() > 1 {
+                format!(" at {}", r.version)
+            } else {
+                String::new()
+            };
+            let last = if skip > 0 { ", last lines" } else { "" };
+            text.push_str(&format!("  Transcript{at}{last}:\n"));
             for line in &r.transcript[skip..] {
                 text.push_str(&format!("    {line}\n"));
             }
         }
         let _ = writeln!(self.out, "{text}");
     }
+}
+
+/// What makes two cases of one scenario "the same problem": the outcome and
+/// the rules broken, with what was expected (the actual text may differ in
+/// timings).
+fn signature(r: &CaseResult) -> String {
+    let mut key = format!("{}|{}", r.scenario, r.outcome.as_str());
+    for f in &r.findings {
+        key.push_str(&format!("|{}|{}|{:?}", f.requirement, f.level, f.expected));
+    }
+    key
+}
+
+/// Groups problems of one scenario that failed the same way at several
+/// versions, so a report lists each once with its versions. Sorted by id.
+pub fn group(mut problems: Vec<CaseResult>) -> Vec<(CaseResult, Vec<String>)> {
+    problems.sort_by(|a, b| a.id.cmp(&b.id));
+    let mut out: Vec<(CaseResult, Vec<String>)> = Vec::new();
+    for p in problems {
+        let version = p.version.to_string();
+        match out
+            .iter_mut()
+            .find(|(first, _)| signature(first) == signature(&p))
+        {
+            Some((_, versions)) => versions.push(version),
+            None => out.push((p, vec![version])),
+        }
+    }
+    out
 }
 
 impl Reporter for HumanReporter {
@@ -159,10 +202,9 @@ impl Reporter for HumanReporter {
             } => {
                 if !self.problems.is_empty() {
                     let _ = writeln!(self.out, "\n{}", self.paint("1", "── problems ──"));
-                    let mut problems = std::mem::take(&mut self.problems);
-                    problems.sort_by(|a, b| a.id.cmp(&b.id));
-                    for p in &problems {
-                        self.detail(p);
+                    let problems = std::mem::take(&mut self.problems);
+                    for (first, versions) in group(problems) {
+                        self.detail(&first, &versions);
                     }
                 }
                 if *strict {
@@ -181,5 +223,49 @@ impl Reporter for HumanReporter {
                 let _ = self.out.flush();
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mcpspec_engine::{Level, Version};
+    use mcpspec_runner::{Finding, FindingSource};
+    use std::time::Duration;
+
+    fn case(version: Version, actual: &str, requirement: &str) -> CaseResult {
+        CaseResult {
+            id: format!("server/x@{version}"),
+            scenario: "server/x".into(),
+            title: "x".into(),
+            version,
+            level: Level::Should,
+            requirements: vec![requirement.into()],
+            outcome: Outcome::Warn,
+            findings: vec![Finding {
+                requirement: requirement.into(),
+                level: Level::Should,
+                spec_url: String::new(),
+                summary: String::new(),
+                expected: vec!["e".into()],
+                actual: actual.into(),
+                location: None,
+                source: FindingSource::Step,
+            }],
+            duration: Duration::ZERO,
+            transcript: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn same_problem_at_several_versions_is_grouped() {
+        let groups = group(vec![
+            case(Version::V2025_06_18, "at 5ms: x", "a.b"),
+            case(Version::V2024_11_05, "at 9ms: x", "a.b"),
+            case(Version::V2025_11_25, "x", "c.d"),
+        ]);
+        assert_eq!(groups.len(), 2);
+        assert_eq!(groups[0].1, ["2024-11-05", "2025-06-18"]);
+        assert_eq!(groups[1].1, ["2025-11-25"]);
     }
 }
