@@ -157,11 +157,7 @@ impl Conn {
                 Err(e) => self.session.outbound_unreadable(&e),
             }
         }
-        self.push_line(
-            now,
-            ">>",
-            String::from_utf8_lossy(bytes).escape_debug().to_string(),
-        );
+        self.push_line(now, ">>", raw_text(bytes));
         self.write(bytes).await
     }
 
@@ -391,5 +387,29 @@ impl Conn {
     /// Ends the case: closes stdin, kills the process group.
     pub fn shutdown(&mut self) {
         self.proc.kill();
+    }
+}
+
+/// Raw bytes for the transcript: verbatim when they are one line of plain
+/// text (as a message would be shown), escaped otherwise so that newlines,
+/// CRs and invalid UTF-8 stay visible.
+fn raw_text(bytes: &[u8]) -> String {
+    let body = bytes.strip_suffix(b"\n").unwrap_or(bytes);
+    match std::str::from_utf8(body) {
+        Ok(t) if !t.is_empty() && !t.contains(char::is_control) => t.to_owned(),
+        _ => format!("[raw] {}", String::from_utf8_lossy(bytes).escape_debug()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::raw_text;
+
+    #[test]
+    fn raw_frames_are_shown_plainly_unless_they_hide_something() {
+        assert_eq!(raw_text(b"{\"a\":1}\n"), "{\"a\":1}");
+        assert_eq!(raw_text(b"{\"a\":\n1}\n"), r#"[raw] {\"a\":\n1}\n"#);
+        assert_eq!(raw_text(b"\n"), r"[raw] \n");
+        assert!(raw_text(b"\xff\n").starts_with("[raw] "));
     }
 }
