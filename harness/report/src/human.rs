@@ -19,8 +19,17 @@ use std::io::{IsTerminal, Write};
 
 use mcpspec_runner::{CaseResult, Event, Outcome, Reporter};
 
-/// How much of the transcript a failure shows.
+/// How much of the transcript a failure shows: lines, and characters a line.
 const EXCERPT_LINES: usize = 12;
+const EXCERPT_WIDTH: usize = 400;
+
+/// `text` cut to at most `max` characters, marked when cut.
+fn cut(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((i, _)) => format!("{} … ({} more bytes)", &text[..i], text.len() - i),
+        None => text.to_owned(),
+    }
+}
 
 pub struct HumanReporter {
     out: Box<dyn Write + Send>,
@@ -109,7 +118,7 @@ impl HumanReporter {
             let last = if skip > 0 { ", last lines" } else { "" };
             text.push_str(&format!("  Transcript{at}{last}:\n"));
             for line in &r.transcript[skip..] {
-                text.push_str(&format!("    {line}\n"));
+                text.push_str(&format!("    {}\n", cut(&line.to_string(), EXCERPT_WIDTH)));
             }
         }
         let _ = writeln!(self.out, "{text}");
@@ -255,6 +264,12 @@ mod tests {
             duration: Duration::ZERO,
             transcript: Vec::new(),
         }
+    }
+
+    #[test]
+    fn long_lines_are_cut_on_a_char_boundary() {
+        assert_eq!(cut("abc", 5), "abc");
+        assert_eq!(cut("aé€xyz", 3), "aé€ … (3 more bytes)");
     }
 
     #[test]
