@@ -1,29 +1,14 @@
 //! `mcpspec list`: the cases a run would play, for humans or as JSON.
 
-use mcpspec_runner::{plan, Selection};
 use serde_json::json;
 
 use crate::cli::ListArgs;
-use crate::server::{load_corpus, EXIT_OK};
-use crate::EXIT_USAGE;
+use crate::server::{select_cases, EXIT_OK};
 
 pub fn run(args: ListArgs) -> u8 {
-    let scenarios = match load_corpus(&args.select.scenarios) {
-        Ok(s) => s,
-        Err(code) => return code,
-    };
-    let sel = Selection {
-        filters: args.select.filter.clone(),
-        versions: args.select.spec_version.clone(),
-        role_prefix: String::new(),
-        transport: None,
-    };
-    let cases = match plan(&scenarios, &sel) {
+    let cases = match select_cases(&args.select, "", None) {
         Ok(c) => c,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return EXIT_USAGE;
-        }
+        Err(code) => return code,
     };
     if args.json {
         let items: Vec<_> = cases

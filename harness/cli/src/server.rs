@@ -9,11 +9,11 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use mcpspec_report::{HumanReporter, JsonReporter};
-use mcpspec_runner::{plan, CaseConfig, Reporter, RunConfig, Selection};
-use mcpspec_scenario::{Corpus, Scenario};
+use mcpspec_runner::{plan, Case, CaseConfig, Reporter, RunConfig, Selection};
+use mcpspec_scenario::{Corpus, Scenario, TransportKind};
 use mcpspec_transport::CommandSpec;
 
-use crate::cli::ServerArgs;
+use crate::cli::{SelectArgs, ServerArgs};
 use crate::EXIT_USAGE;
 
 pub const EXIT_OK: u8 = 0;
@@ -35,6 +35,26 @@ pub fn load_corpus(extra: &[PathBuf]) -> Result<Vec<Arc<Scenario>>, u8> {
     }
 }
 
+/// Loads the corpus and plans the selected cases; on failure the error is
+/// printed and the exit code returned.
+pub fn select_cases(
+    select: &SelectArgs,
+    role_prefix: &str,
+    transport: Option<TransportKind>,
+) -> Result<Vec<Case>, u8> {
+    let scenarios = load_corpus(&select.scenarios)?;
+    let sel = Selection {
+        filters: select.filter.clone(),
+        versions: select.spec_version.clone(),
+        role_prefix: role_prefix.to_owned(),
+        transport,
+    };
+    plan(&scenarios, &sel).map_err(|e| {
+        eprintln!("error: {e}");
+        EXIT_USAGE
+    })
+}
+
 /// The target: the command after `--`, or this binary's reference server.
 fn target(command: &[String]) -> Result<CommandSpec, String> {
     match command.split_first() {
@@ -52,22 +72,9 @@ fn target(command: &[String]) -> Result<CommandSpec, String> {
 }
 
 pub async fn run(args: ServerArgs) -> u8 {
-    let scenarios = match load_corpus(&args.select.scenarios) {
-        Ok(s) => s,
-        Err(code) => return code,
-    };
-    let sel = Selection {
-        filters: args.select.filter.clone(),
-        versions: args.select.spec_version.clone(),
-        role_prefix: "server/".to_owned(),
-        transport: Some(mcpspec_scenario::TransportKind::Stdio),
-    };
-    let cases = match plan(&scenarios, &sel) {
+    let cases = match select_cases(&args.select, "server/", Some(TransportKind::Stdio)) {
         Ok(c) => c,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return EXIT_USAGE;
-        }
+        Err(code) => return code,
     };
     if args.list {
         for c in &cases {
