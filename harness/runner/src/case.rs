@@ -179,13 +179,7 @@ pub async fn run_case(case: &Case, cfg: &CaseConfig) -> CaseResult {
     let version = ctx.version;
     let mut findings = std::mem::take(&mut ctx.findings);
     findings.extend(oracle_findings(&ctx.conn, version));
-    result.outcome = match stop {
-        Some(Stop::NotApplicable(reason)) => Outcome::NotApplicable { reason },
-        Some(Stop::Error(blame, message)) if findings.is_empty() => {
-            Outcome::Error { blame, message }
-        }
-        _ => outcome_of(&findings),
-    };
+    result.outcome = decide(stop, &findings);
     if ctx.conn.dropped_lines() > 0 {
         let n = ctx.conn.dropped_lines();
         ctx.conn.note(format!("{n} more transcript lines not kept"));
@@ -194,6 +188,22 @@ pub async fn run_case(case: &Case, cfg: &CaseConfig) -> CaseResult {
     result.transcript = std::mem::take(&mut ctx.conn.transcript);
     result.duration = started.elapsed();
     result
+}
+
+/// The case's outcome: a broken MUST or SHOULD decides, whatever stopped
+/// the steps (a violation seen before a `discover` came up empty still
+/// counts); otherwise the stop decides (MAY notes do not turn an error into
+/// a pass).
+fn decide(stop: Option<Stop>, findings: &[Finding]) -> Outcome {
+    let judged = outcome_of(findings);
+    if judged != Outcome::Pass {
+        return judged;
+    }
+    match stop {
+        Some(Stop::NotApplicable(reason)) => Outcome::NotApplicable { reason },
+        Some(Stop::Error(blame, message)) => Outcome::Error { blame, message },
+        Some(Stop::Failed) | None => judged,
+    }
 }
 
 /// The target went away mid-case: every request it had not answered is a
@@ -398,6 +408,36 @@ mod tests {
                 "{id} is not catalogued"
             );
         }
+    }
+
+    fn note(level: Level) -> Finding {
+        Finding {
+            requirement: "ping.respond".into(),
+            level,
+            spec_url: String::new(),
+            summary: String::new(),
+            expected: vec![],
+            actual: String::new(),
+            location: None,
+            source: FindingSource::Oracle,
+        }
+    }
+
+    #[test]
+    fn broken_rules_decide_before_the_stop_reason() {
+        let na = || Some(Stop::NotApplicable("none".into()));
+        let err = || Some(Stop::Error(Blame::Scenario, "unbound".into()));
+        assert_eq!(decide(na(), &[note(Level::Must)]), Outcome::Fail);
+        assert_eq!(decide(err(), &[note(Level::Should)]), Outcome::Warn);
+        assert!(matches!(
+            decide(na(), &[note(Level::May)]),
+            Outcome::NotApplicable { .. }
+        ));
+        assert!(matches!(
+            decide(err(), &[note(Level::May)]),
+            Outcome::Error { .. }
+        ));
+        assert_eq!(decide(None, &[note(Level::May)]), Outcome::Pass);
     }
 
     #[test]
