@@ -85,6 +85,10 @@ impl ReferenceServer {
                 }))
             }
         };
+        if req.method.ends_with("/list") {
+            // Something for a client that asked for debug logs to see.
+            self.log(out, LogLevel::Debug, json!({ "event": req.method }));
+        }
         let result = match req.method.as_str() {
             "tools/list" => self.list(ListKind::Tools, tools::definitions(version), &params),
             "tools/call" => return self.call_tool(now_ms, version, req, &params, batch, out),

@@ -23,29 +23,29 @@ pub(crate) const BLOB_URI: &str = "mcpspec://blob";
 pub(crate) const COUNTER_PERIOD_MS: u64 = 250;
 const STATIC_COUNT: usize = 5;
 
-/// `resources/list` entries, in list order.
+/// `resources/list` entries, in list order. The changing counter comes
+/// first, so that a client which subscribes to the first resource it finds
+/// sees updates.
 pub(crate) fn definitions() -> Vec<Value> {
-    let mut list: Vec<Value> = (1..=STATIC_COUNT)
-        .map(|n| {
-            json!({
-                "uri": format!("mcpspec://static/{n}"),
-                "name": format!("static-{n}"),
-                "description": format!("Static text resource number {n}."),
-                "mimeType": "text/plain"
-            })
+    let mut list = vec![json!({
+        "uri": COUNTER_URI,
+        "name": "counter",
+        "description": "A counter that changes every 250 ms; subscribe to be told.",
+        "mimeType": "text/plain"
+    })];
+    list.extend((1..=STATIC_COUNT).map(|n| {
+        json!({
+            "uri": format!("mcpspec://static/{n}"),
+            "name": format!("static-{n}"),
+            "description": format!("Static text resource number {n}."),
+            "mimeType": "text/plain"
         })
-        .collect();
+    }));
     list.push(json!({
         "uri": BLOB_URI,
         "name": "blob",
         "description": "32 bytes (0 to 31) of binary data.",
         "mimeType": "application/octet-stream"
-    }));
-    list.push(json!({
-        "uri": COUNTER_URI,
-        "name": "counter",
-        "description": "A counter that changes every 250 ms; subscribe to be told.",
-        "mimeType": "text/plain"
     }));
     list
 }
