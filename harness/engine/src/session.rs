@@ -149,11 +149,12 @@ impl Session {
         self.sent_pending.contains_key(id)
     }
 
-    /// Valid requests we sent that are still unanswered, with their methods.
+    /// Requests the peer still owes an answer: sent, valid, not answered and
+    /// not cancelled; with their methods.
     pub fn pending(&self) -> impl Iterator<Item = (&Id, &str)> {
         self.sent_pending
             .iter()
-            .filter(|(_, p)| !p.invalid)
+            .filter(|(_, p)| !p.invalid && !p.cancelled)
             .map(|(id, p)| (id, p.method.as_str()))
     }
 
@@ -602,6 +603,21 @@ mod tests {
             .inbound(&Message::result(Id::from(2), json!({})), 5)
             .is_empty());
         assert_eq!(ids(&s.inbound(&p(3.0), 6)), ["progress.token-active"]);
+    }
+
+    #[test]
+    fn pending_lists_only_what_the_peer_owes() {
+        let mut s = client();
+        s.outbound(&Message::request(7, "tools/call", None), 0);
+        s.outbound(&Message::request(8, "tools/call", None), 0);
+        s.outbound(
+            &Message::notification("notifications/cancelled", Some(json!({"requestId": 8}))),
+            1,
+        );
+        let bad = mcpspec_wire::classify(br#"{"jsonrpc":"2.0","id":9,"method":7}"#).unwrap_err();
+        s.outbound_unreadable(&bad);
+        let owed: Vec<String> = s.pending().map(|(id, m)| format!("{m} {id}")).collect();
+        assert_eq!(owed, ["tools/call 7"]);
     }
 
     #[test]

@@ -172,8 +172,13 @@ pub async fn run_case(case: &Case, cfg: &CaseConfig) -> CaseResult {
         )),
     };
     if let Some(Stop::Error(Blame::Target, _)) = &stop {
-        owed_answers(&mut ctx);
+        // A failed write (broken pipe) can come before the exit is read:
+        // give a dying target a moment, so that what it left unanswered counts.
+        ctx.conn.wait_exit(Duration::from_millis(500)).await;
     }
+    // A target that went away on its own owes every answer it had not sent,
+    // however the steps ended (their own waits may only have been MAY checks).
+    owed_answers(&mut ctx);
     ctx.conn.shutdown();
 
     let version = ctx.version;
@@ -206,8 +211,9 @@ fn decide(stop: Option<Stop>, findings: &[Finding]) -> Outcome {
     }
 }
 
-/// The target went away mid-case: every request it had not answered is a
-/// broken promise of JSON-RPC (each request gets a response).
+/// If the target went away mid-case, every request it had not answered (and
+/// that was not cancelled) is a broken promise of JSON-RPC: each request gets
+/// a response. A target still running is not judged here.
 fn owed_answers(ctx: &mut Ctx<'_>) {
     let Some(how) = ctx.conn.exit().map(str::to_owned) else {
         return;

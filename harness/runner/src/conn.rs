@@ -122,11 +122,20 @@ impl Conn {
     pub async fn send(&mut self, msg: &Message) -> Result<(), String> {
         let text = msg.to_json();
         let now = self.now_ms();
-        self.session.outbound(msg, now);
-        self.push_line(now, ">>", text.clone());
-        let mut line = text.into_bytes();
+        let mut line = text.clone().into_bytes();
         line.push(b'\n');
-        self.write(&line).await
+        // Record only what was delivered: nothing can be owed for a request
+        // that never reached the target. (Answers are only read by `pump`,
+        // after this returns, so recording after the write loses nothing.)
+        let written = self.write(&line).await;
+        match &written {
+            Ok(()) => {
+                self.session.outbound(msg, now);
+                self.push_line(now, ">>", text);
+            }
+            Err(e) => self.push_line(now, "--", format!("not delivered ({e}): {text}")),
+        }
+        written
     }
 
     /// Sends exact bytes. Each line is classified so the engine knows what
