@@ -149,6 +149,12 @@ impl Session {
         self.sent_pending.contains_key(id)
     }
 
+    /// The method of the unanswered request we sent with `id` (cancelled or
+    /// not): what an answer to `id` is an answer to.
+    pub fn sent_method(&self, id: &Id) -> Option<&str> {
+        self.sent_pending.get(id).map(|p| p.method.as_str())
+    }
+
     /// Requests the peer still owes an answer: sent, valid, not answered and
     /// not cancelled; with their methods.
     pub fn pending(&self) -> impl Iterator<Item = (&Id, &str)> {

@@ -2,8 +2,9 @@
 //! session, an inbox of received messages, and the transcript.
 //!
 //! Every frame the target sends passes through [`Conn::absorb`]: it is
-//! classified by the wire layer, judged by the engine (violations are kept
-//! for the case's findings), written to the transcript and, when valid, put
+//! classified by the wire layer, judged by the engine and checked against
+//! the version's message schemas (violations are kept for the case's
+//! findings), written to the transcript and, when valid, put
 //! in the inbox where `expect` steps find it. Nothing is judged twice and
 //! nothing is dropped silently: malformed output becomes a violation.
 
@@ -16,6 +17,7 @@ use mcpspec_wire::{classify, FrameErrorKind, Id, Inbound, Message};
 use tokio::time::Instant;
 
 use crate::outcome::TranscriptLine;
+use crate::schema;
 
 /// A message received and not yet consumed by an `expect`.
 #[derive(Debug, Clone)]
@@ -48,6 +50,8 @@ const VIOLATIONS_MAX: usize = 1_000;
 pub struct Conn {
     proc: StdioProcess,
     pub session: Session,
+    /// The version the case runs at: what received messages are checked against.
+    version: Version,
     inbox: Vec<Received>,
     pub transcript: Vec<TranscriptLine>,
     dropped_lines: usize,
@@ -64,6 +68,7 @@ impl Conn {
         Conn {
             proc,
             session: Session::new(Role::Client, Some(version)),
+            version,
             inbox: Vec::new(),
             transcript: Vec::new(),
             dropped_lines: 0,
@@ -311,6 +316,10 @@ impl Conn {
     }
 
     fn receive(&mut self, at_ms: u64, msg: Message) {
+        // Before the session absorbs it: an answer's request is still pending.
+        if let Some(v) = schema::check(&self.session, self.version, Role::Server, &msg, at_ms) {
+            self.violation(v);
+        }
         for v in self.session.inbound(&msg, at_ms) {
             self.violation(v);
         }

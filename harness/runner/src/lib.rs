@@ -21,6 +21,7 @@ pub mod event;
 pub mod outcome;
 pub mod plan;
 pub mod run;
+pub mod schema;
 pub mod steps;
 
 pub use case::CaseConfig;
