@@ -2,7 +2,17 @@
 
 use std::time::Duration;
 
-/// Parse `<digits><unit>` with unit `ms`, `s` or `m`.
+/// A unit and what `<n><unit>` means (`None`: too long).
+type Unit = (&'static str, fn(u64) -> Option<Duration>);
+
+/// The units a duration may have.
+pub(crate) const UNITS: [Unit; 3] = [
+    ("ms", |n| Some(Duration::from_millis(n))),
+    ("s", |n| Some(Duration::from_secs(n))),
+    ("m", |n| n.checked_mul(60).map(Duration::from_secs)),
+];
+
+/// Parse `<digits><unit>` with a unit of [`UNITS`]: `ms`, `s` or `m`.
 pub fn parse_duration(text: &str) -> Result<Duration, String> {
     let digits_end = text
         .find(|c: char| !c.is_ascii_digit())
@@ -13,15 +23,19 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
         return Err(bad());
     }
     let n: u64 = digits.parse().map_err(|_| bad())?;
-    match unit {
-        "ms" => Ok(Duration::from_millis(n)),
-        "s" => Ok(Duration::from_secs(n)),
-        "m" => n.checked_mul(60).map(Duration::from_secs).ok_or_else(bad),
-        "" => Err(format!(
+    if unit.is_empty() {
+        return Err(format!(
             "duration {text:?} has no unit (write it like 250ms, 2s or 1m)"
-        )),
-        _ => Err(bad()),
+        ));
     }
+    let (_, make) = UNITS.iter().find(|(u, _)| *u == unit).ok_or_else(bad)?;
+    make(n).ok_or_else(bad)
+}
+
+/// The duration syntax as a regular expression (for the file schema).
+pub(crate) fn pattern() -> String {
+    let units: Vec<&str> = UNITS.iter().map(|(u, _)| *u).collect();
+    format!("^[0-9]+({})$", units.join("|"))
 }
 
 /// Format a duration the way scenario files write it.
@@ -50,5 +64,6 @@ mod tests {
         }
         assert_eq!(format_duration(Duration::from_millis(300)), "300ms");
         assert_eq!(format_duration(Duration::from_secs(2)), "2s");
+        assert_eq!(pattern(), "^[0-9]+(ms|s|m)$");
     }
 }

@@ -14,6 +14,8 @@
 //!   variables a case binds.
 //! - [`matcher`]: the `$type`, `$regex`, `$oneOf`, … patterns, compiled at
 //!   load time, checked into a list of [`Mismatch`]es.
+//! - [`file_schema`]: the JSON Schema of the file format for editors,
+//!   generated from the loader's own tables of keys.
 //! - [`corpus`]: embedded scenario files, `--scenarios DIR` folders, and the
 //!   checks across files (id ↔ path, duplicates).
 
@@ -21,6 +23,7 @@ pub mod bindings;
 pub mod corpus;
 pub mod duration;
 pub mod error;
+pub mod file_schema;
 pub(crate) mod load;
 pub mod matcher;
 pub mod model;
@@ -30,6 +33,7 @@ pub(crate) mod yaml;
 pub use bindings::Bindings;
 pub use corpus::{embedded, load_dir, Corpus};
 pub use error::{Location, ScenarioError};
+pub use file_schema::{scenario_file_schema, scenario_file_schema_text};
 pub use load::parse;
 pub use matcher::{Matcher, Mismatch};
 pub use mcpspec_engine::{Level, Version};

@@ -120,6 +120,19 @@ pub enum SessionMode {
     Fresh,
 }
 
+impl SessionMode {
+    /// Every mode; the first is the default.
+    pub const ALL: [SessionMode; 2] = [SessionMode::Initialized, SessionMode::Fresh];
+
+    /// The mode as `session:` writes it.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            SessionMode::Initialized => "initialized",
+            SessionMode::Fresh => "fresh",
+        }
+    }
+}
+
 /// Gates: when unmet, the case is not applicable.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Requires {

@@ -11,6 +11,7 @@
 //! Checks that need more than one file (id ↔ path, duplicate ids) live in
 //! [`crate::corpus`].
 
+pub(crate) mod keys;
 pub(crate) mod reader;
 mod scope;
 mod steps;
@@ -20,20 +21,6 @@ use crate::model::{Requires, Scenario, SessionMode, Source, TransportKind};
 use crate::yaml::{Kind, Node};
 use mcpspec_engine::{Level, Version};
 use reader::Ctx;
-
-const TOP_KEYS: &[&str] = &[
-    "id",
-    "title",
-    "requirements",
-    "level",
-    "versions",
-    "transports",
-    "session",
-    "requires",
-    "timeout",
-    "notes",
-    "steps",
-];
 
 /// Parse and validate one scenario file. `path_label` names it in errors and
 /// in [`Scenario::source`]. The id is checked for form, not against the
@@ -67,24 +54,15 @@ fn scenario(ctx: &Ctx, root: &Node) -> Result<Scenario, ScenarioError> {
 
     let versions = match f.take("versions") {
         Some(n) => versions(ctx, n)?,
-        None => Version::HANDSHAKE.to_vec(),
+        None => keys::VERSION_SETS[0].1.to_vec(),
     };
     let transports = match f.take("transports") {
         Some(n) => transports(ctx, n)?,
         None => TransportKind::ALL.to_vec(),
     };
     let session = match f.take("session") {
-        None => SessionMode::Initialized,
-        Some(n) => match ctx.str(n, "`session` (initialized or fresh)")? {
-            "initialized" => SessionMode::Initialized,
-            "fresh" => SessionMode::Fresh,
-            other => {
-                return Err(ctx.err(
-                    n.at,
-                    format!("unknown session {other:?} (expected initialized or fresh)"),
-                ))
-            }
-        },
+        None => SessionMode::ALL[0],
+        Some(n) => session(ctx, n)?,
     };
     let requires_at = f.key_at("requires");
     let requires = match f.take("requires") {
@@ -109,7 +87,7 @@ fn scenario(ctx: &Ctx, root: &Node) -> Result<Scenario, ScenarioError> {
         .transpose()?;
 
     let steps_node = f.require(ctx, "steps", what)?;
-    f.finish(ctx, "the scenario", TOP_KEYS)?;
+    f.finish(ctx, "the scenario", &keys::TOP.names())?;
     let step_nodes = ctx.seq(steps_node, "`steps`")?;
     if step_nodes.is_empty() {
         return Err(ctx.err(steps_node.at, "`steps` needs at least one step"));
@@ -155,7 +133,7 @@ fn check_id(id: &str) -> Result<(), String> {
             "invalid id {id:?}: segment {s:?} must be non-empty lowercase letters, digits and `-`"
         ));
     }
-    if segments.len() < 2 || !matches!(segments[0], "server" | "client") {
+    if segments.len() < 2 || !keys::ID_ROLES.contains(&segments[0]) {
         return Err(format!(
             "invalid id {id:?}: it starts with `server/` or `client/` and names the scenario below it"
         ));
@@ -179,15 +157,29 @@ fn requirement_list(ctx: &Ctx, node: &Node) -> Result<Vec<String>, ScenarioError
     Ok(out)
 }
 
+fn session(ctx: &Ctx, node: &Node) -> Result<SessionMode, ScenarioError> {
+    let names: Vec<&str> = SessionMode::ALL.iter().map(|m| m.as_str()).collect();
+    let expected = keys::one_of(&names);
+    let text = ctx.str(node, &format!("`session` ({expected})"))?;
+    SessionMode::ALL
+        .into_iter()
+        .find(|m| m.as_str() == text)
+        .ok_or_else(|| {
+            ctx.err(
+                node.at,
+                format!("unknown session {text:?} (expected {expected})"),
+            )
+        })
+}
+
 pub(crate) fn level(ctx: &Ctx, node: &Node) -> Result<Level, ScenarioError> {
-    let expected = "`level` must be must, should or may";
+    let names: Vec<&str> = keys::LEVELS.iter().map(|l| l.as_str()).collect();
+    let expected = format!("`level` must be {}", keys::one_of(&names));
     match &node.kind {
-        Kind::String(s) => match s.as_str() {
-            "must" => Ok(Level::Must),
-            "should" => Ok(Level::Should),
-            "may" => Ok(Level::May),
-            other => Err(ctx.err(node.at, format!("{expected}, found {other:?}"))),
-        },
+        Kind::String(s) => keys::LEVELS
+            .into_iter()
+            .find(|l| l.as_str() == s)
+            .ok_or_else(|| ctx.err(node.at, format!("{expected}, found {s:?}"))),
         other => Err(ctx.err(node.at, format!("{expected}, found {}", other.describe()))),
     }
 }
@@ -199,10 +191,12 @@ pub(crate) fn versions(ctx: &Ctx, node: &Node) -> Result<Vec<Version>, ScenarioE
         text.parse::<Version>()
             .map_err(|e| ctx.err(n.at, e.to_string()))
     };
+    let keyword = |s: &str| keys::VERSION_SETS.iter().find(|(k, _)| *k == s);
     match &node.kind {
-        Kind::String(s) if s == "handshake" => Ok(Version::HANDSHAKE.to_vec()),
-        Kind::String(s) if s == "all" => Ok(Version::ALL.to_vec()),
-        Kind::String(_) => Ok(vec![one(node)?]),
+        Kind::String(s) => match keyword(s) {
+            Some((_, set)) => Ok(set.to_vec()),
+            None => Ok(vec![one(node)?]),
+        },
         Kind::Seq(items) => {
             if items.is_empty() {
                 return Err(ctx.err(node.at, "`versions` needs at least one version"));
@@ -228,25 +222,32 @@ pub(crate) fn versions(ctx: &Ctx, node: &Node) -> Result<Vec<Version>, ScenarioE
 }
 
 fn transports(ctx: &Ctx, node: &Node) -> Result<Vec<TransportKind>, ScenarioError> {
-    if matches!(&node.kind, Kind::String(s) if s == "all") {
+    if matches!(&node.kind, Kind::String(s) if s == keys::ALL_TRANSPORTS) {
         return Ok(TransportKind::ALL.to_vec());
     }
-    let items = ctx.seq(node, "`transports` (all, or a list of stdio, http, sse)")?;
+    let names = keys::transport_names();
+    let items = ctx.seq(
+        node,
+        &format!(
+            "`transports` ({}, or a list of {})",
+            keys::ALL_TRANSPORTS,
+            names.join(", ")
+        ),
+    )?;
     if items.is_empty() {
         return Err(ctx.err(node.at, "`transports` needs at least one transport"));
     }
     let mut out = Vec::new();
     for item in items {
-        let t = match ctx.str(item, "a transport")? {
-            "stdio" => TransportKind::Stdio,
-            "http" => TransportKind::Http,
-            "sse" => TransportKind::Sse,
-            other => {
-                return Err(ctx.err(
-                    item.at,
-                    format!("unknown transport {other:?} (expected stdio, http or sse)"),
-                ))
-            }
+        let name = ctx.str(item, "a transport")?;
+        let Some(t) = TransportKind::ALL.into_iter().find(|t| t.as_str() == name) else {
+            return Err(ctx.err(
+                item.at,
+                format!(
+                    "unknown transport {name:?} (expected {})",
+                    keys::one_of(&names)
+                ),
+            ));
         };
         if out.contains(&t) {
             return Err(ctx.err(item.at, format!("transport {t} is listed twice")));
@@ -268,7 +269,7 @@ fn requires(ctx: &Ctx, node: &Node) -> Result<Requires, ScenarioError> {
             capabilities.push(path.to_owned());
         }
     }
-    f.finish(ctx, "`requires`", &["capabilities"])?;
+    f.finish(ctx, "`requires`", &keys::REQUIRES.names())?;
     Ok(Requires { capabilities })
 }
 

@@ -160,7 +160,16 @@ impl<'n> Fields<'n> {
     }
 
     /// Error on the first key not taken: `unknown key `x` in {what} (valid: …)`.
+    /// `valid` comes from the tables of [`super::keys`]; every key taken must
+    /// be in it, or the file schema would reject what the loader accepts.
     pub fn finish(self, ctx: &Ctx, what: &str, valid: &[&str]) -> Result<(), ScenarioError> {
+        debug_assert!(
+            self.entries
+                .iter()
+                .zip(&self.used)
+                .all(|((k, _), used)| !*used || valid.contains(&key_str(k))),
+            "{what}: a key was taken that the tables of load::keys do not list (valid: {valid:?})"
+        );
         match self
             .entries
             .iter()

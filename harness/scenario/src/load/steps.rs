@@ -2,6 +2,7 @@
 //! accepts, and the per-step overrides (`level`, `requirement`, `versions`,
 //! `note`).
 
+use super::keys::{self, names};
 use super::reader::{suggest, Ctx, Fields};
 use super::{level, versions};
 use crate::error::ScenarioError;
@@ -14,26 +15,6 @@ use crate::template::{check_str, is_var_path, Template};
 use crate::yaml::{Kind, Node};
 use std::time::Duration;
 
-/// Step keys; `expect` is also a modifier of `send` and `raw`.
-const STEP_KEYS: &[&str] = &[
-    "send",
-    "notify",
-    "raw",
-    "raw_hex",
-    "expect",
-    "expect_silence",
-    "repeat_until",
-    "discover",
-    "sleep",
-    "disconnect",
-    "expect_exit",
-    "assert",
-];
-/// Keys every step accepts.
-const COMMON: &[&str] = &["level", "requirement", "versions", "note"];
-/// Keys some steps accept next to their step key.
-const MODIFIERS: &[&str] = &["as", "newline"];
-
 /// `expect_exit` without `within`.
 const DEFAULT_EXIT_WITHIN: Duration = Duration::from_secs(5);
 /// `repeat_until` without `max`.
@@ -45,31 +26,42 @@ pub(super) fn step(
     labels: &mut Vec<String>,
 ) -> Result<Step, ScenarioError> {
     let mut f = ctx.map(node, "a step")?;
+    let step_keys = keys::step_keys();
+    let common = names(keys::STEP_COMMON);
+    let is_modifier = |key: &str| {
+        keys::STEPS
+            .iter()
+            .any(|s| s.modifiers.iter().any(|m| m.name == key))
+    };
     for (key, k) in f.keys() {
-        if !STEP_KEYS.contains(&key) && !COMMON.contains(&key) && !MODIFIERS.contains(&key) {
+        if !step_keys.contains(&key) && !common.contains(&key) && !is_modifier(key) {
             return Err(ctx.err(
                 k.at,
                 format!(
                     "unknown step key `{key}`{} (valid step keys: {}; any step also takes {})",
-                    suggest(key, STEP_KEYS),
-                    STEP_KEYS.join(", "),
-                    COMMON.join(", ")
+                    suggest(key, &step_keys),
+                    step_keys.join(", "),
+                    common.join(", ")
                 ),
             ));
         }
     }
+    // `expect` is a step only when no other step key is there to modify.
     let primaries: Vec<(&str, &Node)> = f
         .keys()
-        .filter(|(key, _)| STEP_KEYS.contains(key) && *key != "expect")
+        .filter(|(key, _)| step_keys.contains(key) && !is_modifier(key))
         .collect();
-    let expect_key = f.keys().find(|(k, _)| *k == "expect").map(|(k, _)| k);
+    let expect_key = f
+        .keys()
+        .find(|(k, _)| step_keys.contains(k) && is_modifier(k))
+        .map(|(k, _)| k);
     let (key, value) = match primaries.as_slice() {
         [] => match expect_key {
             Some(key) => (key, f.take(key)),
             None => {
                 return Err(ctx.err(
                     node.at,
-                    format!("a step needs a step key (one of: {})", STEP_KEYS.join(", ")),
+                    format!("a step needs a step key (one of: {})", step_keys.join(", ")),
                 ))
             }
         },
@@ -97,12 +89,10 @@ pub(super) fn step(
         .map(|n| ctx.str(n, "`note`").map(str::to_owned))
         .transpose()?;
     let mut valid = vec![key];
-    match key {
-        "send" => valid.extend(["as", "expect"]),
-        "raw" | "raw_hex" => valid.extend(["newline", "expect"]),
-        _ => {}
+    if let Some(def) = keys::step(key) {
+        valid.extend(names(def.modifiers));
     }
-    valid.extend(COMMON);
+    valid.extend(common);
     f.finish(ctx, &format!("a `{key}` step"), &valid)?;
     Ok(Step {
         kind,
@@ -212,11 +202,7 @@ fn kind(
                     ));
                 }
                 let params = params_node.map(|n| compile(ctx, n)).transpose()?;
-                m.finish(
-                    ctx,
-                    "`expect_silence`",
-                    &["for", "all", "notification", "params"],
-                )?;
+                m.finish(ctx, "`expect_silence`", &keys::SILENCE.names())?;
                 StepKind::ExpectSilence {
                     duration,
                     all,
@@ -237,7 +223,7 @@ fn kind(
         "disconnect" => {
             if !matches!(value.kind, Kind::Null) {
                 ctx.map(value, "`disconnect` (write `disconnect: {}`)")?
-                    .finish(ctx, "`disconnect`", &[])?;
+                    .finish(ctx, "`disconnect`", &keys::NOTHING.names())?;
             }
             StepKind::Disconnect
         }
@@ -250,19 +236,20 @@ fn kind(
                     .take("within")
                     .map(|n| ctx.duration(n, "`within`"))
                     .transpose()?;
-                m.finish(ctx, "`expect_exit`", &["within"])?;
+                m.finish(ctx, "`expect_exit`", &keys::EXPECT_EXIT.names())?;
                 within.unwrap_or(DEFAULT_EXIT_WITHIN)
             };
             StepKind::ExpectExit { within }
         }
-        _ => {
-            // "assert" is the last step key.
+        "assert" => {
             let mut m = ctx.map(value, "`assert`")?;
             let v = template(ctx, m.require(ctx, "value", "`assert`")?)?;
             let matches = compile(ctx, m.require(ctx, "matches", "`assert`")?)?;
-            m.finish(ctx, "`assert`", &["value", "matches"])?;
+            m.finish(ctx, "`assert`", &keys::ASSERT.names())?;
             StepKind::Assert { value: v, matches }
         }
+        // Every step key of `keys::STEPS` has an arm above.
+        other => return Err(ctx.err(value.at, format!("cannot read the `{other}` step"))),
     })
 }
 
@@ -294,12 +281,8 @@ fn request(
     } else {
         None
     };
-    let valid: &[&str] = if with_id {
-        &["method", "params", "id"]
-    } else {
-        &["method", "params"]
-    };
-    m.finish(ctx, what, valid)?;
+    let valid = if with_id { &keys::SEND } else { &keys::NOTIFY };
+    m.finish(ctx, what, &valid.names())?;
     Ok((method, params, id))
 }
 
@@ -340,12 +323,12 @@ fn response_expect(ctx: &Ctx, node: &Node, raw: bool) -> Result<ResponseExpect, 
         .take("within")
         .map(|n| ctx.duration(n, "`within`"))
         .transpose()?;
-    let valid: &[&str] = if raw {
-        &["id", "result", "error", "within"]
+    let valid = if raw {
+        &keys::RAW_EXPECT
     } else {
-        &["result", "error", "within"]
+        &keys::RESPONSE_EXPECT
     };
-    m.finish(ctx, "`expect`", valid)?;
+    m.finish(ctx, "`expect`", &valid.names())?;
     Ok(ResponseExpect {
         id,
         result,
@@ -372,14 +355,18 @@ fn result_error(ctx: &Ctx, m: &mut Fields) -> Result<ResultError, ScenarioError>
 }
 
 fn expectation(ctx: &Ctx, node: &Node, labels: &[String]) -> Result<Expectation, ScenarioError> {
-    const SELECTORS: [&str; 4] = ["response_to", "id", "notification", "request"];
+    let selectors: Vec<&str> = keys::RESPONSE_SELECTORS
+        .iter()
+        .chain(keys::MESSAGE_SELECTORS)
+        .map(|k| k.name)
+        .collect();
     let mut m = ctx.map(node, "`expect`")?;
-    let found: Vec<(&str, &Node)> = m.keys().filter(|(k, _)| SELECTORS.contains(k)).collect();
+    let found: Vec<(&str, &Node)> = m.keys().filter(|(k, _)| selectors.contains(k)).collect();
     let (key, key_node) = match found.as_slice() {
         [] => {
             return Err(ctx.err(
                 node.at,
-                format!("`expect` needs a selector: one of {}", SELECTORS.join(", ")),
+                format!("`expect` needs a selector: one of {}", selectors.join(", ")),
             ))
         }
         [one] => *one,
@@ -420,7 +407,7 @@ fn expectation(ctx: &Ctx, node: &Node, labels: &[String]) -> Result<Expectation,
         ),
         _ => Selector::Request(ctx.nonempty_str(value, "`request` (a method)")?.to_owned()),
     };
-    let is_response = matches!(selector, Selector::ResponseTo(_) | Selector::Id(_));
+    let is_response = keys::RESPONSE_SELECTORS.iter().any(|k| k.name == key);
     for (k, other) in [
         ("result", "params"),
         ("error", "params"),
@@ -448,12 +435,11 @@ fn expectation(ctx: &Ctx, node: &Node, labels: &[String]) -> Result<Expectation,
         .map(|n| ctx.duration(n, "`within`"))
         .transpose()?;
     let mut valid = vec![key];
-    if is_response {
-        valid.extend(["result", "error"]);
+    valid.extend(names(if is_response {
+        keys::EXPECT_RESPONSE
     } else {
-        valid.push("params");
-    }
-    valid.push("within");
+        keys::EXPECT_MESSAGE
+    }));
     m.finish(ctx, "`expect`", &valid)?;
     Ok(Expectation {
         selector,
@@ -486,7 +472,7 @@ fn repeat_until(ctx: &Ctx, node: &Node) -> Result<RepeatUntil, ScenarioError> {
     let mut u = ctx.map(until, "`until` (write `until: { unbound: name }`)")?;
     let name_node = u.require(ctx, "unbound", "`until`")?;
     let until_unbound = var_name(ctx, name_node, "`unbound`")?;
-    u.finish(ctx, "`until`", &["unbound"])?;
+    u.finish(ctx, "`until`", &keys::UNTIL.names())?;
     let max = match m.take("max") {
         None => DEFAULT_MAX_ITERATIONS,
         Some(n) => {
@@ -508,11 +494,11 @@ fn repeat_until(ctx: &Ctx, node: &Node) -> Result<RepeatUntil, ScenarioError> {
             let key = ctx
                 .nonempty_str(u.require(ctx, "key", "`unique_by`")?, "`key`")?
                 .to_owned();
-            u.finish(ctx, "`unique_by`", &["list", "key"])?;
+            u.finish(ctx, "`unique_by`", &keys::UNIQUE_BY.names())?;
             Ok(UniqueBy { list, key })
         })
         .transpose()?;
-    m.finish(ctx, what, &["send", "expect", "until", "max", "unique_by"])?;
+    m.finish(ctx, what, &keys::REPEAT_UNTIL.names())?;
     Ok(RepeatUntil {
         send: SendSpec { method, params },
         expect,
@@ -542,7 +528,7 @@ fn discover(ctx: &Ctx, node: &Node) -> Result<Discover, ScenarioError> {
         None => 1,
         Some(n) => usize::try_from(ctx.u64(n, "`require`")?).unwrap_or(usize::MAX),
     };
-    m.finish(ctx, what, &["list", "into", "where", "require"])?;
+    m.finish(ctx, what, &keys::DISCOVER.names())?;
     Ok(Discover {
         list: list.to_owned(),
         into,

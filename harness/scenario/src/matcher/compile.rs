@@ -1,35 +1,13 @@
 //! Compiling a matcher from its YAML node: `$` keys checked, regexes built,
 //! template syntax checked — every error at the offending node.
 
+use super::operators::OPERATORS;
 use super::{Body, Cmp, JsonType, Matcher, Op, Presence};
 use crate::error::ScenarioError;
+use crate::load::keys::names;
 use crate::load::reader::Ctx;
 use crate::template::{check_str, is_var_path, Template};
 use crate::yaml::{Kind, Node};
-
-/// The `$` keys a matcher map may use.
-const OPERATORS: &[&str] = &[
-    "$type",
-    "$regex",
-    "$oneOf",
-    "$absent",
-    "$present",
-    "$optional",
-    "$capture",
-    "$collect",
-    "$eq",
-    "$ne",
-    "$gt",
-    "$gte",
-    "$lt",
-    "$lte",
-    "$in",
-    "$contains",
-    "$each",
-    "$len",
-    "$not",
-    "$schema",
-];
 
 pub(crate) fn compile(ctx: &Ctx, node: &Node) -> Result<Matcher, ScenarioError> {
     let body = match &node.kind {
@@ -156,8 +134,8 @@ fn compile_map(ctx: &Ctx, entries: &[(Node, Node)]) -> Result<Matcher, ScenarioE
                     k.at,
                     format!(
                         "unknown matcher `{key}`{} (valid: {}; to match a member whose name starts with `$`, use `$eq` on the enclosing object)",
-                        crate::load::reader::suggest(key, OPERATORS),
-                        OPERATORS.join(", ")
+                        crate::load::reader::suggest(key, &names(OPERATORS)),
+                        names(OPERATORS).join(", ")
                     ),
                 ))
             }
@@ -197,7 +175,10 @@ fn types(ctx: &Ctx, node: &Node) -> Result<Vec<JsonType>, ScenarioError> {
         JsonType::parse(name).ok_or_else(|| {
             ctx.err(
                 n.at,
-                format!("unknown `$type` {name:?} (valid: {})", JsonType::NAMES),
+                format!(
+                    "unknown `$type` {name:?} (valid: {})",
+                    JsonType::names().join(", ")
+                ),
             )
         })
     };

@@ -60,19 +60,24 @@ impl Cmp {
 }
 
 impl JsonType {
-    pub(crate) const NAMES: &'static str = "string, integer, number, boolean, object, array, null";
+    /// Every type, in the order messages and the file schema list them.
+    pub(crate) const ALL: [JsonType; 7] = [
+        JsonType::String,
+        JsonType::Integer,
+        JsonType::Number,
+        JsonType::Boolean,
+        JsonType::Object,
+        JsonType::Array,
+        JsonType::Null,
+    ];
+
+    /// The type names, in order.
+    pub(crate) fn names() -> Vec<&'static str> {
+        JsonType::ALL.iter().map(|t| t.as_str()).collect()
+    }
 
     pub(crate) fn parse(name: &str) -> Option<JsonType> {
-        Some(match name {
-            "string" => JsonType::String,
-            "integer" => JsonType::Integer,
-            "number" => JsonType::Number,
-            "boolean" => JsonType::Boolean,
-            "object" => JsonType::Object,
-            "array" => JsonType::Array,
-            "null" => JsonType::Null,
-            _ => return None,
-        })
+        JsonType::ALL.into_iter().find(|t| t.as_str() == name)
     }
 
     pub(crate) fn as_str(self) -> &'static str {

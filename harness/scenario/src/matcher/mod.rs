@@ -16,6 +16,7 @@ pub(crate) mod check;
 pub(crate) mod compile;
 mod describe;
 pub(crate) mod json;
+pub(crate) mod operators;
 mod schema;
 
 use crate::bindings::Bindings;
