@@ -22,8 +22,11 @@ pub struct Cli {
 pub enum Command {
     /// Test an MCP server started over stdio (no command: the built-in reference server)
     Server(ServerArgs),
-    /// List the cases (scenario × version) that would run
+    /// List the cases (scenario × version) that would run, or the requirement catalogue
     List(ListArgs),
+    /// Requirement coverage per protocol version: MUSTs and SHOULDs covered / total
+    #[command(after_help = COVERAGE_HELP)]
+    Coverage(CoverageArgs),
     /// Run the reference implementation standalone
     Reference {
         #[command(subcommand)]
@@ -88,7 +91,36 @@ pub struct ServerArgs {
 pub struct ListArgs {
     #[command(flatten)]
     pub select: SelectArgs,
-    /// Print JSON: one object per case (id, scenario, version, transports, level, requirements)
+    /// Print JSON: one object per case (id, scenario, version, transports, level, requirements);
+    /// with --requirements, one object per version (the format of schema/requirements/<version>.json)
+    #[arg(long)]
+    pub json: bool,
+    /// List the requirement catalogue instead of cases: per version, each requirement with its
+    /// level, role, summary, spec link, and the scenarios behind it, its oracle check, its
+    /// exclusion reason, or "not yet covered". --filter then selects requirement id prefixes.
+    #[arg(long)]
+    pub requirements: bool,
+}
+
+/// Printed after `mcpspec coverage --help`.
+const COVERAGE_HELP: &str = "\
+A requirement is covered at a version when a scenario that runs at that version names it, or \
+when the oracle checks it on every message of the cases of that version. Excluded requirements \
+(authorization, UI-only or unobservable rules; see `mcpspec list --requirements`) are not part \
+of any *_total: they are counted in `excluded`.
+
+--json prints {\"<version>\": {\"must_covered\": n, \"must_total\": n, \"should_covered\": n, \
+\"should_total\": n, \"excluded\": n}}.";
+
+#[derive(Debug, Args)]
+pub struct CoverageArgs {
+    /// Protocol version to report (repeatable; default: all five)
+    #[arg(long = "spec-version", value_name = "VERSION", value_parser = parse_version)]
+    pub spec_version: Vec<Version>,
+    /// Extra scenario directory; a scenario with the same id replaces the built-in one (repeatable)
+    #[arg(long, value_name = "DIR")]
+    pub scenarios: Vec<PathBuf>,
+    /// Print JSON: {"<version>": {"must_covered", "must_total", "should_covered", "should_total", "excluded"}}
     #[arg(long)]
     pub json: bool,
 }

@@ -3,6 +3,8 @@
 //! ```text
 //! mcpspec server [OPTIONS] [-- CMD ARGS...]   test a server over stdio (no CMD: the built-in reference server)
 //! mcpspec list [OPTIONS]                      the cases that would run
+//! mcpspec list --requirements [OPTIONS]       the requirement catalogue and what covers it
+//! mcpspec coverage [--json]                   requirements covered per version
 //! mcpspec reference server [--fault NAME]     the reference server on stdio, standalone
 //! ```
 //!
@@ -12,8 +14,10 @@
 //! library crates.
 
 mod cli;
+mod coverage;
 mod list;
 mod reference;
+mod requirements;
 mod server;
 
 use std::process::ExitCode;
@@ -41,6 +45,7 @@ fn main() -> ExitCode {
         match cli.command {
             Command::Server(args) => server::run(args).await,
             Command::List(args) => list::run(args),
+            Command::Coverage(args) => coverage::run(args),
             Command::Reference {
                 command: ReferenceCommand::Server(args),
             } => reference_server(args).await,

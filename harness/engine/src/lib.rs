@@ -5,7 +5,9 @@
 //!
 //! - [`version`]: the five protocol versions and what each changes.
 //! - [`level`]: MUST / SHOULD / MAY, and roles.
-//! - [`requirement`] / [`catalogue`]: the normative statements mcpspec checks.
+//! - [`requirement`] / [`catalogue`]: the normative statements mcpspec checks,
+//!   will check, or knowingly leaves out, one file per area of the spec, and
+//!   the list of those the oracle checks on every message.
 //! - [`session`]: per-session state for either role — lifecycle, request-id
 //!   bookkeeping per direction, progress tokens — acting as the oracle that
 //!   says whether a message is allowed here and, if not, which requirement it
@@ -20,6 +22,7 @@ pub mod requirement;
 pub mod session;
 pub mod version;
 
+pub use catalogue::oracle::{Checker, OracleCheck};
 pub use level::{Level, Role};
 pub use requirement::{lookup, Binds, Requirement};
 pub use session::{Direction, Session, Violation};

@@ -5,6 +5,11 @@
 //! The entries themselves live in [`crate::catalogue`]; ids are stable forever
 //! (scenario files and expected-failure baselines refer to them). A failure
 //! always names a requirement, so a user can read the rule that was broken.
+//!
+//! Every requirement is in one of three states for a version it applies to:
+//! *excluded* (mcpspec knowingly leaves it out, [`Requirement::excluded`] says
+//! why), *covered* (a scenario names it, or the oracle checks it on every
+//! message: [`crate::catalogue::oracle`]), or *not yet covered* (neither).
 
 use crate::level::Level;
 use crate::version::Version;
@@ -45,6 +50,13 @@ pub struct Requirement {
     pub since: Version,
     /// Last version it appears in (`None`: still current).
     pub until: Option<Version>,
+    /// Versions between `since` and `until` that lack the statement (JSON-RPC
+    /// batches exist in 2025-03-26 alone, so "no batches" skips it). Usually empty.
+    pub not_in: &'static [Version],
+    /// Why mcpspec knowingly does not check this statement (authorization is
+    /// out of scope, it is only a UI concern, it is not observable over the
+    /// wire…). `None`: checked, or not yet covered.
+    pub excluded: Option<&'static str>,
 }
 
 impl Requirement {
@@ -58,19 +70,27 @@ impl Requirement {
         let v = if self.applies_to(version) {
             version
         } else {
-            self.until.unwrap_or(Version::LATEST_HANDSHAKE)
+            self.versions().last().unwrap_or(self.since)
         };
         format!("{}/{}", v.spec_base(), self.section)
     }
 
+    /// Whether the statement is part of `version`'s specification.
     pub fn applies_to(&self, version: Version) -> bool {
-        version >= self.since && self.until.is_none_or(|u| version <= u)
+        version >= self.since
+            && self.until.is_none_or(|u| version <= u)
+            && !self.not_in.contains(&version)
+    }
+
+    /// The versions the statement is part of, oldest first.
+    pub fn versions(&self) -> impl Iterator<Item = Version> + '_ {
+        Version::ALL.into_iter().filter(|v| self.applies_to(*v))
     }
 }
 
 /// Looks up a requirement by id.
 pub fn lookup(id: &str) -> Option<&'static Requirement> {
-    crate::catalogue::CATALOGUE.iter().find(|r| r.id == id)
+    crate::catalogue::all().find(|r| r.id == id)
 }
 
 /// Looks up a requirement that mcpspec's own code refers to by a literal id.
@@ -92,6 +112,8 @@ static UNCATALOGUED: Requirement = Requirement {
     section: "",
     since: Version::V2024_11_05,
     until: None,
+    not_in: &[],
+    excluded: None,
 };
 
 #[cfg(test)]
@@ -109,5 +131,17 @@ mod tests {
         assert!(r
             .url(Version::V2025_06_18)
             .starts_with("https://www.jsonrpc.org/"));
+    }
+
+    #[test]
+    fn a_gap_in_the_range_is_respected() {
+        let r = lookup("jsonrpc.batch.absent").expect("catalogued");
+        assert!(r.applies_to(Version::V2024_11_05));
+        assert!(!r.applies_to(Version::V2025_03_26));
+        assert!(r.applies_to(Version::V2026_07_28));
+        // Outside its versions a link points at the newest version that has it.
+        let ping = lookup("ping.respond").expect("catalogued");
+        assert!(!ping.applies_to(Version::V2026_07_28));
+        assert!(ping.url(Version::V2026_07_28).contains("/2025-11-25/"));
     }
 }

@@ -1,0 +1,262 @@
+//! The requirement catalogue: every normative statement of the specification
+//! that mcpspec checks, will check, or knowingly leaves out — paraphrased in
+//! our own words and linked to the spec. It is the single source of truth: the
+//! per-version data files `schema/requirements/<version>.json` and
+//! `mcpspec list --requirements` / `mcpspec coverage` are generated from it.
+//!
+//! Ids are `area.topic.rule`, lowercase, stable forever (scenario files and
+//! the engine refer to them; never rename one). Sections are relative to
+//! `https://modelcontextprotocol.io/specification/<version>/`, except rules
+//! MCP inherits from JSON-RPC 2.0 itself, which link jsonrpc.org absolutely.
+//! Levels are the spec's own keywords; where mcpspec checks something the
+//! spec states without a keyword (a schema constraint, a JSON-RPC rule), the
+//! summary says so.
+//!
+//! One file per area of the specification:
+//!
+//! | file | area |
+//! |---|---|
+//! | [`base`] | JSON-RPC messages, ids, errors, batching, `_meta`, the schema |
+//! | [`lifecycle`] | the initialize handshake, version negotiation, timeouts, shutdown |
+//! | [`stateless`] | 2026-07-28: `server/discover`, per-request `_meta`, named errors, subscriptions |
+//! | [`transports`] | stdio, Streamable HTTP, legacy HTTP+SSE |
+//! | [`utilities`] | ping, cancellation, progress, pagination, logging, completion |
+//! | [`server`] | tools, resources, prompts, content |
+//! | [`client`] | roots, sampling, elicitation |
+//! | [`authorization`] | authorization (out of scope: every entry is excluded) |
+//! | [`oracle`] | the ids the oracle checks on every message |
+
+use crate::requirement::Requirement;
+
+/// Builds a [`Requirement`]:
+/// `req!(id, level, binds, since, until, section, summary [, not_in = &[..]] [, excluded = "reason"])`.
+macro_rules! req {
+    (@opt) => { None };
+    (@opt $why:expr) => { Some($why) };
+    ($id:literal, $level:expr, $binds:ident, $since:expr, $until:expr, $section:literal, $summary:literal
+        $(, not_in = $not_in:expr)? $(, excluded = $why:expr)? $(,)?) => {
+        $crate::requirement::Requirement {
+            id: $id,
+            level: $level,
+            binds: $crate::requirement::Binds::$binds,
+            summary: $summary,
+            section: $section,
+            since: $since,
+            until: $until,
+            not_in: req!(@not_in $($not_in)?),
+            excluded: req!(@opt $($why)?),
+        }
+    };
+    (@not_in) => { &[] };
+    (@not_in $not_in:expr) => { $not_in };
+}
+
+pub mod authorization;
+pub mod base;
+pub mod client;
+pub mod lifecycle;
+pub mod oracle;
+pub mod server;
+pub mod stateless;
+pub mod transports;
+pub mod utilities;
+
+/// Reasons shared by many excluded entries.
+pub(crate) mod why {
+    pub const AUTH: &str = "authorization is out of scope: mcpspec drives targets over stdio, where the spec has credentials come from the environment";
+    pub const UI: &str =
+        "a user-interface or user-consent concern of the host application, not wire behaviour";
+    pub const INTERNAL: &str =
+        "not observable over the wire: it concerns what an implementation does internally";
+    pub const WORDING: &str = "a matter of wording or content quality that a harness cannot decide";
+    pub const CUSTOM_TRANSPORT: &str = "custom transports are outside what mcpspec can run";
+}
+
+/// One area of the specification and its entries.
+#[derive(Debug)]
+pub struct Area {
+    /// Short key, e.g. `utilities`.
+    pub key: &'static str,
+    /// Heading for listings.
+    pub title: &'static str,
+    pub entries: &'static [Requirement],
+}
+
+/// Every area, in reading order of the specification.
+pub static AREAS: &[Area] = &[
+    Area {
+        key: "base",
+        title: "Base protocol: JSON-RPC messages, ids, errors, batching, _meta",
+        entries: base::ENTRIES,
+    },
+    Area {
+        key: "lifecycle",
+        title: "Lifecycle: initialize handshake, version negotiation, timeouts, shutdown",
+        entries: lifecycle::ENTRIES,
+    },
+    Area {
+        key: "stateless",
+        title: "Stateless protocol (2026-07-28): server/discover, per-request _meta, named errors",
+        entries: stateless::ENTRIES,
+    },
+    Area {
+        key: "transports",
+        title: "Transports: stdio, Streamable HTTP, legacy HTTP+SSE",
+        entries: transports::ENTRIES,
+    },
+    Area {
+        key: "utilities",
+        title: "Utilities: ping, cancellation, progress, pagination, logging, completion",
+        entries: utilities::ENTRIES,
+    },
+    Area {
+        key: "server",
+        title: "Server features: tools, resources, prompts, content",
+        entries: server::ENTRIES,
+    },
+    Area {
+        key: "client",
+        title: "Client features: roots, sampling, elicitation",
+        entries: client::ENTRIES,
+    },
+    Area {
+        key: "authorization",
+        title: "Authorization (out of scope)",
+        entries: authorization::ENTRIES,
+    },
+];
+
+/// Every requirement, area by area.
+pub fn all() -> impl Iterator<Item = &'static Requirement> {
+    AREAS.iter().flat_map(|a| a.entries.iter())
+}
+
+/// The area an entry belongs to.
+pub fn area_of(id: &str) -> Option<&'static Area> {
+    AREAS.iter().find(|a| a.entries.iter().any(|r| r.id == id))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::level::Level;
+    use crate::version::Version;
+    use std::collections::HashSet;
+
+    #[test]
+    fn ids_are_unique_and_well_formed() {
+        let mut seen = HashSet::new();
+        for r in all() {
+            assert!(seen.insert(r.id), "duplicate requirement id {}", r.id);
+            let segments: Vec<&str> = r.id.split('.').collect();
+            assert!(
+                segments.len() >= 2
+                    && segments.iter().all(|s| {
+                        !s.is_empty()
+                            && !s.starts_with('-')
+                            && !s.ends_with('-')
+                            && s.chars()
+                                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+                    }),
+                "malformed id {}",
+                r.id
+            );
+            assert!(
+                !r.summary.is_empty() && !r.section.is_empty(),
+                "{} lacks text",
+                r.id
+            );
+            assert!(
+                !r.section.starts_with('/') && !r.section.contains(' '),
+                "{}: section {:?} is not a relative page#anchor",
+                r.id,
+                r.section
+            );
+        }
+        assert!(seen.len() >= 200, "only {} requirements", seen.len());
+    }
+
+    #[test]
+    fn every_range_is_non_empty() {
+        for r in all() {
+            assert!(
+                r.until.is_none_or(|u| u >= r.since),
+                "{} ends before it starts",
+                r.id
+            );
+            assert!(
+                r.versions().next().is_some(),
+                "{} applies to no version",
+                r.id
+            );
+            assert!(
+                r.not_in
+                    .iter()
+                    .all(|v| *v > r.since && r.until.is_none_or(|u| *v < u)),
+                "{}: not_in must lie strictly inside the range",
+                r.id
+            );
+        }
+    }
+
+    #[test]
+    fn every_exclusion_has_a_reason() {
+        for r in all() {
+            if let Some(why) = r.excluded {
+                assert!(
+                    why.len() >= 20,
+                    "{}: exclusion reason {why:?} is too thin",
+                    r.id
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn every_version_has_a_realistic_catalogue() {
+        for v in Version::ALL {
+            let musts = all()
+                .filter(|r| r.applies_to(v) && r.level == Level::Must && r.excluded.is_none())
+                .count();
+            assert!(musts >= 40, "{v}: only {musts} checkable MUSTs");
+        }
+    }
+
+    #[test]
+    fn areas_are_non_empty_and_keys_unique() {
+        let mut keys = HashSet::new();
+        for a in AREAS {
+            assert!(keys.insert(a.key), "duplicate area {}", a.key);
+            assert!(!a.entries.is_empty(), "area {} is empty", a.key);
+        }
+        assert_eq!(area_of("ping.respond").map(|a| a.key), Some("utilities"));
+    }
+
+    #[test]
+    fn removed_methods_end_before_the_stateless_version() {
+        // 2026-07-28 has no initialize, ping, logging/setLevel or resources/subscribe.
+        for id in [
+            "lifecycle.initialize.result-shape",
+            "lifecycle.version.same-version",
+            "lifecycle.server.no-requests-before-initialized",
+            "ping.respond",
+            "logging.set-level.result",
+            "resources.subscribe.result",
+            "cancellation.initialize-not-cancelled",
+        ] {
+            let r = crate::lookup(id).expect("catalogued");
+            assert_eq!(r.until, Some(Version::V2025_11_25), "{id}");
+        }
+        for id in [
+            "stateless.discover.implemented",
+            "stateless.version.unsupported",
+        ] {
+            let r = crate::lookup(id).expect("catalogued");
+            assert_eq!(
+                r.versions().collect::<Vec<_>>(),
+                [Version::V2026_07_28],
+                "{id}"
+            );
+        }
+    }
+}

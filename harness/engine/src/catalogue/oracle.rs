@@ -1,0 +1,125 @@
+//! The requirements checked on *every* message, not by naming them in a
+//! scenario: the engine's session oracle ([`crate::session`]) judges each
+//! message the target sends, and the runner's connection judges each line a
+//! stdio target writes. Coverage counts such a requirement as covered for a
+//! version when at least one case of that version runs (the oracle runs in
+//! every case) over a transport the check applies to.
+//!
+//! Keep this list honest: an id belongs here only when the check runs on
+//! every message of every case, not when a scenario must provoke it (those
+//! scenarios name the id themselves). A test in `harness/cli/tests/`
+//! verifies that each id still appears in the source of its checker.
+
+/// Who performs an every-message check.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Checker {
+    /// The engine's session oracle (`harness/engine/src/session.rs`).
+    Session,
+    /// The runner's stdio connection (`harness/runner/src/conn.rs`).
+    StdioConnection,
+    /// The runner's schema check (`harness/runner/src/schema.rs`).
+    Schema,
+}
+
+impl Checker {
+    /// How the check runs, for listings.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Checker::Session => "the session oracle judges every message the target sends",
+            Checker::StdioConnection => "the runner judges every line a stdio target writes",
+            Checker::Schema => {
+                "the runner checks every message the target sends against the version's schema"
+            }
+        }
+    }
+
+    /// Whether the check runs only over stdio.
+    pub fn stdio_only(self) -> bool {
+        matches!(self, Checker::StdioConnection)
+    }
+
+    /// The source file that performs the check, relative to `harness/`.
+    pub fn source(self) -> &'static str {
+        match self {
+            Checker::Session => "engine/src/session.rs",
+            Checker::StdioConnection => "runner/src/conn.rs",
+            Checker::Schema => "runner/src/schema.rs",
+        }
+    }
+}
+
+/// An every-message check: the requirement and who checks it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OracleCheck {
+    pub id: &'static str,
+    pub by: Checker,
+}
+
+const fn session(id: &'static str) -> OracleCheck {
+    OracleCheck {
+        id,
+        by: Checker::Session,
+    }
+}
+
+const fn stdio(id: &'static str) -> OracleCheck {
+    OracleCheck {
+        id,
+        by: Checker::StdioConnection,
+    }
+}
+
+/// Every requirement checked on every message.
+pub static ORACLE: &[OracleCheck] = &[
+    session("jsonrpc.message.valid"),
+    session("jsonrpc.request.id-unique"),
+    session("jsonrpc.response.id-matches"),
+    session("jsonrpc.response.once"),
+    session("jsonrpc.batch.absent"),
+    session("lifecycle.server.no-requests-before-initialized"),
+    session("logging.capability.declared"),
+    session("progress.token-active"),
+    session("progress.increasing"),
+    stdio("stdio.stdout-only-mcp"),
+    stdio("stdio.newline-delimited"),
+    OracleCheck {
+        id: "schema.message.conforms",
+        by: Checker::Schema,
+    },
+];
+
+/// The every-message check of a requirement, if it has one.
+pub fn check_of(id: &str) -> Option<&'static OracleCheck> {
+    ORACLE.iter().find(|c| c.id == id)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_oracle_id_is_catalogued_and_checkable() {
+        let mut seen = std::collections::HashSet::new();
+        for c in ORACLE {
+            assert!(seen.insert(c.id), "{} listed twice", c.id);
+            let r = crate::lookup(c.id).unwrap_or_else(|| panic!("{} is not catalogued", c.id));
+            assert!(
+                r.excluded.is_none(),
+                "{} is checked, so it cannot be excluded",
+                c.id
+            );
+        }
+    }
+
+    #[test]
+    fn session_oracle_ids_appear_in_the_session_source() {
+        let src = include_str!("../session.rs");
+        for c in ORACLE.iter().filter(|c| c.by == Checker::Session) {
+            assert!(
+                src.contains(&format!("\"{}\"", c.id)),
+                "{} is listed as checked by the session oracle, but session.rs never names it",
+                c.id
+            );
+        }
+    }
+}

@@ -1,0 +1,68 @@
+//! The stateless protocol of 2026-07-28: no handshake; `server/discover`
+//! advertises versions and capabilities; every request carries its protocol
+//! version and client capabilities in `params._meta`; results carry a
+//! `resultType`; server-to-client requests travel inside an
+//! `InputRequiredResult`; named errors -32020 (header mismatch), -32021
+//! (missing client capability) and -32022 (unsupported version) carry their
+//! details in `data`; `subscriptions/listen` replaces the GET stream and
+//! `resources/subscribe`.
+
+use crate::level::Level::{May, Must, Should};
+use crate::requirement::Requirement;
+use crate::version::Version::*;
+
+use super::why;
+
+pub static ENTRIES: &[Requirement] = &[
+    // ── server/discover ──────────────────────────────────────────────────
+    req!("stateless.discover.implemented", Must, Server, V2026_07_28, None, "server/discover",
+        "A server implements server/discover and answers it with a result."),
+    req!("stateless.discover.result-shape", Must, Server, V2026_07_28, None, "server/discover",
+        "The server/discover result lists supportedVersions (strings), capabilities, cacheScope (public or private), a non-negative integer ttlMs and resultType (members the schema requires)."),
+    req!("stateless.discover.optional-for-clients", May, Client, V2026_07_28, None, "server/discover",
+        "Clients may call server/discover but need not: the version can be settled inline through each request's _meta."),
+    // ── per-request _meta ────────────────────────────────────────────────
+    req!("stateless.meta.required-keys", Must, Client, V2026_07_28, None, "basic#meta",
+        "Every request carries params._meta with io.modelcontextprotocol/protocolVersion (a string) and io.modelcontextprotocol/clientCapabilities (an object; empty means no optional capabilities)."),
+    req!("stateless.meta.client-info", Should, Client, V2026_07_28, None, "basic#meta",
+        "Every request carries io.modelcontextprotocol/clientInfo (name and version) in its _meta unless the client is configured not to."),
+    req!("stateless.meta.client-info-untrusted", Should, Server, V2026_07_28, None, "basic#meta",
+        "A server neither changes its behaviour nor bases security decisions on the self-reported clientInfo.",
+        excluded = why::INTERNAL),
+    req!("stateless.capability.no-inference", Must, Server, V2026_07_28, None, "basic#meta",
+        "A server judges each request by the client capabilities in that request's _meta, never by capabilities declared on earlier requests."),
+    // ── versions and named errors ────────────────────────────────────────
+    req!("stateless.version.unsupported", Must, Server, V2026_07_28, None, "basic/lifecycle#version-negotiation",
+        "A request naming a protocol version the server does not support earns error -32022 (UnsupportedProtocolVersionError) whose data lists the requested version and the supported ones."),
+    req!("stateless.capability.missing", Must, Server, V2026_07_28, None, "basic/lifecycle#capability-negotiation",
+        "A request that needs a client capability its _meta does not declare earns error -32021 (MissingRequiredClientCapabilityError) whose data names the requiredCapabilities (the schema defines this error; its keyword is on the HTTP status)."),
+    req!("stateless.client.retry-supported", Should, Client, V2026_07_28, None, "basic/lifecycle#version-negotiation",
+        "A client that receives -32022 retries with a version from the error's supported list that it also supports."),
+    // ── results ──────────────────────────────────────────────────────────
+    req!("stateless.result.result-type", Must, Server, V2026_07_28, None, "basic#responses",
+        "Every result carries resultType: complete, or input_required when the server needs more input first."),
+    req!("stateless.result.absent-type-complete", Must, Client, V2026_07_28, None, "basic#responses",
+        "A client treats a result without resultType (from a server speaking an older version) as complete."),
+    req!("stateless.result.server-info", Should, Server, V2026_07_28, None, "basic#meta",
+        "Every result carries io.modelcontextprotocol/serverInfo (name and version) in its _meta unless the server is configured not to."),
+    req!("stateless.result.cache-scope", Must, Client, V2026_07_28, None, "server/discover",
+        "A cached result marked private is never shared across authorization contexts.",
+        excluded = "caching across authorization contexts concerns clients and intermediaries and is not observable over the wire"),
+    req!("stateless.result.ttl", Should, Client, V2026_07_28, None, "server/discover",
+        "A client treats a cacheable result as fresh for ttlMs milliseconds, and as stale at once when ttlMs is 0.",
+        excluded = why::INTERNAL),
+    // ── multi round-trip requests (server asks, client answers) ──────────
+    req!("stateless.input-required.shape", Must, Server, V2026_07_28, None, "basic#responses",
+        "An input_required result carries inputRequests, requestState, or both."),
+    req!("stateless.server.no-requests", Must, Server, V2026_07_28, None, "basic#messages",
+        "A server sends no JSON-RPC requests of its own: sampling, roots and elicitation are asked for inside an input_required result (the schema defines no server-to-client request; derived, no keyword)."),
+    // ── subscriptions/listen ─────────────────────────────────────────────
+    req!("stateless.subscriptions.requested-only", Must, Server, V2026_07_28, None, "basic/utilities/subscriptions",
+        "On a subscriptions/listen stream a server sends only the notification types the client opted in to."),
+    req!("stateless.subscriptions.acknowledge-first", Must, Server, V2026_07_28, None, "basic/utilities/subscriptions",
+        "notifications/subscriptions/acknowledged is the first message carrying a subscription's id; nothing is sent on the subscription before it."),
+    req!("stateless.subscriptions.id-on-notifications", Must, Server, V2026_07_28, None, "basic/utilities/subscriptions",
+        "Every notification delivered on a subscriptions/listen stream carries io.modelcontextprotocol/subscriptionId: the id of the listen request."),
+    req!("stateless.subscriptions.acknowledged-subset", Must, Server, V2026_07_28, None, "basic/utilities/subscriptions",
+        "The acknowledgement lists only notification types the server will honour, a subset of those requested (the schema's definition; no keyword)."),
+];
