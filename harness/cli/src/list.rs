@@ -11,7 +11,7 @@ use serde_json::{json, Value};
 
 use crate::cli::ListArgs;
 use crate::requirements::{emit, rows, Row, Status};
-use crate::server::{load_corpus, select_cases, EXIT_OK};
+use crate::server::{load_corpus, select_cases};
 use crate::EXIT_USAGE;
 
 pub fn run(args: ListArgs) -> u8 {
@@ -40,11 +40,12 @@ pub fn run(args: ListArgs) -> u8 {
             .collect();
         print_json(&Value::Array(items))
     } else {
+        let mut text = String::new();
         for c in &cases {
-            println!("{}: {} [{}]", c.id, c.scenario.title, c.scenario.level);
+            let _ = writeln!(text, "{}: {} [{}]", c.id, c.scenario.title, c.scenario.level);
         }
-        println!("{} cases", cases.len());
-        EXIT_OK
+        let _ = writeln!(text, "{} cases", cases.len());
+        emit(&text)
     }
 }
 
