@@ -49,6 +49,25 @@ pub enum Fault {
     DuplicateResponse,
     StructuredMismatch,
     EarlyRequest,
+    BlobRawBytes,
+    ReadWrongUri,
+    RelativeResourceUri,
+    DuplicateToolName,
+    ToolNameFormat,
+    ToolAnnotationStrings,
+    TitleNotString,
+    TextContentKey,
+    RequireArguments,
+    ImageDataUrl,
+    AudioMissingMimeType,
+    EmbeddedResourceFlat,
+    ResourceLinkNoName,
+    AnnotationPriorityRange,
+    ContentTypeTooNew,
+    CancelAll,
+    ProgressAfterCancel,
+    RejectMeta,
+    StructuredNoText,
 }
 
 /// The static description of a fault.
@@ -109,6 +128,25 @@ impl Fault {
         Fault::DuplicateResponse,
         Fault::StructuredMismatch,
         Fault::EarlyRequest,
+        Fault::BlobRawBytes,
+        Fault::ReadWrongUri,
+        Fault::RelativeResourceUri,
+        Fault::DuplicateToolName,
+        Fault::ToolNameFormat,
+        Fault::ToolAnnotationStrings,
+        Fault::TitleNotString,
+        Fault::TextContentKey,
+        Fault::RequireArguments,
+        Fault::ImageDataUrl,
+        Fault::AudioMissingMimeType,
+        Fault::EmbeddedResourceFlat,
+        Fault::ResourceLinkNoName,
+        Fault::AnnotationPriorityRange,
+        Fault::ContentTypeTooNew,
+        Fault::CancelAll,
+        Fault::ProgressAfterCancel,
+        Fault::RejectMeta,
+        Fault::StructuredNoText,
     ];
 
     fn info(self) -> Info {
@@ -233,6 +271,82 @@ impl Fault {
             Fault::EarlyRequest => info(
                 "early-request", Should, "lifecycle.server.no-requests-before-initialized", "basic/lifecycle#initialization",
                 "sends roots/list right after the initialize response, before notifications/initialized (only to clients that declared roots)",
+            ),
+            Fault::BlobRawBytes => info(
+                "blob-raw-bytes", Must, "resources.security.binary-encoded", "server/resources#security-considerations",
+                "puts the raw bytes of binary contents (resources/read, embedded resources) into `blob` as a string instead of base64-encoding them",
+            ),
+            Fault::ReadWrongUri => info(
+                "read-wrong-uri", Should, "resources.read.contents-uri", "server/resources#reading-resources",
+                "labels the contents of resources/read with another URI (the requested one plus \"#contents\") instead of the URI that was read",
+            ),
+            Fault::RelativeResourceUri => info(
+                "relative-resource-uri", Must, "resources.uri.rfc3986", "server/resources#common-uri-schemes",
+                "lists (and serves) one more resource under the relative reference \"notes.txt\", which has no scheme and so is not a URI (RFC 3986)",
+            ),
+            Fault::DuplicateToolName => info(
+                "duplicate-tool-name", Should, "tools.list.unique-names", "server/tools#tool",
+                "lists a second tool named echo (with another description) at the end of tools/list",
+            ),
+            Fault::ToolNameFormat => info(
+                "tool-name-format", Should, "tools.name.format", "server/tools#tool-names",
+                "from 2025-11-25 on, lists and serves the add tool as \"add numbers\", a name with a space",
+            ),
+            Fault::ToolAnnotationStrings => info(
+                "tool-annotation-strings", Must, "tools.annotations.shape", "server/tools#tool",
+                "from 2025-03-26 on, gives the idempotentHint tool annotation as the string \"true\" instead of a boolean",
+            ),
+            Fault::TitleNotString => info(
+                "title-not-string", Must, "tools.title.type", "server/tools#tool",
+                "from 2025-06-18 on, gives each tool's title as a localised object ({\"en\": ...}) instead of a string",
+            ),
+            Fault::TextContentKey => info(
+                "text-content-key", Must, "tools.call.result-shape", "server/tools#text-content",
+                "puts the text of every text content item of a tool result under `content` instead of `text`",
+            ),
+            Fault::RequireArguments => info(
+                "require-arguments", Should, "tools.call.arguments-optional", "server/tools#calling-tools",
+                "rejects a tools/call without an `arguments` member with -32602, although the member is optional",
+            ),
+            Fault::ImageDataUrl => info(
+                "image-data-url", Must, "content.image.base64", "server/prompts#image-content",
+                "gives image content as a data: URL (\"data:image/png;base64,...\") instead of bare base64 data",
+            ),
+            Fault::AudioMissingMimeType => info(
+                "audio-missing-mime-type", Must, "content.audio.base64", "server/prompts#audio-content",
+                "leaves the required mimeType out of audio content items",
+            ),
+            Fault::EmbeddedResourceFlat => info(
+                "embedded-resource-flat", Must, "content.resource.embedded", "server/prompts#embedded-resources",
+                "puts an embedded resource's uri, mimeType and text directly on the content item instead of in its `resource` member",
+            ),
+            Fault::ResourceLinkNoName => info(
+                "resource-link-no-name", Must, "content.resource-link.shape", "server/tools#resource-links",
+                "from 2025-06-18 on, leaves the required name out of resource_link content items",
+            ),
+            Fault::AnnotationPriorityRange => info(
+                "annotation-priority-range", Must, "content.annotations.shape", "server/resources#annotations",
+                "gives content annotations a priority on a 1-to-10 scale (8) instead of a number from 0 to 1",
+            ),
+            Fault::ContentTypeTooNew => info(
+                "content-type-too-new", Must, "content.type.known", "server/prompts#promptmessage",
+                "includes content types the negotiated version does not define: audio under 2024-11-05, resource_link before 2025-06-18",
+            ),
+            Fault::CancelAll => info(
+                "cancel-all", Must, "jsonrpc.request.answered", "basic/utilities/cancellation#behavior-requirements",
+                "on notifications/cancelled, drops every request in flight, not only the one named, so the others are never answered",
+            ),
+            Fault::ProgressAfterCancel => info(
+                "progress-after-cancel", Should, "cancellation.stop-processing", "basic/utilities/cancellation#behavior-requirements",
+                "keeps working on a cancelled request, sending its progress notifications to the end (only the response is withheld)",
+            ),
+            Fault::RejectMeta => info(
+                "reject-meta", Should, "progress.token.accepted", "basic/utilities/progress#progress-flow",
+                "rejects list requests whose params carry `_meta` (such as a progressToken) with -32602 instead of answering them",
+            ),
+            Fault::StructuredNoText => info(
+                "structured-no-text", Should, "tools.structured.text-fallback", "server/tools#structured-content",
+                "from 2025-06-18 on, returns structuredContent with an empty content array instead of also serialising it in a text block",
             ),
         }
     }

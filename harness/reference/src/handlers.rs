@@ -12,7 +12,7 @@ use serde_json::{json, Map, Value};
 
 use crate::cursor::{self, ListKind};
 use crate::error::RpcError;
-use crate::fault::Fault;
+use crate::fault::{Fault, FaultSet};
 use crate::log_level::LogLevel;
 use crate::outbox::Outbox;
 use crate::server::{ReferenceServer, Reply, SERVER_NAME};
@@ -90,17 +90,25 @@ impl ReferenceServer {
             self.log(out, LogLevel::Debug, json!({ "event": req.method }));
         }
         let result = match req.method.as_str() {
-            "tools/list" => self.list(ListKind::Tools, tools::definitions(version), &params),
+            "tools/list" => self.list(
+                ListKind::Tools,
+                tools::definitions(version, self.faults),
+                &params,
+            ),
             "tools/call" => return self.call_tool(now_ms, version, req, &params, batch, out),
-            "resources/list" => self.list(ListKind::Resources, resources::definitions(), &params),
+            "resources/list" => self.list(
+                ListKind::Resources,
+                resources::definitions(self.faults),
+                &params,
+            ),
             "resources/templates/list" => {
                 self.list(ListKind::Templates, resources::templates(), &params)
             }
-            "resources/read" => read_resource(&params, now_ms),
+            "resources/read" => self.read_resource(&params, now_ms),
             "resources/subscribe" => self.subscribe(&params, now_ms, true),
             "resources/unsubscribe" => self.subscribe(&params, now_ms, false),
             "prompts/list" => self.list(ListKind::Prompts, prompts::definitions(), &params),
-            "prompts/get" => get_prompt(&params),
+            "prompts/get" => self.get_prompt(&params, version),
             "logging/setLevel" => self.set_level(&params),
             "completion/complete" => complete(&params),
             other => Err(RpcError::method_not_found(other)),
@@ -121,6 +129,11 @@ impl ReferenceServer {
             ListKind::Templates => "resourceTemplates",
             ListKind::Prompts => "prompts",
         };
+        if self.faults.has(Fault::RejectMeta) && params.contains_key("_meta") {
+            return Err(RpcError::invalid_params(format!(
+                "unexpected member _meta in {key} request params"
+            )));
+        }
         let offset = match params.get("cursor") {
             None | Some(Value::Null) => 0,
             Some(Value::String(c)) => match cursor::decode(kind, c, items.len()) {
@@ -165,6 +178,11 @@ impl ReferenceServer {
             Err(e) => return Reply::Now(Err(e)),
         };
         let args = match params.get("arguments") {
+            None if self.faults.has(Fault::RequireArguments) => {
+                return Reply::Now(Err(RpcError::invalid_params(
+                    "tools/call requires arguments (an object)",
+                )))
+            }
             None | Some(Value::Null) => Map::new(),
             Some(Value::Object(m)) => m.clone(),
             Some(_) => {
@@ -204,7 +222,8 @@ impl ReferenceServer {
         self.log(out, LogLevel::Info, json!(format!("calling tool {name}")));
         match tools::run(name, &args, version, self.faults) {
             Err(e) => Reply::Now(Err(e)),
-            Ok(ToolRun::Done(result)) => {
+            Ok(ToolRun::Done(mut result)) => {
+                tools::apply_result_faults(&mut result, self.faults);
                 if result.get("isError") == Some(&Value::Bool(true)) {
                     self.log(
                         out,
@@ -268,7 +287,7 @@ impl ReferenceServer {
             "resources/unsubscribe"
         };
         let uri = required_str(params, "uri", method)?;
-        if resources::read(uri, now_ms).is_none() {
+        if resources::read(uri, now_ms, self.faults).is_none() {
             return Err(RpcError::resource_not_found(uri));
         }
         if on {
@@ -281,26 +300,30 @@ impl ReferenceServer {
     }
 }
 
-fn read_resource(params: &Map<String, Value>, now_ms: u64) -> Result<Value, RpcError> {
-    let uri = required_str(params, "uri", "resources/read")?;
-    match resources::read(uri, now_ms) {
-        Some(contents) => Ok(json!({ "contents": [contents] })),
-        None => Err(RpcError::resource_not_found(uri)),
-    }
-}
-
-fn get_prompt(params: &Map<String, Value>) -> Result<Value, RpcError> {
-    let name = required_str(params, "name", "prompts/get")?;
-    let args = match params.get("arguments") {
-        None | Some(Value::Null) => Map::new(),
-        Some(Value::Object(m)) => m.clone(),
-        Some(_) => {
-            return Err(RpcError::invalid_params(
-                "prompts/get: arguments must be an object",
-            ))
+impl ReferenceServer {
+    fn read_resource(&self, params: &Map<String, Value>, now_ms: u64) -> Result<Value, RpcError> {
+        let uri = required_str(params, "uri", "resources/read")?;
+        let mut contents = resources::read(uri, now_ms, self.faults)
+            .ok_or_else(|| RpcError::resource_not_found(uri))?;
+        if self.faults.has(Fault::ReadWrongUri) {
+            contents["uri"] = Value::from(format!("{uri}#contents"));
         }
-    };
-    prompts::get(name, &args)
+        Ok(json!({ "contents": [contents] }))
+    }
+
+    fn get_prompt(&self, params: &Map<String, Value>, version: Version) -> Result<Value, RpcError> {
+        let name = required_str(params, "name", "prompts/get")?;
+        let args = match params.get("arguments") {
+            None | Some(Value::Null) => Map::new(),
+            Some(Value::Object(m)) => m.clone(),
+            Some(_) => {
+                return Err(RpcError::invalid_params(
+                    "prompts/get: arguments must be an object",
+                ))
+            }
+        };
+        prompts::get(name, &args, version, self.faults)
+    }
 }
 
 fn complete(params: &Map<String, Value>) -> Result<Value, RpcError> {
@@ -327,7 +350,7 @@ fn complete(params: &Map<String, Value>) -> Result<Value, RpcError> {
             match resources::complete(uri, arg_name) {
                 Some(c) => c,
                 // A plain resource has no arguments to complete.
-                None if resources::read(uri, 0).is_some() => Vec::new(),
+                None if resources::read(uri, 0, FaultSet::default()).is_some() => Vec::new(),
                 None => {
                     return Err(RpcError::invalid_params(format!(
                         "unknown resource or template: {uri}"

@@ -18,7 +18,8 @@
 //! - [`server`]: entry points, lifecycle, JSON-RPC errors, batches.
 //! - `handlers`: the MCP methods (lists, tools, resources, prompts, logging, completion).
 //! - `timers`: the `slow` tool's progress and completion, counter updates, cancellation.
-//! - `tools`, `resources`, `prompts`: what the server offers.
+//! - `tools`, `resources`, `prompts`: what the server offers; `content`: the
+//!   non-text content blocks of the `media` prompt.
 //! - `cursor` (with `b64`): opaque, checksummed pagination cursors.
 //! - [`fault`]: the fault switches and the rule each one breaks.
 //! - `outbox`: how messages become stdout lines (and where output faults apply).
@@ -34,6 +35,7 @@
 #![cfg_attr(test, allow(clippy::unwrap_used))]
 
 mod b64;
+mod content;
 mod cursor;
 mod error;
 pub mod fault;

@@ -2,6 +2,9 @@
 //!
 //! | prompt      | arguments                                      | messages               |
 //! |-------------|------------------------------------------------|------------------------|
+//! | `media`     | none                                           | one per content block  |
+//! |             |                                                | of `content` (image,   |
+//! |             |                                                | audio, resources, …)   |
 //! | `simple`    | none                                           | one user message       |
 //! | `greet`     | `name` (required), `style` (optional)          | one user message       |
 //! | `summarize` | `text` (required), `length` (optional)         | one user message       |
@@ -13,7 +16,11 @@
 
 use serde_json::{json, Map, Value};
 
+use mcpspec_engine::Version;
+
+use crate::content;
 use crate::error::RpcError;
+use crate::fault::FaultSet;
 
 struct Arg {
     name: &'static str,
@@ -29,7 +36,12 @@ struct Prompt {
     args: &'static [Arg],
 }
 
-const PROMPTS: [Prompt; 4] = [
+const PROMPTS: [Prompt; 5] = [
+    Prompt {
+        name: "media",
+        description: "Shows every kind of content block the negotiated version defines.",
+        args: &[],
+    },
     Prompt {
         name: "simple",
         description: "A prompt without arguments.",
@@ -112,7 +124,12 @@ fn assistant(text: String) -> Value {
 }
 
 /// The `prompts/get` result for `name` with `arguments`.
-pub(crate) fn get(name: &str, arguments: &Map<String, Value>) -> Result<Value, RpcError> {
+pub(crate) fn get(
+    name: &str,
+    arguments: &Map<String, Value>,
+    version: Version,
+    faults: FaultSet,
+) -> Result<Value, RpcError> {
     let prompt = PROMPTS.iter().find(|p| p.name == name).ok_or_else(|| {
         RpcError::invalid_params(format!("unknown prompt: {name}"))
             .with_data(json!({ "name": name }))
@@ -143,6 +160,19 @@ pub(crate) fn get(name: &str, arguments: &Map<String, Value>) -> Result<Value, R
             .to_owned()
     };
     let messages = match prompt.name {
+        "media" => {
+            let blocks = content::media_blocks(version, faults);
+            let last = blocks.len().saturating_sub(1);
+            blocks
+                .into_iter()
+                .enumerate()
+                .map(|(i, block)| {
+                    // The last block is the assistant's, the others the user's.
+                    let role = if i == last { "assistant" } else { "user" };
+                    json!({ "role": role, "content": block })
+                })
+                .collect()
+        }
         "simple" => vec![user("Say hello to the mcpspec reference server.".into())],
         "greet" => vec![user(format!(
             "Greet {} in a {} style.",
@@ -186,6 +216,10 @@ pub(crate) fn complete(name: &str, arg: &str) -> Option<Vec<String>> {
 mod tests {
     use super::*;
 
+    fn get(name: &str, arguments: &Map<String, Value>) -> Result<Value, RpcError> {
+        super::get(name, arguments, Version::V2025_06_18, FaultSet::default())
+    }
+
     #[test]
     fn required_arguments_are_enforced() {
         let err = get("greet", &Map::new()).err().map(|e| e.code);
@@ -205,10 +239,11 @@ mod tests {
     #[test]
     fn prompt_shapes() {
         let defs = definitions();
-        assert_eq!(defs.len(), 4);
+        assert_eq!(defs.len(), 5);
         assert!(defs[0].get("arguments").is_none());
-        assert_eq!(defs[1]["arguments"][0]["required"], true);
-        assert_eq!(defs[1]["arguments"][1]["required"], false);
+        assert!(defs[1].get("arguments").is_none());
+        assert_eq!(defs[2]["arguments"][0]["required"], true);
+        assert_eq!(defs[2]["arguments"][1]["required"], false);
         let d = get("dialogue", &Map::new()).unwrap_or_default();
         assert_eq!(d["messages"][1]["role"], "assistant");
     }

@@ -16,6 +16,7 @@
 use serde_json::{json, Value};
 
 use crate::b64;
+use crate::fault::{Fault, FaultSet};
 
 pub(crate) const COUNTER_URI: &str = "mcpspec://counter";
 pub(crate) const BLOB_URI: &str = "mcpspec://blob";
@@ -26,7 +27,7 @@ const STATIC_COUNT: usize = 5;
 /// `resources/list` entries, in list order. The changing counter comes
 /// first, so that a client which subscribes to the first resource it finds
 /// sees updates.
-pub(crate) fn definitions() -> Vec<Value> {
+pub(crate) fn definitions(faults: FaultSet) -> Vec<Value> {
     let mut list = vec![json!({
         "uri": COUNTER_URI,
         "name": "counter",
@@ -47,7 +48,28 @@ pub(crate) fn definitions() -> Vec<Value> {
         "description": "32 bytes (0 to 31) of binary data.",
         "mimeType": "application/octet-stream"
     }));
+    if faults.has(Fault::RelativeResourceUri) {
+        list.push(json!({
+            "uri": RELATIVE_URI,
+            "name": "notes",
+            "description": "Notes, listed under a relative reference (fault relative-resource-uri).",
+            "mimeType": "text/plain"
+        }));
+    }
     list
+}
+
+/// What the `relative-resource-uri` fault lists: no scheme, so not a URI.
+const RELATIVE_URI: &str = "notes.txt";
+
+/// The `blob` member for `bytes`: base64, or (fault `blob-raw-bytes`) the
+/// bytes themselves as a string.
+pub(crate) fn blob(bytes: &[u8], faults: FaultSet) -> String {
+    if faults.has(Fault::BlobRawBytes) {
+        bytes.iter().map(|b| char::from(*b)).collect()
+    } else {
+        b64::encode(bytes)
+    }
 }
 
 /// A URI template with exactly one variable standing for one path segment.
@@ -138,7 +160,7 @@ pub(crate) fn counter_value(now_ms: u64) -> u64 {
 }
 
 /// The `contents` entry of `resources/read` for `uri`, or `None` if no such resource.
-pub(crate) fn read(uri: &str, now_ms: u64) -> Option<Value> {
+pub(crate) fn read(uri: &str, now_ms: u64, faults: FaultSet) -> Option<Value> {
     if let Some(n) = uri.strip_prefix("mcpspec://static/") {
         let n: usize = n.parse().ok().filter(|n| (1..=STATIC_COUNT).contains(n))?;
         // Canonical numbers only: "01" is not a resource.
@@ -157,9 +179,14 @@ pub(crate) fn read(uri: &str, now_ms: u64) -> Option<Value> {
             Some(json!({
                 "uri": uri,
                 "mimeType": "application/octet-stream",
-                "blob": b64::encode(&bytes)
+                "blob": blob(&bytes, faults)
             }))
         }
+        RELATIVE_URI if faults.has(Fault::RelativeResourceUri) => Some(json!({
+            "uri": uri,
+            "mimeType": "text/plain",
+            "text": "Notes without a URI scheme."
+        })),
         COUNTER_URI => Some(json!({
             "uri": uri,
             "mimeType": "text/plain",
@@ -190,9 +217,9 @@ mod tests {
 
     #[test]
     fn every_listed_resource_can_be_read() {
-        for r in definitions() {
+        for r in definitions(FaultSet::default()) {
             let uri = r["uri"].as_str().unwrap_or_default();
-            let c = read(uri, 0).unwrap_or_default();
+            let c = read(uri, 0, FaultSet::default()).unwrap_or_default();
             assert_eq!(c["uri"], uri);
             assert_eq!(c["mimeType"], r["mimeType"]);
         }
@@ -201,22 +228,24 @@ mod tests {
     #[test]
     fn templates_match_one_segment() {
         assert_eq!(
-            read("mcpspec://items/42", 0).unwrap_or_default()["text"],
+            read("mcpspec://items/42", 0, FaultSet::default()).unwrap_or_default()["text"],
             "Item 42"
         );
-        let profile = read("mcpspec://users/ada/profile", 0).unwrap_or_default();
+        let profile =
+            read("mcpspec://users/ada/profile", 0, FaultSet::default()).unwrap_or_default();
         assert_eq!(profile["mimeType"], "application/json");
-        assert!(read("mcpspec://items/", 0).is_none());
-        assert!(read("mcpspec://items/a/b", 0).is_none());
-        assert!(read("mcpspec://users/ada", 0).is_none());
-        assert!(read("mcpspec://static/01", 0).is_none());
-        assert!(read("mcpspec://static/6", 0).is_none());
-        assert!(read("mcpspec://nothing", 0).is_none());
+        assert!(read("mcpspec://items/", 0, FaultSet::default()).is_none());
+        assert!(read("mcpspec://items/a/b", 0, FaultSet::default()).is_none());
+        assert!(read("mcpspec://users/ada", 0, FaultSet::default()).is_none());
+        assert!(read("mcpspec://static/01", 0, FaultSet::default()).is_none());
+        assert!(read("mcpspec://static/6", 0, FaultSet::default()).is_none());
+        assert!(read("mcpspec://nothing", 0, FaultSet::default()).is_none());
     }
 
     #[test]
     fn counter_changes_every_period() {
-        let at = |ms| read(COUNTER_URI, ms).unwrap_or_default()["text"].clone();
+        let at =
+            |ms| read(COUNTER_URI, ms, FaultSet::default()).unwrap_or_default()["text"].clone();
         assert_eq!(at(0), at(249));
         assert_ne!(at(249), at(250));
     }

@@ -386,7 +386,7 @@ impl ReferenceServer {
             result["instructions"] = Value::from(
                 "mcpspec reference server: tools echo, add, fail, slow, structured; \
                  resources mcpspec://static/1..5, mcpspec://blob, mcpspec://counter; \
-                 prompts simple, greet, summarize, dialogue.",
+                 prompts media, simple, greet, summarize, dialogue.",
             );
         }
         Ok(result)

@@ -9,6 +9,8 @@
 //!    …                         │
 //!    t0 + D      progress N/N ─┘ then the response
 //!  notifications/cancelled {requestId} at any point: dropped, never answered
+//!  (faults: `cancel-all` drops every call in flight; `progress-after-cancel`
+//!  keeps reporting progress and only withholds the response)
 //!
 //!  counter: while mcpspec://counter is subscribed, one
 //!    notifications/resources/updated at each 250 ms boundary
@@ -41,6 +43,9 @@ pub(crate) struct SlowCall {
     pub done: u64,
     /// The batch waiting for this answer, if it came in one.
     pub batch: Option<u64>,
+    /// Cancelled, but still running (the `progress-after-cancel` fault):
+    /// progress goes on, the response is never sent.
+    pub cancelled: bool,
 }
 
 impl SlowCall {
@@ -83,6 +88,7 @@ impl ReferenceServer {
             steps,
             done: 0,
             batch,
+            cancelled: false,
         });
     }
 
@@ -143,7 +149,12 @@ impl ReferenceServer {
             }
         }
         let call = self.calls.remove(index);
-        let result = Ok(tools::slow_result(call.duration_ms, call.steps));
+        if call.cancelled {
+            return;
+        }
+        let mut result = tools::slow_result(call.duration_ms, call.steps);
+        tools::apply_result_faults(&mut result, self.faults);
+        let result = Ok(result);
         for _ in 0..self.copies("tools/call") {
             self.deliver(
                 call.batch,
@@ -211,7 +222,7 @@ impl ReferenceServer {
                 return;
             }
         };
-        let Some(index) = self.calls.iter().position(|c| c.id == id) else {
+        let Some(index) = self.calls.iter().position(|c| c.id == id && !c.cancelled) else {
             // Unknown, already answered, or not cancellable (initialize): ignore.
             out.stderr(format!(
                 "{SERVER_NAME}: ignoring cancellation of {id}: not in flight"
@@ -224,13 +235,33 @@ impl ReferenceServer {
             ));
             return;
         }
-        let call = self.calls.remove(index);
-        out.stderr(format!("{SERVER_NAME}: cancelled request {id}"));
-        if let Some(b) = call
-            .batch
-            .and_then(|b| self.batches.iter().position(|p| p.id == b))
-        {
-            self.batches[b].waiting.retain(|w| *w != id);
+        if self.faults.has(Fault::ProgressAfterCancel) {
+            out.stderr(format!(
+                "{SERVER_NAME}: withholding the response to {id} but working on (fault progress-after-cancel)"
+            ));
+            self.calls[index].cancelled = true;
+            let batch = self.calls[index].batch;
+            self.release_from_batch(batch, &id, out);
+            return;
+        }
+        let dropped: Vec<SlowCall> = if self.faults.has(Fault::CancelAll) {
+            out.stderr(format!(
+                "{SERVER_NAME}: dropping every request in flight on cancellation of {id} (fault cancel-all)"
+            ));
+            std::mem::take(&mut self.calls)
+        } else {
+            vec![self.calls.remove(index)]
+        };
+        for call in dropped {
+            out.stderr(format!("{SERVER_NAME}: cancelled request {}", call.id));
+            self.release_from_batch(call.batch, &call.id, out);
+        }
+    }
+
+    /// A batch no longer waits for the answer to `id`, which will not come.
+    fn release_from_batch(&mut self, batch: Option<u64>, id: &Id, out: &mut Outbox) {
+        if let Some(b) = batch.and_then(|b| self.batches.iter().position(|p| p.id == b)) {
+            self.batches[b].waiting.retain(|w| w != id);
             self.flush_batch(b, out);
         }
     }

@@ -11,6 +11,9 @@
 //! | `structured` | `text: string` (default empty)              | text; from 2025-06-18 also an           |
 //! |              |                                             | `outputSchema` and `structuredContent`  |
 //!
+//! From 2025-03-26 every tool is annotated read-only, idempotent and
+//! closed-world (with a title, which from 2025-06-18 is also the tool's `title`).
+//!
 //! Argument errors: before 2025-11-25 they are protocol errors (-32602); from
 //! 2025-11-25 on they are tool execution errors (`isError: true`), as SEP-1303
 //! moved them. An unknown tool name is a -32602 protocol error in every version.
@@ -27,8 +30,20 @@ pub(crate) const NAMES: [&str; 5] = ["echo", "add", "fail", "slow", "structured"
 const MAX_DURATION_S: f64 = 60.0;
 const MAX_STEPS: u64 = 100;
 
+/// Display titles, from 2025-06-18 on (same order as [`NAMES`]).
+const TITLES: [&str; 5] = [
+    "Echo",
+    "Add two numbers",
+    "Always fail",
+    "Slow operation",
+    "Describe a text",
+];
+
+/// The name the `tool-name-format` fault gives the `add` tool.
+pub(crate) const BAD_ADD_NAME: &str = "add numbers";
+
 /// `tools/list` entries, in list order.
-pub(crate) fn definitions(version: Version) -> Vec<Value> {
+pub(crate) fn definitions(version: Version, faults: FaultSet) -> Vec<Value> {
     let mut tools = vec![
         json!({
             "name": "echo",
@@ -78,16 +93,64 @@ pub(crate) fn definitions(version: Version) -> Vec<Value> {
             tool.insert("outputSchema".into(), output_schema());
         }
     }
-    if has_annotations(version) {
-        // None of the tools changes anything: say so, so that harnesses
-        // (ours included) may call them without side effects.
-        for tool in &mut tools {
-            if let Value::Object(tool) = tool {
-                tool.insert("annotations".into(), json!({ "readOnlyHint": true }));
+    let titled = version >= Version::V2025_06_18;
+    for (tool, title) in tools.iter_mut().zip(TITLES) {
+        let Value::Object(tool) = tool else { continue };
+        if titled {
+            let title = if faults.has(Fault::TitleNotString) {
+                json!({ "en": title })
+            } else {
+                Value::from(title)
+            };
+            tool.insert("title".into(), title);
+        }
+        if has_annotations(version) {
+            // None of the tools changes anything: say so, so that harnesses
+            // (ours included) may call them without side effects.
+            let idempotent = if faults.has(Fault::ToolAnnotationStrings) {
+                json!("true")
+            } else {
+                json!(true)
+            };
+            tool.insert(
+                "annotations".into(),
+                json!({
+                    "title": title,
+                    "readOnlyHint": true,
+                    "idempotentHint": idempotent,
+                    "openWorldHint": false
+                }),
+            );
+        }
+    }
+    if version >= Version::V2025_11_25 && faults.has(Fault::ToolNameFormat) {
+        tools[1]["name"] = Value::from(BAD_ADD_NAME);
+    }
+    if faults.has(Fault::DuplicateToolName) {
+        let mut twin = tools[0].clone();
+        twin["description"] =
+            Value::from("Returns the given message unchanged (a second tool of the same name).");
+        tools.push(twin);
+    }
+    tools
+}
+
+/// The changes result faults make to every `tools/call` result.
+pub(crate) fn apply_result_faults(result: &mut Value, faults: FaultSet) {
+    if !faults.has(Fault::TextContentKey) {
+        return;
+    }
+    if let Some(Value::Array(items)) = result.get_mut("content") {
+        for item in items.iter_mut() {
+            if let Value::Object(item) = item {
+                if item.get("type") == Some(&Value::from("text")) {
+                    if let Some(text) = item.remove("text") {
+                        item.insert("content".into(), text);
+                    }
+                }
             }
         }
     }
-    tools
 }
 
 /// Tool annotations exist from 2025-03-26 on.
@@ -147,6 +210,13 @@ pub(crate) fn run(
                 "invalid arguments for tool {name}: {message}"
             )))
         }
+    };
+    // Under `tool-name-format` the add tool is listed (and so called) by another name.
+    let renamed = version >= Version::V2025_11_25 && faults.has(Fault::ToolNameFormat);
+    let name = if renamed && name == BAD_ADD_NAME {
+        "add"
+    } else {
+        name
     };
     match name {
         "echo" => match args.get("message") {
@@ -230,6 +300,9 @@ fn structured(text: &str, version: Version, faults: FaultSet) -> Value {
                 obj.remove("words");
             }
         }
+        if faults.has(Fault::StructuredNoText) {
+            result["content"] = json!([]);
+        }
         result["structuredContent"] = data;
     }
     result
@@ -248,8 +321,8 @@ mod tests {
 
     #[test]
     fn definitions_follow_the_version() {
-        let old = definitions(Version::V2025_03_26);
-        let new = definitions(Version::V2025_06_18);
+        let old = definitions(Version::V2025_03_26, FaultSet::default());
+        let new = definitions(Version::V2025_06_18, FaultSet::default());
         assert_eq!(old.len(), NAMES.len());
         for (tool, name) in old.iter().zip(NAMES) {
             assert_eq!(tool["name"], name);
@@ -257,6 +330,8 @@ mod tests {
         }
         assert!(old.iter().all(|t| t.get("outputSchema").is_none()));
         assert!(new[4].get("outputSchema").is_some());
+        assert!(old.iter().all(|t| t.get("title").is_none()));
+        assert!(new.iter().all(|t| t["title"].is_string()));
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! on, and is absent from the clean server. `detector` matches exhaustively,
 //! so a new fault does not compile without its detector.
 
+use crate::fault_detectors as content;
 use crate::support::{exit_code, json_lines, methods, slow_call, split_response, writes, Client};
 use mcpspec_reference::Fault;
 use serde_json::{json, Value};
@@ -212,6 +213,25 @@ fn detector(fault: Fault) -> Detector {
                 .iter()
                 .any(|l| l.get("method").is_some() && l.get("id").is_some())
         },
+        Fault::BlobRawBytes => content::blob_raw_bytes,
+        Fault::ReadWrongUri => content::read_wrong_uri,
+        Fault::RelativeResourceUri => content::relative_resource_uri,
+        Fault::DuplicateToolName => content::duplicate_tool_name,
+        Fault::ToolNameFormat => content::tool_name_format,
+        Fault::ToolAnnotationStrings => content::tool_annotation_strings,
+        Fault::TitleNotString => content::title_not_string,
+        Fault::TextContentKey => content::text_content_key,
+        Fault::RequireArguments => content::require_arguments,
+        Fault::ImageDataUrl => content::image_data_url,
+        Fault::AudioMissingMimeType => content::audio_missing_mime_type,
+        Fault::EmbeddedResourceFlat => content::embedded_resource_flat,
+        Fault::ResourceLinkNoName => content::resource_link_no_name,
+        Fault::AnnotationPriorityRange => content::annotation_priority_range,
+        Fault::ContentTypeTooNew => content::content_type_too_new,
+        Fault::CancelAll => content::cancel_all,
+        Fault::ProgressAfterCancel => content::progress_after_cancel,
+        Fault::RejectMeta => content::reject_meta,
+        Fault::StructuredNoText => content::structured_no_text,
     }
 }
 
@@ -351,13 +371,27 @@ fn blinds(on: Fault, other: Fault) -> bool {
             | LogBelowLevel
             | UndeclaredLogging
             | StructuredMismatch
+            | TextContentKey
+            | RequireArguments
+            | CancelAll
+            | ProgressAfterCancel
+            | StructuredNoText
     );
     // These change how every line reads; the test client cannot follow.
     matches!(on, EmbeddedNewlines | StdoutNoise | StringifyIds)
         || (matches!(on, HangOnCall | ExitOnCall) && calls_a_tool)
         || (on == ExitOnMalformed && other == ParseErrorId)
         // These detectors walk a list to its end.
-        || (on == PaginationLoop && matches!(other, StructuredMismatch | PaginationDuplicates))
+        || (on == PaginationLoop
+            && matches!(
+                other,
+                StructuredMismatch
+                    | PaginationDuplicates
+                    | RelativeResourceUri
+                    | ToolNameFormat
+                    | ToolAnnotationStrings
+                    | TitleNotString
+            ))
 }
 
 #[test]
@@ -408,4 +442,23 @@ fault_tests! {
     duplicate_response => DuplicateResponse,
     structured_mismatch => StructuredMismatch,
     early_request => EarlyRequest,
+    blob_raw_bytes => BlobRawBytes,
+    read_wrong_uri => ReadWrongUri,
+    relative_resource_uri => RelativeResourceUri,
+    duplicate_tool_name => DuplicateToolName,
+    tool_name_format => ToolNameFormat,
+    tool_annotation_strings => ToolAnnotationStrings,
+    title_not_string => TitleNotString,
+    text_content_key => TextContentKey,
+    require_arguments => RequireArguments,
+    image_data_url => ImageDataUrl,
+    audio_missing_mime_type => AudioMissingMimeType,
+    embedded_resource_flat => EmbeddedResourceFlat,
+    resource_link_no_name => ResourceLinkNoName,
+    annotation_priority_range => AnnotationPriorityRange,
+    content_type_too_new => ContentTypeTooNew,
+    cancel_all => CancelAll,
+    progress_after_cancel => ProgressAfterCancel,
+    reject_meta => RejectMeta,
+    structured_no_text => StructuredNoText,
 }

@@ -8,7 +8,7 @@ const LISTS: [(&str, &str, usize); 4] = [
     ("tools/list", "tools", 5),
     ("resources/list", "resources", 7),
     ("resources/templates/list", "resourceTemplates", 3),
-    ("prompts/list", "prompts", 4),
+    ("prompts/list", "prompts", 5),
 ];
 
 #[test]

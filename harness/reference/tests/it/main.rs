@@ -6,11 +6,13 @@
 
 mod support;
 
+mod fault_detectors;
 mod faults;
 mod jsonrpc;
 mod lifecycle;
 mod lists;
 mod logging;
+mod media;
 mod prompts;
 mod resources;
 mod tools;
