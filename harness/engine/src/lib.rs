@@ -17,6 +17,7 @@
 //! judgement of a target are both thin layers over this crate.
 
 pub mod catalogue;
+pub mod fuzzing;
 pub mod level;
 pub mod requirement;
 pub mod session;

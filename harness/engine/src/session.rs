@@ -406,7 +406,12 @@ impl Session {
                 ),
             );
         }
-        if pending.method == "initialize" && self.own == Role::Client {
+        // Only the answer to the handshake's own `initialize` moves the
+        // lifecycle: a second `initialize` (a scenario probing that the
+        // server refuses it) must not restart it, whatever the answer.
+        let answers_handshake =
+            matches!(&self.phase, Phase::Initializing { request } if request == id);
+        if answers_handshake && self.own == Role::Client {
             self.learn_initialize_result(r);
         }
     }
@@ -536,6 +541,30 @@ mod tests {
         assert_eq!(s.phase(), &Phase::Operating);
         assert_eq!(s.version(), Some(Version::V2025_06_18));
         assert_eq!(s.peer_capabilities(), Some(&json!({"tools": {}})));
+    }
+
+    /// Regression (fuzz/corpus/engine, from server/lifecycle/initialize/second-initialize):
+    /// the answer to a second `initialize` moved an operating session back to
+    /// `Initialized`, so the server's next request was flagged as too early.
+    #[test]
+    fn a_second_initialize_does_not_restart_the_lifecycle() {
+        for answer in [
+            Message::result(
+                Id::from(5),
+                json!({"protocolVersion": "2024-11-05", "capabilities": {}}),
+            ),
+            Message::error(Some(Id::from(5)), -32600, "already initialized", None),
+        ] {
+            let mut s = client();
+            s.outbound(&Message::request(5, "initialize", Some(json!({}))), 3);
+            assert!(s.inbound(&answer, 4).is_empty());
+            assert_eq!(s.phase(), &Phase::Operating);
+            assert_eq!(s.version(), Some(Version::V2025_06_18));
+            assert_eq!(s.peer_capabilities(), Some(&json!({"tools": {}})));
+            assert!(s
+                .inbound(&Message::request(1, "roots/list", None), 5)
+                .is_empty());
+        }
     }
 
     #[test]

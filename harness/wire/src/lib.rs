@@ -20,6 +20,7 @@
 //! and findings show exactly what crossed the wire.
 
 pub mod framing;
+pub mod fuzzing;
 pub mod jsonrpc;
 
 pub use framing::{
