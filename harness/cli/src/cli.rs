@@ -58,21 +58,33 @@ pub struct SelectArgs {
 pub struct ServerArgs {
     #[command(flatten)]
     pub select: SelectArgs,
-    /// Cases run in parallel (default: the number of cores)
+    /// Cases run in parallel (default: the number of cores; four per core for
+    /// the built-in reference server)
     #[arg(long, short = 'j')]
     pub jobs: Option<usize>,
     /// How long to wait for each expected message
     #[arg(long, default_value = "5s", value_parser = parse_duration)]
     pub timeout: Duration,
-    /// Hard limit for one case (a scenario may set its own)
-    #[arg(long, default_value = "30s", value_parser = parse_duration)]
-    pub case_timeout: Duration,
+    /// Hard limit for one case, after start-up (a scenario may set its own;
+    /// default: 30s, or six times --timeout when that is longer)
+    #[arg(long, value_parser = parse_duration)]
+    pub case_timeout: Option<Duration>,
+    /// How long a fresh target may take to write its first line; waits
+    /// before it are extended to this (start-up is not response time)
+    #[arg(long, default_value = "20s", value_parser = parse_duration)]
+    pub startup_timeout: Duration,
     /// Treat SHOULD violations (warnings) as failures
     #[arg(long)]
     pub strict: bool,
     /// Write the results as JSON to FILE
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
+    /// Write report.json, junit.xml, summary.md, index.html and transcripts/<case id>.jsonl to DIR (created if missing)
+    #[arg(long, value_name = "DIR")]
+    pub report_dir: Option<PathBuf>,
+    /// Known failures, YAML `case id or glob: reason`: a listed failure does not fail the run, a listed case that passes does (stale)
+    #[arg(long, value_name = "FILE")]
+    pub expected_failures: Option<PathBuf>,
     /// Longest stdout line accepted from the target, in bytes
     #[arg(long, default_value_t = mcpspec_wire::DEFAULT_MAX_LINE)]
     pub max_line: usize,

@@ -42,7 +42,11 @@ pub fn run(args: ListArgs) -> u8 {
     } else {
         let mut text = String::new();
         for c in &cases {
-            let _ = writeln!(text, "{}: {} [{}]", c.id, c.scenario.title, c.scenario.level);
+            let _ = writeln!(
+                text,
+                "{}: {} [{}]",
+                c.id, c.scenario.title, c.scenario.level
+            );
         }
         let _ = writeln!(text, "{} cases", cases.len());
         emit(&text)

@@ -4,11 +4,18 @@
 //! plans the cases, runs them against the command after `--` (or the
 //! built-in reference server, started as a child process of this binary),
 //! and maps the summary to the documented exit code.
+//!
+//! `--expected-failures FILE` loads a baseline ([`baseline`]) that every
+//! reporter and the exit code take into account; `--report-dir DIR`
+//! writes the report files (`mcpspec_report::dir`).
+
+mod baseline;
 
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::Duration;
 
-use mcpspec_report::{HumanReporter, JsonReporter};
+use mcpspec_report::{Baseline, HumanReporter, JsonReporter, ReportDir, Verdict};
 use mcpspec_runner::{plan, Case, CaseConfig, Reporter, RunConfig, Selection};
 use mcpspec_scenario::{Corpus, Scenario, TransportKind};
 use mcpspec_transport::CommandSpec;
@@ -53,13 +60,23 @@ pub fn select_cases(
     transport: Option<TransportKind>,
 ) -> Result<Vec<Case>, u8> {
     let scenarios = load_corpus(&select.scenarios)?;
+    plan_cases(&scenarios, select, role_prefix, transport)
+}
+
+/// Plans the selected cases of `scenarios`.
+fn plan_cases(
+    scenarios: &[Arc<Scenario>],
+    select: &SelectArgs,
+    role_prefix: &str,
+    transport: Option<TransportKind>,
+) -> Result<Vec<Case>, u8> {
     let sel = Selection {
         filters: select.filter.clone(),
         versions: select.spec_version.clone(),
         role_prefix: role_prefix.to_owned(),
         transport,
     };
-    plan(&scenarios, &sel).map_err(|e| {
+    plan(scenarios, &sel).map_err(|e| {
         eprintln!("error: {e}");
         EXIT_USAGE
     })
@@ -81,8 +98,44 @@ fn target(command: &[String]) -> Result<CommandSpec, String> {
     }
 }
 
+/// Loads `--expected-failures`, checking each entry against every server
+/// case of the corpus; errors are printed (exit 2).
+fn load_baseline(
+    args: &ServerArgs,
+    scenarios: &[Arc<Scenario>],
+) -> Result<Option<Arc<Baseline>>, u8> {
+    let Some(path) = &args.expected_failures else {
+        return Ok(None);
+    };
+    let everything = SelectArgs {
+        filter: Vec::new(),
+        spec_version: Vec::new(),
+        scenarios: Vec::new(),
+    };
+    let all = plan_cases(
+        scenarios,
+        &everything,
+        "server/",
+        Some(TransportKind::Stdio),
+    )?;
+    match baseline::load(path, &all) {
+        Ok(b) => Ok(Some(Arc::new(b))),
+        Err(errors) => {
+            for e in &errors {
+                eprintln!("error: {e}");
+            }
+            Err(EXIT_USAGE)
+        }
+    }
+}
+
 pub async fn run(args: ServerArgs) -> u8 {
-    let cases = match select_cases(&args.select, "server/", Some(TransportKind::Stdio)) {
+    let scenarios = match load_corpus(&args.select.scenarios) {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
+    let transport = Some(TransportKind::Stdio);
+    let cases = match plan_cases(&scenarios, &args.select, "server/", transport) {
         Ok(c) => c,
         Err(code) => return code,
     };
@@ -103,31 +156,78 @@ pub async fn run(args: ServerArgs) -> u8 {
             return EXIT_USAGE;
         }
     };
-    let jobs = args
-        .jobs
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, usize::from));
+    let cores = std::thread::available_parallelism().map_or(2, usize::from);
+    // The built-in reference is a light native process and its cases mostly
+    // wait (silences, timers): four per core keep the CPU busy. A target of
+    // unknown weight (an interpreter, `npx`) gets one per core.
+    let jobs = args.jobs.unwrap_or(if args.command.is_empty() {
+        cores * 4
+    } else {
+        cores
+    });
     let cfg = RunConfig {
         case: CaseConfig {
             target,
             step_timeout: args.timeout,
-            case_timeout: args.case_timeout,
+            case_timeout: args
+                .case_timeout
+                .unwrap_or_else(|| (args.timeout * 6).max(Duration::from_secs(30))),
+            startup_timeout: args.startup_timeout,
             max_line: args.max_line,
         },
         jobs,
         strict: args.strict,
     };
-    let mut human = HumanReporter::stdout(args.verbose);
-    let mut json = args.json.clone().map(JsonReporter::new);
+    let baseline = match load_baseline(&args, &scenarios) {
+        Ok(b) => b,
+        Err(code) => return code,
+    };
+    let strict = args.strict;
+    let mut report_dir = match args.report_dir.clone() {
+        Some(dir) => match ReportDir::create(dir, strict, baseline.clone()) {
+            Ok(r) => Some(r),
+            Err(e) => {
+                eprintln!("error: {e}");
+                return EXIT_USAGE;
+            }
+        },
+        None => None,
+    };
+    let mut human = HumanReporter::stdout(args.verbose).with_baseline(baseline.clone());
+    let mut json = args
+        .json
+        .clone()
+        .map(|path| JsonReporter::new(path, strict, baseline.clone()));
+    let mut verdict = baseline.map(Verdict::new);
     let summary = {
         let mut reporters: Vec<&mut dyn Reporter> = vec![&mut human];
         if let Some(j) = json.as_mut() {
             reporters.push(j);
         }
+        if let Some(d) = report_dir.as_mut() {
+            reporters.push(d);
+        }
+        if let Some(v) = verdict.as_mut() {
+            reporters.push(v);
+        }
         mcpspec_runner::run(cases, cfg, &mut reporters).await
     };
-    if let Some(err) = json.and_then(|j| j.error) {
-        eprintln!("error: {err}");
+    let mut write_errors: Vec<String> = json.and_then(|j| j.error).into_iter().collect();
+    if let Some(d) = &report_dir {
+        write_errors.extend(d.errors.iter().cloned());
+        if d.errors.is_empty() {
+            println!("reports: {}", d.path().join("index.html").display());
+        }
+    }
+    if !write_errors.is_empty() {
+        for e in &write_errors {
+            eprintln!("error: {e}");
+        }
         return EXIT_USAGE;
     }
-    u8::try_from(summary.exit_code(args.strict)).unwrap_or(EXIT_USAGE)
+    let code = match &verdict {
+        Some(v) => v.tally.exit_code(&summary, strict),
+        None => summary.exit_code(strict),
+    };
+    u8::try_from(code).unwrap_or(EXIT_USAGE)
 }

@@ -11,7 +11,8 @@
 //! - `every-scenario-catches-a-fault`: each scenario fails against at least
 //!   one fault, unless `tests/uncovered-scenarios.txt` lists it with a reason.
 //! - `robustness/*`: targets that hang, exit at once or flood stdout end the
-//!   run within its timeouts, with exit 3, and leave no process behind.
+//!   run within its timeouts, with exit 3, and leave no process behind; a
+//!   target slower to start than `--timeout` is not failed for it.
 //!
 //! Every run is the real binary against a real child process.
 
@@ -231,6 +232,8 @@ fn robustness(script: &str, allowed: &[i32]) -> Result<(), Failed> {
             "500ms",
             "--case-timeout",
             "5s",
+            "--startup-timeout",
+            "2s",
             "--filter",
             "server/lifecycle/",
         ],
@@ -265,6 +268,28 @@ fn robustness(script: &str, allowed: &[i32]) -> Result<(), Failed> {
     Ok(())
 }
 
+/// A target that takes longer to start than `--timeout` still passes:
+/// waits before its first line are extended to the start-up allowance.
+fn slow_start() -> Result<(), Failed> {
+    let target = format!("sleep 2; exec '{BIN}' reference server");
+    let r = run_server(
+        &[
+            "--timeout",
+            "1s",
+            "--filter",
+            "server/lifecycle/ping/",
+            "--filter",
+            "server/lifecycle/version/",
+        ],
+        &["sh", "-c", &target],
+        "slow-start",
+    );
+    if r.code != 0 || r.results.is_empty() {
+        return Err(format!("exit {} (want 0)\n{}", r.code, r.stdout).into());
+    }
+    Ok(())
+}
+
 fn main() {
     let args = Arguments::from_args();
     let mut trials = vec![
@@ -284,6 +309,7 @@ fn main() {
         Trial::test("robustness/floods-stdout", || {
             robustness("exec yes 'not json at all'", &[1, 3])
         }),
+        Trial::test("robustness/slow-start-is-not-slow-answering", slow_start),
     ];
     for (name, _) in faults() {
         let n = name.clone();

@@ -14,10 +14,17 @@
 //! …
 //! 57 passed, 1 failed, 0 warned, 4 not applicable, 0 errored in 1.93s
 //! ```
+//!
+//! With a baseline, a listed failure's line says `(expected failure: reason)`
+//! and it is listed apart from the problems; a listed case that passed says
+//! `(stale expectation: …)` and is listed under "stale expectations".
 
 use std::io::{IsTerminal, Write};
+use std::sync::Arc;
 
 use mcpspec_runner::{CaseResult, Event, Outcome, Reporter};
+
+use crate::baseline::{Baseline, Expectation, Tally};
 
 /// How much of the transcript a failure shows: lines, and characters a line.
 const EXCERPT_LINES: usize = 12;
@@ -36,6 +43,11 @@ pub struct HumanReporter {
     color: bool,
     verbose: bool,
     problems: Vec<CaseResult>,
+    baseline: Option<Arc<Baseline>>,
+    tally: Tally,
+    /// `id — reason` of expected failures, and of stale expectations.
+    expected: Vec<String>,
+    stale: Vec<String>,
 }
 
 impl HumanReporter {
@@ -51,7 +63,40 @@ impl HumanReporter {
             color,
             verbose,
             problems: Vec::new(),
+            baseline: None,
+            tally: Tally::default(),
+            expected: Vec::new(),
+            stale: Vec::new(),
         }
+    }
+
+    /// Judges cases against `baseline` (`--expected-failures`).
+    pub fn with_baseline(mut self, baseline: Option<Arc<Baseline>>) -> Self {
+        self.baseline = baseline;
+        self
+    }
+
+    /// The baseline's judgement of `r`, with its line suffix.
+    fn expectation(&mut self, r: &CaseResult) -> (Option<Expectation>, String) {
+        let Some(b) = self.baseline.clone() else {
+            return (None, String::new());
+        };
+        let judged = b.judge(r);
+        self.tally.add(r, judged);
+        let Some((e, entry)) = judged.and_then(|e| b.entries.get(e.entry()).map(|x| (e, x))) else {
+            return (judged, String::new());
+        };
+        let line = format!("{} — {} ({})", r.id, entry.reason, entry.origin);
+        match e {
+            Expectation::ExpectedFailure(_) => self.expected.push(line),
+            Expectation::Stale(_) => self.stale.push(line),
+            Expectation::Listed(_) => {}
+        }
+        let suffix = match e {
+            Expectation::Listed(_) => String::new(),
+            _ => format!(" ({}: {})", e.label(), entry.reason),
+        };
+        (judged, suffix)
     }
 
     fn paint(&self, code: &str, text: &str) -> String {
@@ -178,6 +223,7 @@ impl Reporter for HumanReporter {
             }
             Event::CaseStarted { .. } => {}
             Event::CaseFinished(r) => {
+                let (judged, expectation) = self.expectation(r);
                 let suffix = match &r.outcome {
                     Outcome::NotApplicable { reason } => format!(" ({reason})"),
                     // A pass can carry MAY-level notes: say so, so that a
@@ -190,7 +236,7 @@ impl Reporter for HumanReporter {
                 let label = self.label(&r.outcome);
                 let _ = writeln!(
                     self.out,
-                    "{label} [{:>7.3}s] {}{suffix}",
+                    "{label} [{:>7.3}s] {}{suffix}{expectation}",
                     r.duration.as_secs_f64(),
                     r.id
                 );
@@ -199,7 +245,7 @@ impl Reporter for HumanReporter {
                 let problem = matches!(
                     r.outcome,
                     Outcome::Fail | Outcome::Warn | Outcome::Error { .. }
-                );
+                ) && !matches!(judged, Some(Expectation::ExpectedFailure(_)));
                 if noted || problem {
                     self.problems.push((**r).clone());
                 }
@@ -216,8 +262,34 @@ impl Reporter for HumanReporter {
                         self.detail(&first, &versions);
                     }
                 }
+                for (title, lines) in [
+                    (
+                        "expected failures (baseline)",
+                        std::mem::take(&mut self.expected),
+                    ),
+                    (
+                        "stale expectations (they passed: remove them from the baseline)",
+                        std::mem::take(&mut self.stale),
+                    ),
+                ] {
+                    if !lines.is_empty() {
+                        let _ =
+                            writeln!(self.out, "\n{}", self.paint("1", &format!("── {title} ──")));
+                        for line in lines {
+                            let _ = writeln!(self.out, "  {line}");
+                        }
+                    }
+                }
                 if *strict {
                     let _ = writeln!(self.out, "--strict: warnings (SHOULD) fail the run");
+                }
+                if self.baseline.is_some() {
+                    let _ = writeln!(
+                        self.out,
+                        "baseline: {} expected failure(s), {} stale expectation(s)",
+                        self.tally.expected_total(),
+                        self.tally.stale
+                    );
                 }
                 let _ = writeln!(
                     self.out,

@@ -6,10 +6,27 @@
 //! - [`human`]: a line per case as it finishes, then the failures in detail
 //!   (requirement, level, spec link, Expected / Actual, transcript excerpt),
 //!   then the closing `N passed, N failed, …` line with the wall time.
-//! - [`json`]: `--json FILE`, written once the run finishes.
+//! - [`json`]: `--json FILE`, the report document, written once the run finishes.
+//! - [`dir`]: `--report-dir DIR`: [`model`] (report.json and its schema),
+//!   [`junit`], [`markdown`] (summary.md), [`html`] (index.html) and
+//!   [`transcript`] files.
+//! - [`baseline`]: `--expected-failures`: expected failures and stale
+//!   expectations, and the exit code they come to; [`log`] applies it as
+//!   events arrive, so that every reporter judges a case alike.
 
+pub mod baseline;
+pub mod dir;
+pub mod html;
 pub mod human;
 pub mod json;
+pub mod junit;
+pub mod log;
+pub mod markdown;
+pub mod model;
+pub mod transcript;
 
+pub use baseline::{Baseline, Entry, Expectation, Tally, Verdict};
+pub use dir::ReportDir;
 pub use human::HumanReporter;
 pub use json::JsonReporter;
+pub use model::{report_schema, report_schema_text, Report, SCHEMA_PATH};

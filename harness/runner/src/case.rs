@@ -22,7 +22,7 @@ use mcpspec_wire::{Id, Message};
 use serde_json::{json, Value};
 use tokio::time::Instant;
 
-use crate::conn::Conn;
+use crate::conn::{Conn, WaitError};
 use crate::outcome::{outcome_of, Blame, CaseResult, Finding, FindingSource, Outcome};
 use crate::plan::Case;
 use crate::steps;
@@ -37,8 +37,12 @@ pub struct CaseConfig {
     pub target: CommandSpec,
     /// Default wait for one expected message.
     pub step_timeout: Duration,
-    /// Hard limit for one case (a scenario's `timeout` overrides it).
+    /// Hard limit for one case (a scenario's `timeout` overrides it), on
+    /// top of the start-up allowance.
     pub case_timeout: Duration,
+    /// How long a fresh target may take to write its first line; waits
+    /// before that are extended to it (see `Conn::wait_for`).
+    pub startup_timeout: Duration,
     pub max_line: usize,
 }
 
@@ -128,7 +132,7 @@ impl Ctx<'_> {
 pub async fn run_case(case: &Case, cfg: &CaseConfig) -> CaseResult {
     let started = Instant::now();
     let scenario = &*case.scenario;
-    let limit = scenario.timeout.unwrap_or(cfg.case_timeout);
+    let limit = scenario.timeout.unwrap_or(cfg.case_timeout) + cfg.startup_timeout;
     let mut result = CaseResult {
         id: case.id.clone(),
         scenario: scenario.id.clone(),
@@ -152,7 +156,7 @@ pub async fn run_case(case: &Case, cfg: &CaseConfig) -> CaseResult {
         }
     };
     let mut ctx = Ctx {
-        conn: Conn::new(proc, case.version),
+        conn: Conn::new(proc, case.version, cfg.startup_timeout),
         vars: Bindings::default(),
         findings: Vec::new(),
         scenario,
@@ -300,6 +304,21 @@ async fn handshake(ctx: &mut Ctx<'_>) -> Result<(), Stop> {
                 other.describe(),
             );
             return Err(Stop::Failed);
+        }
+        // The probe got an answer to this very request, so silence now
+        // says more about the host (load, a slow start) than about the
+        // target's conformance: the case cannot be judged.
+        Err(WaitError::Timeout) => {
+            return Err(Stop::Error(
+                Blame::Target,
+                format!(
+                    "no answer to initialize within {}ms (after a start-up allowance of {}ms), \
+                     although the probe got one: the target is slow to start or the host is \
+                     overloaded; try a longer --startup-timeout or --timeout, or fewer --jobs",
+                    within.as_millis(),
+                    ctx.cfg.startup_timeout.as_millis()
+                ),
+            ));
         }
         Err(e) => {
             ctx.fail_as(

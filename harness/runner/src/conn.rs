@@ -42,6 +42,9 @@ const TRANSCRIPT_MAX: usize = 2000;
 const STDERR_MAX: usize = 200;
 /// Text kept of one transcript line.
 const LINE_MAX: usize = 2000;
+/// Exact frame bytes kept per case (for `--report-dir` transcripts); frames
+/// past the budget keep only their text.
+const RAW_BUDGET: usize = 16 * 1024 * 1024;
 /// Messages kept in the inbox; a flooding target loses the excess.
 const INBOX_MAX: usize = 10_000;
 /// Violations kept per case; a flooding target's excess is only counted.
@@ -55,16 +58,25 @@ pub struct Conn {
     inbox: Vec<Received>,
     pub transcript: Vec<TranscriptLine>,
     dropped_lines: usize,
+    raw_budget: usize,
     stderr_lines: usize,
     pub violations: Vec<Violation>,
     dropped_violations: usize,
+    /// The target broke the rules more often than violations are kept: the
+    /// case has seen enough, and reading on would only burn CPU.
+    flooded: bool,
+    /// Until the target's first stdout line, waits last at least until
+    /// here: start-up time is not response time.
+    startup_until: Instant,
     exit: Option<String>,
     next_id: i64,
     frames: usize,
 }
 
 impl Conn {
-    pub fn new(proc: StdioProcess, version: Version) -> Self {
+    /// A connection to a freshly spawned target; `startup` is how long it
+    /// may take to write its first line (see [`Conn::wait_for`]).
+    pub fn new(proc: StdioProcess, version: Version, startup: Duration) -> Self {
         Conn {
             proc,
             session: Session::new(Role::Client, Some(version)),
@@ -72,9 +84,12 @@ impl Conn {
             inbox: Vec::new(),
             transcript: Vec::new(),
             dropped_lines: 0,
+            raw_budget: RAW_BUDGET,
             stderr_lines: 0,
             violations: Vec::new(),
             dropped_violations: 0,
+            flooded: false,
+            startup_until: Instant::now() + startup,
             exit: None,
             next_id: 1,
             frames: 0,
@@ -115,7 +130,26 @@ impl Conn {
             text.truncate(cut);
             text.push_str(" …");
         }
-        self.transcript.push(TranscriptLine { at_ms, dir, text });
+        self.transcript.push(TranscriptLine {
+            at_ms,
+            dir,
+            text,
+            transport: "stdio",
+            raw: None,
+        });
+    }
+
+    /// Like `push_line`, and keeps the frame's exact bytes while the raw
+    /// budget lasts.
+    fn push_frame(&mut self, at_ms: u64, dir: &'static str, text: String, raw: &[u8]) {
+        let before = self.transcript.len();
+        self.push_line(at_ms, dir, text);
+        if self.transcript.len() > before && raw.len() <= self.raw_budget {
+            self.raw_budget -= raw.len();
+            if let Some(line) = self.transcript.last_mut() {
+                line.raw = Some(raw.to_vec());
+            }
+        }
     }
 
     /// Lines that did not fit in the transcript.
@@ -136,7 +170,7 @@ impl Conn {
         match &written {
             Ok(()) => {
                 self.session.outbound(msg, now);
-                self.push_line(now, ">>", text);
+                self.push_frame(now, ">>", text, &line[..line.len() - 1]);
             }
             Err(e) => self.push_line(now, "--", format!("not delivered ({e}): {text}")),
         }
@@ -171,7 +205,7 @@ impl Conn {
                 Err(e) => self.session.outbound_unreadable(&e),
             }
         }
-        self.push_line(now, ">>", raw_text(bytes));
+        self.push_frame(now, ">>", raw_text(bytes), bytes);
         self.write(bytes).await
     }
 
@@ -193,7 +227,7 @@ impl Conn {
     /// after each event so callers can re-check their condition; false on
     /// timeout or once the target has exited and all its output was read.
     pub async fn pump(&mut self, deadline: Instant) -> bool {
-        if self.exit.is_some() {
+        if self.exit.is_some() || self.flooded {
             return false;
         }
         match tokio::time::timeout_at(deadline, self.proc.recv()).await {
@@ -216,7 +250,7 @@ impl Conn {
     pub async fn idle(&mut self, d: Duration) {
         let deadline = Instant::now() + d;
         while Instant::now() < deadline {
-            if !self.pump(deadline).await && self.exit.is_some() {
+            if !self.pump(deadline).await && (self.exit.is_some() || self.flooded) {
                 tokio::time::sleep_until(deadline).await;
             }
         }
@@ -225,6 +259,15 @@ impl Conn {
     fn violation(&mut self, v: Violation) {
         if self.violations.len() < VIOLATIONS_MAX {
             self.violations.push(v);
+        } else if !self.flooded {
+            self.dropped_violations += 1;
+            self.flooded = true;
+            let at_ms = v.at_ms;
+            self.push_line(
+                at_ms,
+                "--",
+                format!("the target broke the rules over {VIOLATIONS_MAX} times: the harness stops reading it"),
+            );
         } else {
             self.dropped_violations += 1;
         }
@@ -246,7 +289,7 @@ impl Conn {
         }
         match event {
             Event::Frame(frame) => {
-                self.push_line(at_ms, "<<", frame.text().to_owned());
+                self.push_frame(at_ms, "<<", frame.text().to_owned(), &frame.bytes);
                 match classify(&frame.bytes) {
                     Ok(Inbound::Single(msg)) => self.receive(at_ms, msg),
                     Ok(Inbound::Batch(items)) => {
@@ -280,10 +323,11 @@ impl Conn {
                 }
             }
             Event::FrameError(err) => {
-                self.push_line(
+                self.push_frame(
                     at_ms,
                     "<<",
                     format!("[framing] {err}: {}", String::from_utf8_lossy(&err.bytes)),
+                    &err.bytes,
                 );
                 if matches!(err.kind, FrameErrorKind::Oversize { .. }) {
                     // The limit is the harness's, not the spec's: note it only.
@@ -335,18 +379,27 @@ impl Conn {
     }
 
     /// Waits up to `within` for a message satisfying `pred`, and consumes it.
+    /// Until the target has written its first line, the wait lasts at least
+    /// until its start-up allowance ends: an interpreter that takes seconds
+    /// to start is slow to start, not slow to answer.
     pub async fn wait_for(
         &mut self,
         within: Duration,
         pred: impl Fn(&Message) -> bool,
     ) -> Result<Received, WaitError> {
-        let deadline = Instant::now() + within;
+        let mut deadline = Instant::now() + within;
         loop {
+            if self.frames == 0 {
+                deadline = deadline.max(self.startup_until);
+            }
             if let Some(r) = self.take(&pred) {
                 return Ok(r);
             }
             if let Some(how) = &self.exit {
                 return Err(WaitError::Exited(how.clone()));
+            }
+            if self.flooded {
+                return Err(WaitError::Invalid);
             }
             if !self.pump(deadline).await && Instant::now() >= deadline {
                 return Err(WaitError::Timeout);
@@ -366,8 +419,11 @@ impl Conn {
     ) -> Result<Received, WaitError> {
         const QUIET: Duration = Duration::from_millis(250);
         let before = self.violation_count();
-        let deadline = Instant::now() + within;
+        let mut deadline = Instant::now() + within;
         loop {
+            if self.frames == 0 {
+                deadline = deadline.max(self.startup_until);
+            }
             let slice = deadline
                 .saturating_duration_since(Instant::now())
                 .min(QUIET);
@@ -394,7 +450,7 @@ impl Conn {
     /// Waits up to `within` for the target to exit.
     pub async fn wait_exit(&mut self, within: Duration) -> Option<String> {
         let deadline = Instant::now() + within;
-        while self.exit.is_none() {
+        while self.exit.is_none() && !self.flooded {
             if !self.pump(deadline).await && Instant::now() >= deadline {
                 break;
             }
@@ -402,8 +458,12 @@ impl Conn {
         self.exit.clone()
     }
 
-    /// Ends the case: closes stdin, kills the process group.
+    /// Ends the case: closes stdin, kills the process group (noted in the
+    /// transcript when the target was still running).
     pub fn shutdown(&mut self) {
+        if self.exit.is_none() {
+            self.note("harness killed the target's process group");
+        }
         self.proc.kill();
     }
 }

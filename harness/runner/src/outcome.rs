@@ -84,13 +84,21 @@ pub enum FindingSource {
     Oracle,
 }
 
-/// One line of the case's transcript, for failure excerpts.
+/// One line of the case's transcript: failure excerpts, and the
+/// transcript files of `--report-dir`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TranscriptLine {
     pub at_ms: u64,
     /// `>>` harness to target, `<<` target to harness, `!!` stderr, `--` note.
     pub dir: &'static str,
+    /// What the line shows (a long line is cut).
     pub text: String,
+    /// How the line travelled: `stdio` (the child's stdin, stdout or stderr).
+    pub transport: &'static str,
+    /// The exact bytes of a frame sent or received (without its line
+    /// terminator; what was written verbatim for raw sends). `None` for
+    /// stderr lines and notes, and once the case's raw budget is spent.
+    pub raw: Option<Vec<u8>>,
 }
 
 impl fmt::Display for TranscriptLine {

@@ -65,7 +65,7 @@ pub async fn run(cases: Vec<Case>, cfg: RunConfig, reporters: &mut [&mut dyn Rep
     let mut versions: Vec<Version> = cases.iter().map(|c| c.version).collect();
     versions.sort();
     versions.dedup();
-    let offers = probe_all(&versions, &cfg.case).await;
+    let offers = probe_all(&versions, &cfg.case, cfg.jobs).await;
     for (v, offer) in &offers {
         let (supported, detail) = match offer {
             Offer::Supported => (true, format!("answered {v}")),
@@ -176,11 +176,23 @@ fn skipped(case: &Case, outcome: Outcome) -> CaseResult {
     }
 }
 
-async fn probe_all(versions: &[Version], cfg: &CaseConfig) -> BTreeMap<Version, Offer> {
+/// Probes every version, at most `jobs` targets at once (a slow-starting
+/// target run four times over on a small machine starts slower still).
+async fn probe_all(
+    versions: &[Version],
+    cfg: &CaseConfig,
+    jobs: usize,
+) -> BTreeMap<Version, Offer> {
+    let slots = Arc::new(Semaphore::new(jobs.max(1)));
     let mut set = tokio::task::JoinSet::new();
     for &v in versions {
         let cfg = cfg.clone();
-        set.spawn(async move { (v, probe(v, &cfg).await) });
+        let slots = Arc::clone(&slots);
+        set.spawn(async move {
+            // The semaphore is never closed, so acquiring only waits.
+            let _slot = slots.acquire_owned().await.ok();
+            (v, probe(v, &cfg).await)
+        });
     }
     let mut out = BTreeMap::new();
     while let Some(joined) = set.join_next().await {
@@ -197,7 +209,7 @@ pub async fn probe(version: Version, cfg: &CaseConfig) -> Offer {
         Ok(p) => p,
         Err(e) => return Offer::Broken(e.to_string()),
     };
-    let mut conn = Conn::new(proc, version);
+    let mut conn = Conn::new(proc, version, cfg.startup_timeout);
     let id = conn.next_id();
     let init = Message::request(
         id.clone(),
@@ -235,8 +247,9 @@ pub async fn probe(version: Version, cfg: &CaseConfig) -> Offer {
         },
         Err(crate::conn::WaitError::Timeout | crate::conn::WaitError::Invalid) => {
             Offer::Broken(format!(
-                "no answer to initialize within {}ms",
-                cfg.step_timeout.as_millis()
+                "no answer to initialize within {}ms of starting (--startup-timeout); \
+                 a slow target may need more",
+                cfg.startup_timeout.max(cfg.step_timeout).as_millis()
             ))
         }
         Err(crate::conn::WaitError::Exited(how)) => {

@@ -571,8 +571,13 @@ async fn discover(ctx: &mut Ctx<'_>, d: &Discover) -> Result<(), Stop> {
         }
     }
     if kept.len() < d.require {
+        let wanted = d
+            .filter
+            .as_ref()
+            .map(|m| format!(" matching {}", m.describe_with(&ctx.vars)))
+            .unwrap_or_default();
         return Err(Stop::NotApplicable(format!(
-            "{} lists {} matching item(s); the scenario needs {}",
+            "{} lists {} item(s){wanted}; the scenario needs {}",
             d.list,
             kept.len(),
             d.require

@@ -1,0 +1,207 @@
+//! `--expected-failures FILE`: a listed failure does not fail the run, an
+//! unlisted one does, a listed case that passes fails it as stale; a
+//! broken file is an error at `file:line:col` (exit 2). Each test runs the
+//! real binary against the reference server with one fault.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+const BIN: &str = env!("CARGO_BIN_EXE_mcpspec");
+
+/// `ping.respond` broken: the ping scenarios fail (MUST).
+const FAULT: &str = "ping-non-empty";
+const OPERATING: &str = "server/lifecycle/ping/operating@2025-06-18";
+const BEFORE_INITIALIZED: &str = "server/lifecycle/ping/before-initialized@2025-06-18";
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("mcpspec-baseline-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+struct Run {
+    out: Output,
+    stdout: String,
+    stderr: String,
+    report: Value,
+}
+
+/// The two ping cases at 2025-06-18 (`extra` may add more `--filter`s)
+/// with `baseline` as the file, against the reference server with `fault`
+/// (none: the clean reference).
+fn run(name: &str, baseline: &str, fault: Option<&str>, extra: &[&str]) -> Run {
+    let dir = temp_dir(name);
+    let file = dir.join("expected-failures.yaml");
+    std::fs::write(&file, baseline).expect("write baseline");
+    let json = dir.join("report.json");
+    let mut cmd = Command::new(BIN);
+    cmd.args(["server", "--spec-version", "2025-06-18"])
+        .args(["--filter", "server/lifecycle/ping/operating"])
+        .args(["--filter", "server/lifecycle/ping/before-initialized"])
+        .arg("--expected-failures")
+        .arg(&file)
+        .arg("--json")
+        .arg(&json)
+        .args(extra)
+        .args(["--", BIN, "reference", "server"]);
+    if let Some(f) = fault {
+        cmd.args(["--fault", f]);
+    }
+    let out = cmd.output().expect("mcpspec runs");
+    let report = std::fs::read_to_string(&json)
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok())
+        .unwrap_or(Value::Null);
+    Run {
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        out,
+        report,
+    }
+}
+
+fn result<'a>(report: &'a Value, id: &str) -> &'a Value {
+    report["results"]
+        .as_array()
+        .and_then(|rs| rs.iter().find(|r| r["id"] == id))
+        .unwrap_or(&Value::Null)
+}
+
+#[test]
+fn listed_failures_do_not_fail_the_run() {
+    let r = run(
+        "listed",
+        &format!(
+            "{OPERATING}: known, tracked upstream\nserver/lifecycle/ping/before-*: also known\n"
+        ),
+        Some(FAULT),
+        &[],
+    );
+    assert_eq!(r.out.status.code(), Some(0), "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout
+            .contains("(expected failure: known, tracked upstream)"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout
+            .contains("baseline: 2 expected failure(s), 0 stale"),
+        "{}",
+        r.stdout
+    );
+    assert_eq!(r.report["summary"]["expected_failures"], 2);
+    assert_eq!(
+        result(&r.report, OPERATING)["expectation"]["status"],
+        "expected_failure"
+    );
+    assert_eq!(r.report["run"]["exit_code"], 0);
+}
+
+#[test]
+fn an_unlisted_failure_fails_the_run() {
+    let r = run(
+        "unlisted",
+        &format!("{OPERATING}: known\n"),
+        Some(FAULT),
+        &[],
+    );
+    assert_eq!(r.out.status.code(), Some(1), "{}{}", r.stdout, r.stderr);
+    assert!(result(&r.report, BEFORE_INITIALIZED)["expectation"].is_null());
+    assert_eq!(r.report["summary"]["expected_failures"], 1);
+}
+
+#[test]
+fn a_listed_case_that_passes_is_stale_and_fails_the_run() {
+    let r = run(
+        "stale",
+        &format!("{OPERATING}: was broken once\n"),
+        None,
+        &[],
+    );
+    assert_eq!(r.out.status.code(), Some(1), "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.contains("(stale expectation: was broken once)"),
+        "{}",
+        r.stdout
+    );
+    assert!(r.stdout.contains("── stale expectations"), "{}", r.stdout);
+    assert_eq!(r.report["summary"]["stale_expectations"], 1);
+    assert_eq!(
+        result(&r.report, OPERATING)["expectation"]["status"],
+        "stale_expectation"
+    );
+    assert_eq!(r.report["baseline"]["entries"][0]["stale"][0], OPERATING);
+}
+
+#[test]
+fn strict_warnings_fail_unless_listed() {
+    // unknown-method-code breaks a SHOULD: this scenario warns.
+    let warn = "server/jsonrpc/method-not-found/unknown-method";
+    let only = format!("{warn}@2025-06-18");
+    let filter = ["--filter", only.as_str()];
+    let fault = Some("unknown-method-code");
+    let lenient = run("lenient", "", fault, &filter);
+    assert_eq!(lenient.report["summary"]["warned"], 1, "{}", lenient.stdout);
+    assert_eq!(lenient.out.status.code(), Some(0), "{}", lenient.stdout);
+    let strict = run("strict", "", fault, &[filter[0], filter[1], "--strict"]);
+    assert_eq!(strict.out.status.code(), Some(1), "{}", strict.stdout);
+    let listed = run(
+        "strict-listed",
+        &format!("{warn}: we answer -32600, to be fixed\n"),
+        fault,
+        &[filter[0], filter[1], "--strict"],
+    );
+    assert_eq!(listed.out.status.code(), Some(0), "{}", listed.stdout);
+    assert_eq!(listed.report["summary"]["expected_failures"], 1);
+}
+
+#[test]
+fn errors_in_the_file_point_at_file_line_col() {
+    let cases = [
+        (
+            "empty-reason",
+            format!("{OPERATING}: known\nserver/lifecycle/ping/operating@2024-11-05: ''\n"),
+            ":2:",
+            "empty reason",
+        ),
+        ("no-reason", format!("{OPERATING}:\n"), ":1:", "no reason"),
+        (
+            "unknown-id",
+            "server/no/such/case@2025-06-18: typo\n".to_owned(),
+            ":1:1",
+            "names no case",
+        ),
+        (
+            "twice",
+            format!("{OPERATING}: a\n{OPERATING}: b\n"),
+            ":2:1",
+            "listed twice: server/lifecycle/ping/operating@2025-06-18",
+        ),
+        (
+            "not-a-map",
+            "- a\n- b\n".to_owned(),
+            ":1:",
+            "expected a map",
+        ),
+    ];
+    for (name, text, at, what) in cases {
+        let r = run(name, &text, Some(FAULT), &[]);
+        assert_eq!(
+            r.out.status.code(),
+            Some(2),
+            "{name}: {}{}",
+            r.stdout,
+            r.stderr
+        );
+        assert!(
+            r.stderr.contains("expected-failures.yaml") && r.stderr.contains(at),
+            "{name}: {}",
+            r.stderr
+        );
+        assert!(r.stderr.contains(what), "{name}: {}", r.stderr);
+    }
+}

@@ -1,0 +1,208 @@
+//! `--report-dir DIR`: everything about a run, as files.
+//!
+//! ```text
+//! DIR/report.json          the report document (schema/report.schema.json)
+//! DIR/junit.xml            JUnit XML, a test case per case
+//! DIR/summary.md           for a CI step summary
+//! DIR/index.html           the self-contained report page
+//! DIR/transcripts/<case id>.jsonl   one per case (naming: see `transcript`)
+//! ```
+//!
+//! The directory is created if missing. Each transcript is written when its
+//! case finishes; the four reports when the run finishes, or, when the
+//! reporter is dropped before that (the run was cut short), with what it
+//! has (`"complete": false`). Every file is written to a temporary name in
+//! its directory and renamed into place: a reader never sees half a file.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use mcpspec_runner::{Event, Reporter};
+use serde_json::{json, Map, Value};
+
+use crate::baseline::Baseline;
+use crate::log::RunLog;
+use crate::{html, junit, markdown, model, transcript};
+
+/// Writes `bytes` to `path` atomically: a temporary file in the same
+/// directory, then a rename.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let tmp = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
+    std::fs::write(&tmp, bytes)?;
+    std::fs::rename(&tmp, path).inspect_err(|_| {
+        let _ = std::fs::remove_file(&tmp);
+    })
+}
+
+pub struct ReportDir {
+    dir: PathBuf,
+    log: RunLog,
+    /// Case ids whose transcript file was written, and its relative path.
+    written: std::collections::HashMap<String, String>,
+    finished: bool,
+    /// Problems writing, for the CLI to report (exit 2).
+    pub errors: Vec<String>,
+}
+
+impl ReportDir {
+    /// Creates `dir` (and its parents) if missing.
+    pub fn create(
+        dir: PathBuf,
+        strict: bool,
+        baseline: Option<Arc<Baseline>>,
+    ) -> Result<Self, String> {
+        std::fs::create_dir_all(dir.join("transcripts")).map_err(|e| {
+            format!(
+                "failed to create the report directory {}: {e}",
+                dir.display()
+            )
+        })?;
+        Ok(ReportDir {
+            dir,
+            log: RunLog::new(strict, baseline),
+            written: std::collections::HashMap::new(),
+            finished: false,
+            errors: Vec::new(),
+        })
+    }
+
+    fn write(&mut self, rel: &str, bytes: &[u8]) -> bool {
+        let path = self.dir.join(rel);
+        let result = match path.parent() {
+            Some(parent) => std::fs::create_dir_all(parent),
+            None => Ok(()),
+        }
+        .and_then(|()| write_atomic(&path, bytes));
+        match result {
+            Ok(()) => true,
+            Err(e) => {
+                self.errors
+                    .push(format!("failed to write {}: {e}", path.display()));
+                false
+            }
+        }
+    }
+
+    /// Writes report.json, junit.xml, summary.md and index.html from what
+    /// the log holds now.
+    pub fn write_reports(&mut self) {
+        let written = self.written.clone();
+        let report = model::build(&self.log, &|id| written.get(id).cloned());
+        match serde_json::to_string_pretty(&report) {
+            Ok(mut text) => {
+                text.push('\n');
+                self.write("report.json", text.as_bytes());
+            }
+            Err(e) => self
+                .errors
+                .push(format!("failed to encode report.json: {e}")),
+        }
+        match junit::render(&self.log) {
+            Ok(xml) => {
+                self.write("junit.xml", xml.as_bytes());
+            }
+            Err(e) => self.errors.push(e),
+        }
+        let md = markdown::render(&self.log, markdown::LIMIT);
+        self.write("summary.md", md.as_bytes());
+        let mut lines = Map::new();
+        for j in &self.log.cases {
+            let r = &j.result;
+            let rows: Vec<Value> = r
+                .transcript
+                .iter()
+                .map(|l| json!([l.at_ms, l.dir, l.text]))
+                .collect();
+            lines.insert(r.id.clone(), Value::Array(rows));
+        }
+        let page = html::render(&report, lines);
+        self.write("index.html", page.as_bytes());
+        self.finished = true;
+    }
+
+    /// The directory.
+    pub fn path(&self) -> &Path {
+        &self.dir
+    }
+}
+
+impl Reporter for ReportDir {
+    fn event(&mut self, event: &Event) {
+        self.log.observe(event);
+        if let Event::CaseFinished(r) = event {
+            let rel = format!("transcripts/{}", transcript::file_name(&r.id));
+            if self.write(&rel, transcript::jsonl(&r.transcript).as_bytes()) {
+                self.written.insert(r.id.clone(), rel);
+            }
+        }
+        if matches!(event, Event::RunFinished { .. }) {
+            self.write_reports();
+        }
+    }
+}
+
+impl Drop for ReportDir {
+    /// A run cut short still leaves its reports.
+    fn drop(&mut self) {
+        if !self.finished {
+            self.write_reports();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mcpspec_engine::{Level, Version};
+    use mcpspec_runner::{CaseResult, Outcome};
+    use std::time::Duration;
+
+    #[test]
+    fn a_run_cut_short_still_leaves_its_reports() {
+        let dir = std::env::temp_dir().join(format!("mcpspec-dir-{}-cut", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        {
+            let mut reports = ReportDir::create(dir.join("a/b"), false, None).unwrap();
+            reports.event(&Event::RunStarted {
+                target: "t".into(),
+                cases: 2,
+                jobs: 1,
+            });
+            reports.event(&Event::CaseFinished(Box::new(CaseResult {
+                id: "server/x@2025-06-18".into(),
+                scenario: "server/x".into(),
+                title: String::new(),
+                version: Version::V2025_06_18,
+                level: Level::Must,
+                requirements: Vec::new(),
+                outcome: Outcome::Pass,
+                findings: Vec::new(),
+                duration: Duration::ZERO,
+                transcript: Vec::new(),
+            })));
+            assert!(dir
+                .join("a/b/transcripts/server/x@2025-06-18.jsonl")
+                .exists());
+            assert!(!dir.join("a/b/report.json").exists());
+        } // dropped before RunFinished
+        let report: Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.join("a/b/report.json")).unwrap())
+                .unwrap();
+        assert_eq!(report["complete"], false);
+        assert_eq!(report["run"]["planned"], 2);
+        assert_eq!(report["results"].as_array().map(Vec::len), Some(1));
+        for f in ["junit.xml", "summary.md", "index.html"] {
+            assert!(dir.join("a/b").join(f).exists(), "{f}");
+        }
+        let leftovers: Vec<_> = std::fs::read_dir(dir.join("a/b"))
+            .unwrap()
+            .filter_map(Result::ok)
+            .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
+            .collect();
+        assert!(leftovers.is_empty(), "no temporary files left");
+    }
+}

@@ -1,0 +1,166 @@
+//! `junit.xml` (via `quick-junit`): one test suite per protocol version, one
+//! test case per case, named by its id (class name: the scenario id).
+//!
+//! | case | JUnit |
+//! |---|---|
+//! | pass | success |
+//! | fail; warn under `--strict` | `<failure>`: message, requirement(s), level, spec link, Expected / Actual |
+//! | warn (not strict) | success; the findings in `<system-out>` |
+//! | error | `<error>`, saying who is at fault |
+//! | not applicable | `<skipped>` with the reason |
+//! | expected failure (baseline) | `<skipped>` "expected failure: reason" |
+//! | stale expectation (baseline) | `<failure>` "stale expectation" |
+//!
+//! Failures and errors carry the last transcript lines in `<system-out>`.
+//! All text goes through quick-junit's XML escaping (control characters
+//! dropped), so target-supplied text cannot break the document.
+
+use std::collections::BTreeMap;
+
+use quick_junit::{NonSuccessKind, Property, Report, TestCase, TestCaseStatus, TestSuite};
+
+use mcpspec_runner::{CaseResult, Outcome};
+
+use crate::baseline::Expectation;
+use crate::log::{Judged, RunLog};
+
+/// Transcript lines a failure shows.
+const EXCERPT_LINES: usize = 40;
+
+/// The findings in the human report's form: level, requirement, spec link,
+/// Expected (a list), Actual.
+pub fn findings_text(r: &CaseResult) -> String {
+    let mut text = String::new();
+    if let Outcome::Error { blame, message } = &r.outcome {
+        text.push_str(&format!("{} at fault: {message}\n", blame.as_str()));
+    }
+    for f in &r.findings {
+        text.push_str(&format!("{} {}: {}\n", f.level, f.requirement, f.summary));
+        if !f.spec_url.is_empty() {
+            text.push_str(&format!("  spec: {}\n", f.spec_url));
+        }
+        if let Some(loc) = &f.location {
+            text.push_str(&format!("  at: {loc}\n"));
+        }
+        if !f.expected.is_empty() {
+            text.push_str("  Expected:\n");
+            for e in &f.expected {
+                text.push_str(&format!("    - {e}\n"));
+            }
+        }
+        text.push_str(&format!("  Actual: {}\n", f.actual));
+    }
+    text
+}
+
+fn excerpt(r: &CaseResult) -> String {
+    let skip = r.transcript.len().saturating_sub(EXCERPT_LINES);
+    r.transcript[skip..]
+        .iter()
+        .map(|l| format!("{l}\n"))
+        .collect()
+}
+
+fn case(log: &RunLog, j: &Judged) -> TestCase {
+    let r = &j.result;
+    let reason = j
+        .expectation
+        .and_then(|e| log.entry(e))
+        .map(|e| e.reason.clone())
+        .unwrap_or_default();
+    let failure = |kind, ty: &str, message: String| {
+        let mut s = TestCaseStatus::non_success(kind);
+        s.set_type(ty)
+            .set_message(message)
+            .set_description(findings_text(r));
+        s
+    };
+    let strict = log.strict;
+    let status = match (&r.outcome, j.expectation) {
+        (_, Some(Expectation::ExpectedFailure(_))) => {
+            let mut s = TestCaseStatus::skipped();
+            s.set_type("expected failure")
+                .set_message(format!("expected failure ({reason}): {}", r.message()))
+                .set_description(findings_text(r));
+            s
+        }
+        (_, Some(Expectation::Stale(_))) => failure(
+            NonSuccessKind::Failure,
+            "stale expectation",
+            format!("stale expectation: the case passed, but the baseline lists it ({reason})"),
+        ),
+        (Outcome::Pass, _) => TestCaseStatus::success(),
+        (Outcome::Warn, _) if !strict => TestCaseStatus::success(),
+        (Outcome::Fail | Outcome::Warn, _) => {
+            let ty = if matches!(r.outcome, Outcome::Fail) {
+                "MUST"
+            } else {
+                "SHOULD"
+            };
+            failure(NonSuccessKind::Failure, ty, r.message())
+        }
+        (Outcome::Error { blame, .. }, _) => failure(
+            NonSuccessKind::Error,
+            &format!("{} error", blame.as_str()),
+            r.message(),
+        ),
+        (Outcome::NotApplicable { reason }, _) => {
+            let mut s = TestCaseStatus::skipped();
+            s.set_type("not applicable").set_message(reason.clone());
+            s
+        }
+    };
+    let shows_transcript = !matches!(
+        status,
+        TestCaseStatus::Success { .. } | TestCaseStatus::Skipped { .. }
+    ) || matches!(j.expectation, Some(Expectation::ExpectedFailure(_)));
+    let mut tc = TestCase::new(r.id.clone(), status);
+    tc.set_classname(r.scenario.clone()).set_time(r.duration);
+    tc.add_property(Property::new("outcome", r.outcome.as_str()));
+    tc.add_property(Property::new("level", r.level.as_str()));
+    for req in &r.requirements {
+        tc.add_property(Property::new("requirement", req.clone()));
+    }
+    for f in &r.findings {
+        if !f.spec_url.is_empty() {
+            tc.add_property(Property::new("spec", f.spec_url.clone()));
+        }
+    }
+    if let Some(e) = j.expectation {
+        tc.add_property(Property::new("baseline", e.label()));
+    }
+    if matches!(r.outcome, Outcome::Warn) && !strict && j.expectation.is_none() {
+        tc.set_system_out(findings_text(r));
+    } else if shows_transcript && !r.transcript.is_empty() {
+        tc.set_system_out(excerpt(r));
+    }
+    tc
+}
+
+/// The JUnit document.
+pub fn render(log: &RunLog) -> Result<String, String> {
+    let mut by_version: BTreeMap<&str, Vec<&Judged>> = BTreeMap::new();
+    for j in log.sorted() {
+        by_version
+            .entry(j.result.version.as_str())
+            .or_default()
+            .push(j);
+    }
+    let mut report = Report::new("mcpspec");
+    report.set_time(log.wall());
+    for (version, cases) in by_version {
+        let mut suite = TestSuite::new(format!("mcpspec server @{version}"));
+        suite.add_property(Property::new("target", log.target.clone()));
+        suite.add_property(Property::new("strict", log.strict.to_string()));
+        let mut time = std::time::Duration::ZERO;
+        for j in cases {
+            time += j.result.duration;
+            suite.add_test_case(case(log, j));
+        }
+        suite.set_time(time);
+        report.add_test_suite(suite);
+    }
+    report
+        .to_string()
+        .map_err(|e| format!("failed to serialize junit.xml: {e}"))
+}

@@ -1,0 +1,185 @@
+//! [`RunLog`]: everything the event stream said about a run, kept for the
+//! reporters that write once (report.json, JUnit, Markdown, HTML).
+//!
+//! It also applies the baseline as cases finish, so every report judges a
+//! case the same way.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use mcpspec_engine::Version;
+use mcpspec_runner::{CaseResult, Event, Summary};
+
+use crate::baseline::{Baseline, Expectation, Tally};
+
+/// What the probe said about one version.
+#[derive(Debug, Clone)]
+pub struct ProbeRecord {
+    pub version: Version,
+    pub supported: bool,
+    pub detail: String,
+}
+
+/// A finished case and the baseline's judgement of it.
+#[derive(Debug, Clone)]
+pub struct Judged {
+    pub result: CaseResult,
+    pub expectation: Option<Expectation>,
+}
+
+#[derive(Debug)]
+pub struct RunLog {
+    pub target: String,
+    pub jobs: usize,
+    /// Cases planned (`RunStarted`).
+    pub planned: usize,
+    pub started_at: SystemTime,
+    started: Instant,
+    pub probes: Vec<ProbeRecord>,
+    /// Finished cases, in the order they finished (transcripts without
+    /// their raw bytes).
+    pub cases: Vec<Judged>,
+    /// Totals so far (final once `finished`).
+    pub summary: Summary,
+    pub tally: Tally,
+    pub strict: bool,
+    pub baseline: Option<Arc<Baseline>>,
+    /// Wall time, once `RunFinished` arrived.
+    pub wall: Option<Duration>,
+}
+
+impl RunLog {
+    /// `strict` as configured: a report written before `RunFinished`
+    /// still knows it.
+    pub fn new(strict: bool, baseline: Option<Arc<Baseline>>) -> Self {
+        RunLog {
+            target: String::new(),
+            jobs: 0,
+            planned: 0,
+            started_at: SystemTime::now(),
+            started: Instant::now(),
+            probes: Vec::new(),
+            cases: Vec::new(),
+            summary: Summary::default(),
+            tally: Tally::default(),
+            strict,
+            baseline,
+            wall: None,
+        }
+    }
+
+    /// Records one event.
+    pub fn observe(&mut self, event: &Event) {
+        match event {
+            Event::RunStarted {
+                target,
+                cases,
+                jobs,
+            } => {
+                self.target.clone_from(target);
+                self.planned = *cases;
+                self.jobs = *jobs;
+                self.started_at = SystemTime::now();
+                self.started = Instant::now();
+            }
+            Event::Probe {
+                version,
+                supported,
+                detail,
+            } => self.probes.push(ProbeRecord {
+                version: *version,
+                supported: *supported,
+                detail: detail.clone(),
+            }),
+            Event::CaseStarted { .. } => {}
+            Event::CaseFinished(r) => {
+                let expectation = self.baseline.as_ref().and_then(|b| b.judge(r));
+                self.summary.add(&r.outcome);
+                self.tally.add(r, expectation);
+                // The exact frame bytes are only for the transcript files,
+                // written as the case finishes: not kept for the whole run.
+                let mut result = (**r).clone();
+                for line in &mut result.transcript {
+                    line.raw = None;
+                }
+                self.cases.push(Judged {
+                    result,
+                    expectation,
+                });
+            }
+            Event::RunFinished {
+                summary,
+                wall,
+                strict,
+            } => {
+                self.summary = summary.clone();
+                self.wall = Some(*wall);
+                self.strict = *strict;
+            }
+        }
+    }
+
+    pub fn complete(&self) -> bool {
+        self.wall.is_some()
+    }
+
+    /// The wall time: final, or so far.
+    pub fn wall(&self) -> Duration {
+        self.wall.unwrap_or_else(|| self.started.elapsed())
+    }
+
+    /// The exit code the run comes to, baseline applied.
+    pub fn exit_code(&self) -> i32 {
+        self.tally.exit_code(&self.summary, self.strict)
+    }
+
+    /// The cases sorted by id.
+    pub fn sorted(&self) -> Vec<&Judged> {
+        let mut v: Vec<&Judged> = self.cases.iter().collect();
+        v.sort_by(|a, b| a.result.id.cmp(&b.result.id));
+        v
+    }
+
+    /// The baseline entry behind an expectation.
+    pub fn entry(&self, e: Expectation) -> Option<&crate::baseline::Entry> {
+        self.baseline.as_ref()?.entries.get(e.entry())
+    }
+}
+
+/// `2026-11-22T10:08:38Z` (UTC, whole seconds).
+pub fn rfc3339(t: SystemTime) -> String {
+    let secs = t
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX));
+    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    // Howard Hinnant's days → civil date.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        rem / 60 % 60,
+        rem % 60
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn timestamps_are_rfc3339_utc() {
+        assert_eq!(rfc3339(UNIX_EPOCH), "1970-01-01T00:00:00Z");
+        let t = UNIX_EPOCH + Duration::from_secs(1_795_342_118);
+        assert_eq!(rfc3339(t), "2026-11-22T10:08:38Z");
+        let leap = UNIX_EPOCH + Duration::from_secs(951_825_600);
+        assert_eq!(rfc3339(leap), "2000-02-29T12:00:00Z");
+    }
+}

@@ -1,0 +1,364 @@
+//! `report.json`: the typed document, written by `--report-dir` and
+//! `--json FILE`, and the source of its JSON Schema
+//! (`schema/report.schema.json`, see [`report_schema`]).
+//!
+//! The document is a superset of what `--json` wrote before (`summary` and
+//! `results` keep their fields) plus the run's metadata, the version probe
+//! and the baseline's judgement:
+//!
+//! ```json
+//! { "format": 1, "complete": true,
+//!   "run": { "mcpspec_version": "0.1.0", "target": "…", "started_at": "2026-…Z",
+//!            "wall_ms": 1930, "strict": false, "jobs": 8, "planned": 62, "exit_code": 1 },
+//!   "summary": { "passed": 57, "failed": 1, …, "expected_failures": 0, "stale_expectations": 0 },
+//!   "probes": [ { "version": "2025-06-18", "supported": true, "detail": "…" } ],
+//!   "baseline": { "file": "…", "entries": [ { "pattern", "reason", "origin", "cases", "stale" } ] },
+//!   "results": [ { "id", "scenario", "title", "version", "outcome", "level", "requirements",
+//!                  "message", "duration_ms", "findings", "expectation", "transcript" } ] }
+//! ```
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use mcpspec_runner::Outcome;
+
+use crate::log::{rfc3339, Judged, RunLog};
+
+/// Bumped on incompatible changes of the document.
+pub const FORMAT: u32 = 1;
+
+/// Where the schema is committed, relative to the repository root.
+pub const SCHEMA_PATH: &str = "schema/report.schema.json";
+
+/// The result of one `mcpspec server` run.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Report {
+    /// Version of this document's format.
+    pub format: u32,
+    /// False when the run was cut short: the results are those finished so far.
+    pub complete: bool,
+    pub run: RunMeta,
+    pub summary: Totals,
+    /// What the version probe learnt, per version.
+    pub probes: Vec<ProbeEntry>,
+    /// The `--expected-failures` file, when one was given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub baseline: Option<BaselineEntries>,
+    /// One per case, sorted by id.
+    pub results: Vec<CaseEntry>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RunMeta {
+    pub mcpspec_version: String,
+    /// How the target was started (its command line).
+    pub target: String,
+    /// RFC 3339, UTC.
+    pub started_at: String,
+    pub wall_ms: u64,
+    /// Whether SHOULD violations fail the run.
+    pub strict: bool,
+    pub jobs: usize,
+    /// Cases planned; `results` has fewer when the run was cut short.
+    pub planned: usize,
+    /// The process exit code the results come to (README: 0, 1, 2 or 3).
+    pub exit_code: i32,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Totals {
+    pub passed: usize,
+    pub failed: usize,
+    pub warned: usize,
+    pub not_applicable: usize,
+    pub errored: usize,
+    pub wall_ms: u64,
+    /// Failures (fail, warn, target error) the baseline lists: they do not fail the run.
+    pub expected_failures: usize,
+    /// Listed cases that passed: each fails the run.
+    pub stale_expectations: usize,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ProbeEntry {
+    pub version: String,
+    pub supported: bool,
+    pub detail: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct BaselineEntries {
+    /// The file as given on the command line.
+    pub file: String,
+    pub entries: Vec<BaselineEntry>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct BaselineEntry {
+    /// Case id, scenario id or glob over case ids.
+    pub pattern: String,
+    pub reason: String,
+    /// `file:line:col`.
+    pub origin: String,
+    /// Cases of this run the entry judged.
+    pub cases: Vec<String>,
+    /// Cases among them that passed: the entry is stale.
+    pub stale: Vec<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum OutcomeName {
+    Pass,
+    Fail,
+    Warn,
+    NotApplicable,
+    Error,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum LevelName {
+    Must,
+    Should,
+    May,
+}
+
+impl From<mcpspec_engine::Level> for LevelName {
+    fn from(l: mcpspec_engine::Level) -> Self {
+        match l {
+            mcpspec_engine::Level::Must => LevelName::Must,
+            mcpspec_engine::Level::Should => LevelName::Should,
+            mcpspec_engine::Level::May => LevelName::May,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum BlameName {
+    Target,
+    Scenario,
+    Harness,
+}
+
+/// How the baseline judged a case.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ExpectationStatus {
+    /// Listed, and failed: does not fail the run.
+    ExpectedFailure,
+    /// Listed, but passed: fails the run until the entry is removed.
+    StaleExpectation,
+    /// Listed, but not judged (not applicable, or a scenario/harness error).
+    Listed,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ExpectationEntry {
+    pub status: ExpectationStatus,
+    pub pattern: String,
+    pub reason: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CaseEntry {
+    /// `<scenario id>@<version>`.
+    pub id: String,
+    pub scenario: String,
+    pub title: String,
+    pub version: String,
+    pub outcome: OutcomeName,
+    /// The scenario's level.
+    pub level: LevelName,
+    pub requirements: Vec<String>,
+    /// One line: the worst finding, or why the case is n/a or an error.
+    pub message: String,
+    /// Who is at fault, for an error.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub blame: Option<BlameName>,
+    pub duration_ms: u64,
+    pub findings: Vec<FindingEntry>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expectation: Option<ExpectationEntry>,
+    /// The transcript file, relative to the report directory (`--report-dir` only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub transcript: Option<String>,
+    /// Lines in the transcript.
+    pub transcript_lines: usize,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FindingEntry {
+    pub requirement: String,
+    pub level: LevelName,
+    /// Specification link (empty when the requirement is not catalogued).
+    pub spec_url: String,
+    pub summary: String,
+    pub expected: Vec<String>,
+    pub actual: String,
+    /// `file:line:col (step N: …)` in the scenario.
+    pub location: Option<String>,
+}
+
+fn millis(d: std::time::Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
+}
+
+/// One case as a report entry; `transcript` is its file, when written.
+pub fn case_entry(log: &RunLog, j: &Judged, transcript: Option<String>) -> CaseEntry {
+    let r = &j.result;
+    let (outcome, blame) = match &r.outcome {
+        Outcome::Pass => (OutcomeName::Pass, None),
+        Outcome::Fail => (OutcomeName::Fail, None),
+        Outcome::Warn => (OutcomeName::Warn, None),
+        Outcome::NotApplicable { .. } => (OutcomeName::NotApplicable, None),
+        Outcome::Error { blame, .. } => (
+            OutcomeName::Error,
+            Some(match blame {
+                mcpspec_runner::Blame::Target => BlameName::Target,
+                mcpspec_runner::Blame::Scenario => BlameName::Scenario,
+                mcpspec_runner::Blame::Harness => BlameName::Harness,
+            }),
+        ),
+    };
+    let expectation = j.expectation.and_then(|e| {
+        let entry = log.entry(e)?;
+        Some(ExpectationEntry {
+            status: match e {
+                crate::Expectation::ExpectedFailure(_) => ExpectationStatus::ExpectedFailure,
+                crate::Expectation::Stale(_) => ExpectationStatus::StaleExpectation,
+                crate::Expectation::Listed(_) => ExpectationStatus::Listed,
+            },
+            pattern: entry.pattern.clone(),
+            reason: entry.reason.clone(),
+        })
+    });
+    CaseEntry {
+        id: r.id.clone(),
+        scenario: r.scenario.clone(),
+        title: r.title.clone(),
+        version: r.version.as_str().to_owned(),
+        outcome,
+        level: r.level.into(),
+        requirements: r.requirements.clone(),
+        message: r.message(),
+        blame,
+        duration_ms: millis(r.duration),
+        findings: r
+            .findings
+            .iter()
+            .map(|f| FindingEntry {
+                requirement: f.requirement.clone(),
+                level: f.level.into(),
+                spec_url: f.spec_url.clone(),
+                summary: f.summary.clone(),
+                expected: f.expected.clone(),
+                actual: f.actual.clone(),
+                location: f.location.clone(),
+            })
+            .collect(),
+        expectation,
+        transcript,
+        transcript_lines: r.transcript.len(),
+    }
+}
+
+/// The document for `log`; `transcript_of` names each case's transcript file.
+pub fn build(log: &RunLog, transcript_of: &dyn Fn(&str) -> Option<String>) -> Report {
+    let wall_ms = millis(log.wall());
+    let sorted = log.sorted();
+    let baseline = log.baseline.as_ref().map(|b| BaselineEntries {
+        file: b.file.clone(),
+        entries: b
+            .entries
+            .iter()
+            .enumerate()
+            .map(|(i, e)| {
+                let judged = sorted
+                    .iter()
+                    .filter(|j| j.expectation.is_some_and(|x| x.entry() == i));
+                BaselineEntry {
+                    pattern: e.pattern.clone(),
+                    reason: e.reason.clone(),
+                    origin: e.origin.clone(),
+                    cases: judged.clone().map(|j| j.result.id.clone()).collect(),
+                    stale: judged
+                        .filter(|j| matches!(j.expectation, Some(crate::Expectation::Stale(_))))
+                        .map(|j| j.result.id.clone())
+                        .collect(),
+                }
+            })
+            .collect(),
+    });
+    let s = &log.summary;
+    Report {
+        format: FORMAT,
+        complete: log.complete(),
+        run: RunMeta {
+            mcpspec_version: env!("CARGO_PKG_VERSION").to_owned(),
+            target: log.target.clone(),
+            started_at: rfc3339(log.started_at),
+            wall_ms,
+            strict: log.strict,
+            jobs: log.jobs,
+            planned: log.planned,
+            exit_code: log.exit_code(),
+        },
+        summary: Totals {
+            passed: s.passed,
+            failed: s.failed,
+            warned: s.warned,
+            not_applicable: s.not_applicable,
+            errored: s.errored,
+            wall_ms,
+            expected_failures: log.tally.expected_total(),
+            stale_expectations: log.tally.stale,
+        },
+        probes: log
+            .probes
+            .iter()
+            .map(|p| ProbeEntry {
+                version: p.version.as_str().to_owned(),
+                supported: p.supported,
+                detail: p.detail.clone(),
+            })
+            .collect(),
+        baseline,
+        results: sorted
+            .iter()
+            .map(|j| case_entry(log, j, transcript_of(&j.result.id)))
+            .collect(),
+    }
+}
+
+/// The JSON Schema of [`Report`] (draft 2020-12).
+pub fn report_schema() -> serde_json::Value {
+    let schema = schemars::schema_for!(Report);
+    let mut value = serde_json::to_value(&schema).unwrap_or_default();
+    if let Some(obj) = value.as_object_mut() {
+        obj.insert(
+            "$comment".into(),
+            "Generated from harness/report/src/model.rs; regenerate with \
+             `MCPSPEC_BLESS=1 cargo test -p mcpspec-report --test report_schema`."
+                .into(),
+        );
+    }
+    value
+}
+
+/// [`report_schema`] as committed: pretty JSON with a final newline.
+pub fn report_schema_text() -> String {
+    let mut text = serde_json::to_string_pretty(&report_schema()).unwrap_or_default();
+    text.push('\n');
+    text
+}

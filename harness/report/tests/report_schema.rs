@@ -1,0 +1,170 @@
+//! The report schema (`schema/report.schema.json`): committed up to date
+//! with the report's own types, a valid JSON Schema, and satisfied by the
+//! documents the reporters write (a real run's report is checked by
+//! `harness/cli/tests/report_dir.rs`).
+//!
+//! Regenerate the committed file after changing `harness/report/src/model.rs`:
+//! `MCPSPEC_BLESS=1 cargo test -p mcpspec-report --test report_schema`.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use mcpspec_engine::{Level, Version};
+use mcpspec_report::{model, report_schema, report_schema_text, Baseline, Entry, SCHEMA_PATH};
+use mcpspec_runner::{
+    Blame, CaseResult, Event, Finding, FindingSource, Outcome, Summary, TranscriptLine,
+};
+
+fn committed_path() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .join(SCHEMA_PATH)
+}
+
+#[test]
+fn committed_schema_is_current() {
+    let path = committed_path();
+    let fresh = report_schema_text();
+    if std::env::var_os("MCPSPEC_BLESS").is_some() {
+        std::fs::write(&path, &fresh).expect("write the schema");
+        return;
+    }
+    let committed = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        committed == fresh,
+        "{SCHEMA_PATH} is stale; regenerate it: \
+         MCPSPEC_BLESS=1 cargo test -p mcpspec-report --test report_schema"
+    );
+}
+
+fn case(id: &str, version: Version, outcome: Outcome, level: Level) -> CaseResult {
+    CaseResult {
+        id: format!("{id}@{version}"),
+        scenario: id.into(),
+        title: "a <b>title</b>".into(),
+        version,
+        level,
+        requirements: vec!["jsonrpc.x".into()],
+        findings: if matches!(outcome, Outcome::Fail | Outcome::Warn) {
+            vec![Finding {
+                requirement: "jsonrpc.x".into(),
+                level,
+                spec_url: "https://modelcontextprotocol.io/specification/x#y".into(),
+                summary: "x".into(),
+                expected: vec!["a".into()],
+                actual: "b".into(),
+                location: Some("f.yaml:1:1 (step 1)".into()),
+                source: FindingSource::Step,
+            }]
+        } else {
+            Vec::new()
+        },
+        outcome,
+        duration: Duration::from_millis(3),
+        transcript: vec![TranscriptLine {
+            at_ms: 1,
+            dir: ">>",
+            text: "{}".into(),
+            transport: "stdio",
+            raw: Some(b"{}".to_vec()),
+        }],
+    }
+}
+
+/// A log of every kind of case, with a baseline.
+fn sample_log() -> mcpspec_report::log::RunLog {
+    let entries = ["server/fail", "server/stale"]
+        .iter()
+        .map(|p| {
+            Entry::new((*p).into(), "known".into(), "b.yaml:1:1".into()).expect("a valid entry")
+        })
+        .collect();
+    let baseline = Baseline {
+        file: "b.yaml".into(),
+        entries,
+    };
+    let mut log = mcpspec_report::log::RunLog::new(true, Some(Arc::new(baseline)));
+    let v = Version::V2025_06_18;
+    let cases = [
+        case("server/pass", v, Outcome::Pass, Level::Must),
+        case("server/fail", v, Outcome::Fail, Level::Must),
+        case("server/stale", v, Outcome::Pass, Level::Must),
+        case(
+            "server/warn",
+            Version::V2024_11_05,
+            Outcome::Warn,
+            Level::Should,
+        ),
+        case(
+            "server/na",
+            v,
+            Outcome::NotApplicable {
+                reason: "no tools".into(),
+            },
+            Level::May,
+        ),
+        case(
+            "server/err",
+            v,
+            Outcome::Error {
+                blame: Blame::Target,
+                message: "died".into(),
+            },
+            Level::Must,
+        ),
+    ];
+    log.observe(&Event::RunStarted {
+        target: "srv --flag".into(),
+        cases: cases.len(),
+        jobs: 2,
+    });
+    log.observe(&Event::Probe {
+        version: v,
+        supported: true,
+        detail: "answered".into(),
+    });
+    let mut summary = Summary::default();
+    for c in cases {
+        summary.add(&c.outcome);
+        log.observe(&Event::CaseFinished(Box::new(c)));
+    }
+    log.observe(&Event::RunFinished {
+        summary,
+        wall: Duration::from_millis(20),
+        strict: true,
+    });
+    log
+}
+
+#[test]
+fn every_kind_of_case_validates() {
+    let validator = jsonschema::draft202012::new(&report_schema()).expect("the schema compiles");
+    let log = sample_log();
+    let report = model::build(&log, &|id| Some(format!("transcripts/{id}.jsonl")));
+    let doc = serde_json::to_value(&report).unwrap();
+    let errors: Vec<String> = validator
+        .iter_errors(&doc)
+        .map(|e| format!("{}: {e}", e.instance_path()))
+        .collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+    assert_eq!(doc["summary"]["expected_failures"], 1);
+    assert_eq!(doc["summary"]["stale_expectations"], 1);
+    // An unlisted target error wins (3) over the stale entry and the strict warning (1).
+    assert_eq!(doc["run"]["exit_code"], 3);
+    assert_eq!(
+        doc["baseline"]["entries"][1]["stale"][0],
+        "server/stale@2025-06-18"
+    );
+    let fail = &doc["results"][1];
+    assert_eq!(fail["id"], "server/fail@2025-06-18");
+    assert_eq!(fail["expectation"]["status"], "expected_failure");
+
+    // And the schema rejects what it should.
+    let mut bad = doc.clone();
+    bad["results"][0]["outcome"] = "passed".into();
+    assert!(!validator.is_valid(&bad));
+    let mut bad = doc;
+    bad["surprise"] = true.into();
+    assert!(!validator.is_valid(&bad));
+}
