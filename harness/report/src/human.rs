@@ -134,25 +134,7 @@ impl HumanReporter {
         text.push_str(&self.paint("1", &head));
         text.push('\n');
         text.push_str(&format!("  {}\n", r.title));
-        if let Outcome::Error { blame, message } = &r.outcome {
-            text.push_str(&format!("  {} at fault: {message}\n", blame.as_str()));
-        }
-        for f in &r.findings {
-            text.push_str(&format!("  {} {}: {}\n", f.level, f.requirement, f.summary));
-            if !f.spec_url.is_empty() {
-                text.push_str(&format!("  spec: {}\n", f.spec_url));
-            }
-            if let Some(loc) = &f.location {
-                text.push_str(&format!("  at: {loc}\n"));
-            }
-            if !f.expected.is_empty() {
-                text.push_str("  Expected:\n");
-                for e in &f.expected {
-                    text.push_str(&format!("    - {e}\n"));
-                }
-            }
-            text.push_str(&format!("  Actual: {}\n", f.actual));
-        }
+        text.push_str(&findings_block(r, "  "));
         if !r.transcript.is_empty() {
             let skip = r.transcript.len().saturating_sub(EXCERPT_LINES);
             let at = if versions.len() > 1 {
@@ -305,6 +287,37 @@ impl Reporter for HumanReporter {
             }
         }
     }
+}
+
+/// Why a case did not pass, as the human report prints it and JUnit quotes
+/// it: who is at fault for an error, then each finding with its level,
+/// requirement, spec link, location, Expected and Actual. `lead` indents
+/// the first line of each entry.
+pub(crate) fn findings_block(r: &CaseResult, lead: &str) -> String {
+    let mut text = String::new();
+    if let Outcome::Error { blame, message } = &r.outcome {
+        text.push_str(&format!("{lead}{} at fault: {message}\n", blame.as_str()));
+    }
+    for f in &r.findings {
+        text.push_str(&format!(
+            "{lead}{} {}: {}\n",
+            f.level, f.requirement, f.summary
+        ));
+        if !f.spec_url.is_empty() {
+            text.push_str(&format!("  spec: {}\n", f.spec_url));
+        }
+        if let Some(loc) = &f.location {
+            text.push_str(&format!("  at: {loc}\n"));
+        }
+        if !f.expected.is_empty() {
+            text.push_str("  Expected:\n");
+            for e in &f.expected {
+                text.push_str(&format!("    - {e}\n"));
+            }
+        }
+        text.push_str(&format!("  Actual: {}\n", f.actual));
+    }
+    text
 }
 
 #[cfg(test)]

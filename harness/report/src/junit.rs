@@ -30,27 +30,7 @@ const EXCERPT_LINES: usize = 40;
 /// The findings in the human report's form: level, requirement, spec link,
 /// Expected (a list), Actual.
 pub fn findings_text(r: &CaseResult) -> String {
-    let mut text = String::new();
-    if let Outcome::Error { blame, message } = &r.outcome {
-        text.push_str(&format!("{} at fault: {message}\n", blame.as_str()));
-    }
-    for f in &r.findings {
-        text.push_str(&format!("{} {}: {}\n", f.level, f.requirement, f.summary));
-        if !f.spec_url.is_empty() {
-            text.push_str(&format!("  spec: {}\n", f.spec_url));
-        }
-        if let Some(loc) = &f.location {
-            text.push_str(&format!("  at: {loc}\n"));
-        }
-        if !f.expected.is_empty() {
-            text.push_str("  Expected:\n");
-            for e in &f.expected {
-                text.push_str(&format!("    - {e}\n"));
-            }
-        }
-        text.push_str(&format!("  Actual: {}\n", f.actual));
-    }
-    text
+    crate::human::findings_block(r, "")
 }
 
 fn excerpt(r: &CaseResult) -> String {

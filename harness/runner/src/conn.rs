@@ -372,6 +372,17 @@ impl Conn {
         }
     }
 
+    /// A wait's deadline: `base`, or the end of the start-up allowance while
+    /// the target has not written a line yet (re-evaluated as lines arrive,
+    /// so the first line ends the extension).
+    fn extended(&self, base: Instant) -> Instant {
+        if self.frames == 0 {
+            base.max(self.startup_until)
+        } else {
+            base
+        }
+    }
+
     /// Removes and returns the first unconsumed message satisfying `pred`.
     pub fn take(&mut self, pred: impl Fn(&Message) -> bool) -> Option<Received> {
         let i = self.inbox.iter().position(|r| pred(&r.msg))?;
@@ -387,11 +398,9 @@ impl Conn {
         within: Duration,
         pred: impl Fn(&Message) -> bool,
     ) -> Result<Received, WaitError> {
-        let mut deadline = Instant::now() + within;
+        let base = Instant::now() + within;
         loop {
-            if self.frames == 0 {
-                deadline = deadline.max(self.startup_until);
-            }
+            let deadline = self.extended(base);
             if let Some(r) = self.take(&pred) {
                 return Ok(r);
             }
@@ -419,16 +428,14 @@ impl Conn {
     ) -> Result<Received, WaitError> {
         const QUIET: Duration = Duration::from_millis(250);
         let before = self.violation_count();
-        let mut deadline = Instant::now() + within;
+        let base = Instant::now() + within;
         loop {
-            if self.frames == 0 {
-                deadline = deadline.max(self.startup_until);
-            }
-            let slice = deadline
+            let slice = self
+                .extended(base)
                 .saturating_duration_since(Instant::now())
                 .min(QUIET);
             match self.wait_for(slice, &pred).await {
-                Err(WaitError::Timeout) if Instant::now() < deadline => {
+                Err(WaitError::Timeout) if Instant::now() < self.extended(base) => {
                     if self.violation_count() > before {
                         return Err(WaitError::Invalid);
                     }
