@@ -32,6 +32,14 @@ pub enum Command {
         #[command(subcommand)]
         command: ReferenceCommand,
     },
+    /// Fuzz a live target: seeded inputs at four levels, oracles, minimised reproducers
+    /// (exit 0 no findings, 1 findings, 2 usage error, 3 the target could not be run)
+    Fuzz {
+        #[command(subcommand)]
+        command: crate::fuzz::FuzzCommand,
+    },
+    /// Re-run a fuzzing reproducer: exit 1 when its finding reproduces, 0 when not
+    Replay(crate::replay::ReplayArgs),
 }
 
 #[derive(Debug, Subcommand)]

@@ -6,6 +6,8 @@
 //! mcpspec list --requirements [OPTIONS]       the requirement catalogue and what covers it
 //! mcpspec coverage [--json]                   requirements covered per version
 //! mcpspec reference server [--fault NAME]     the reference server on stdio, standalone
+//! mcpspec fuzz server [OPTIONS] [-- CMD ...]  black-box fuzzing over stdio (exit 1: findings)
+//! mcpspec replay FILE [-- CMD ...]            re-run a fuzzing reproducer (exit 1: reproduced)
 //! ```
 //!
 //! Exit codes (also in the README): 0 conforming; 1 conformance failures;
@@ -15,8 +17,10 @@
 
 mod cli;
 mod coverage;
+mod fuzz;
 mod list;
 mod reference;
+mod replay;
 mod requirements;
 mod server;
 
@@ -49,6 +53,8 @@ fn main() -> ExitCode {
             Command::Reference {
                 command: ReferenceCommand::Server(args),
             } => reference_server(args).await,
+            Command::Fuzz { command } => fuzz::run(command).await,
+            Command::Replay(args) => replay::run(args).await,
         }
     });
     // Child processes are killed when their handles drop; do not wait for

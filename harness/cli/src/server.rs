@@ -83,7 +83,7 @@ fn plan_cases(
 }
 
 /// The target: the command after `--`, or this binary's reference server.
-fn target(command: &[String]) -> Result<CommandSpec, String> {
+pub(crate) fn target(command: &[String]) -> Result<CommandSpec, String> {
     match command.split_first() {
         Some((program, args)) => Ok(CommandSpec::new(program.clone(), args.iter().cloned())),
         None => {

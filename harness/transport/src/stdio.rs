@@ -211,6 +211,12 @@ impl StdioProcess {
         })
     }
 
+    /// The child's process id (also its process group's), while the OS
+    /// reported one at spawn.
+    pub fn pid(&self) -> Option<u32> {
+        self.pid
+    }
+
     /// Time since the process was started.
     pub fn elapsed(&self) -> Duration {
         self.started.elapsed()

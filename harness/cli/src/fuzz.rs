@@ -1,0 +1,230 @@
+//! `mcpspec fuzz server`: black-box fuzzing of an MCP server over stdio.
+//!
+//! Parses the options, runs `mcpspec_fuzz::fuzz` against the command after
+//! `--` (or the built-in reference server), prints progress (execs/s) on
+//! stderr and the findings on stdout, writes `--json`, and maps the outcome
+//! to the exit code: 0 no findings, 1 findings, 2 usage error, 3 the target
+//! could not be run. `fuzz client` does not exist yet (no client testing),
+//! nor do HTTP targets (`--url`, `--sse-url`).
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::{Args, Subcommand};
+use mcpspec_engine::Version;
+use mcpspec_fuzz::{fuzz, Config, Level, RunError, Summary};
+use serde_json::json;
+
+use crate::cli::parse_duration;
+use crate::EXIT_USAGE;
+
+/// Findings were made.
+const EXIT_FINDINGS: u8 = 1;
+/// The target could not be run.
+const EXIT_TARGET: u8 = 3;
+
+#[derive(Debug, Subcommand)]
+pub enum FuzzCommand {
+    /// Fuzz an MCP server started over stdio (no command: the built-in reference server)
+    Server(FuzzServerArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct FuzzServerArgs {
+    /// Seed of the generators (default: from the clock, printed)
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Stop after this many inputs
+    #[arg(long, value_name = "N")]
+    pub runs: Option<u64>,
+    /// Stop after this long (default 30s when --runs is not given); minimisation comes on top
+    #[arg(long, value_parser = parse_duration)]
+    pub duration: Option<Duration>,
+    /// Generator level: bytes, json, jsonrpc or mcp (repeatable; default: all)
+    #[arg(long = "level", value_name = "LEVEL", value_parser = parse_level)]
+    pub levels: Vec<Level>,
+    /// Protocol version to ask for in initialize (default: the newest with a handshake)
+    #[arg(long = "spec-version", value_name = "VERSION", value_parser = parse_version)]
+    pub spec_version: Option<Version>,
+    /// How long to wait for the sync ping and for each owed answer
+    #[arg(long, default_value = "2s", value_parser = parse_duration)]
+    pub timeout: Duration,
+    /// Time allowed to minimise one finding
+    #[arg(long, default_value = "30s", value_parser = parse_duration)]
+    pub minimize_time: Duration,
+    /// Write {"execs", "execs_per_sec", "findings": [{"oracle", "level", "reproducer", ...}]} to FILE
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+    /// Where reproducers go (default: reports/fuzz/<run>/)
+    #[arg(long, value_name = "DIR")]
+    pub report_dir: Option<PathBuf>,
+    /// Resident memory growth of the target, in MiB, that counts as a finding
+    #[arg(long, default_value_t = 512, value_name = "MIB")]
+    pub max_rss_growth: u64,
+    /// Longest stdout line accepted from the target, in bytes
+    #[arg(long, default_value_t = mcpspec_wire::DEFAULT_MAX_LINE)]
+    pub max_line: usize,
+    /// The server command and its arguments (after `--`)
+    #[arg(last = true, value_name = "CMD")]
+    pub command: Vec<String>,
+}
+
+fn parse_level(s: &str) -> Result<Level, String> {
+    s.parse()
+}
+
+fn parse_version(s: &str) -> Result<Version, String> {
+    let v: Version = s
+        .parse()
+        .map_err(|e: mcpspec_engine::UnknownVersion| e.to_string())?;
+    if v == Version::V2026_07_28 {
+        return Err("fuzzing the stateless 2026-07-28 is not supported yet (it has no ping to synchronise on)".into());
+    }
+    Ok(v)
+}
+
+pub async fn run(command: FuzzCommand) -> u8 {
+    let FuzzCommand::Server(args) = command;
+    let target = match crate::server::target(&args.command) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return EXIT_USAGE;
+        }
+    };
+    let seed = args.seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs())
+    });
+    let duration = match (args.runs, args.duration) {
+        (None, None) => Some(Duration::from_secs(30)),
+        (_, d) => d,
+    };
+    let cfg = Config {
+        command: target,
+        seed,
+        runs: args.runs,
+        duration,
+        levels: args.levels.clone(),
+        version: args.spec_version.unwrap_or(Version::LATEST_HANDSHAKE),
+        timeout: args.timeout,
+        report_dir: args
+            .report_dir
+            .clone()
+            .unwrap_or_else(|| mcpspec_fuzz::run::default_report_dir(seed)),
+        max_line: args.max_line,
+        minimize_budget: args.minimize_time,
+        rss_growth_kib: args.max_rss_growth.saturating_mul(1024),
+    };
+    eprintln!(
+        "fuzzing `{}` with seed {seed} (levels: {})",
+        cfg.command.display(),
+        levels_text(&cfg.levels)
+    );
+    let mut report = |p: mcpspec_fuzz::run::Progress| {
+        eprintln!(
+            "fuzz: {} execs, {:.0} execs/s, {} finding(s), {} session(s)",
+            p.execs, p.execs_per_sec, p.findings, p.sessions
+        );
+    };
+    let summary = match fuzz(&cfg, &mut report).await {
+        Ok(s) => s,
+        Err(RunError::Target(e)) => {
+            eprintln!("error: the target could not be run: {e}");
+            return EXIT_TARGET;
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            return EXIT_USAGE;
+        }
+    };
+    print_summary(&summary, seed);
+    if let Some(path) = &args.json {
+        if let Err(e) = write_json(path, &summary, seed) {
+            eprintln!("error: failed to write {}: {e}", path.display());
+            return EXIT_USAGE;
+        }
+    }
+    if summary.findings.is_empty() {
+        0
+    } else {
+        EXIT_FINDINGS
+    }
+}
+
+fn levels_text(levels: &[Level]) -> String {
+    if levels.is_empty() {
+        return "all".to_owned();
+    }
+    levels
+        .iter()
+        .map(|l| l.as_str())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn print_summary(s: &Summary, seed: u64) {
+    let mut out = std::io::stdout().lock();
+    for (i, f) in s.findings.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "FINDING {}: {} on {} ({})\n  {} {}: {}\n  reproducer: {} ({} input(s){}); replay with `mcpspec replay {}`",
+            i + 1,
+            f.oracle,
+            f.kind,
+            f.level
+                .map_or("during the handshake".to_owned(), |l| format!("{l} level")),
+            f.requirement_level,
+            f.requirement,
+            f.detail,
+            f.reproducer.display(),
+            f.inputs,
+            if f.confirmed { "" } else { ", did not reproduce in a fresh process" },
+            f.reproducer.display()
+        );
+    }
+    let _ = writeln!(
+        out,
+        "{} execs in {:.1} s ({:.0} execs/s, {} session(s), {:.1} s minimising), seed {seed}: {} finding(s)",
+        s.execs,
+        s.seconds,
+        s.execs_per_sec,
+        s.sessions,
+        s.minimize_seconds,
+        s.findings.len()
+    );
+}
+
+fn write_json(path: &std::path::Path, s: &Summary, seed: u64) -> std::io::Result<()> {
+    let findings: Vec<_> = s
+        .findings
+        .iter()
+        .map(|f| {
+            json!({
+                "oracle": f.oracle,
+                "level": f.level,
+                "reproducer": f.reproducer,
+                "requirement": f.requirement,
+                "requirement_level": f.requirement_level,
+                "kind": f.kind,
+                "detail": f.detail,
+                "inputs": f.inputs,
+                "confirmed": f.confirmed,
+            })
+        })
+        .collect();
+    let doc = json!({
+        "execs": s.execs,
+        "execs_per_sec": s.execs_per_sec,
+        "seconds": s.seconds,
+        "minimize_seconds": s.minimize_seconds,
+        "sessions": s.sessions,
+        "seed": seed,
+        "findings": findings,
+    });
+    let mut text = serde_json::to_string_pretty(&doc).unwrap_or_default();
+    text.push('\n');
+    std::fs::write(path, text)
+}

@@ -1,0 +1,194 @@
+//! `mcpspec fuzz server` and `mcpspec replay` against the built-in reference
+//! server over stdio: the clean server yields nothing, a crash on malformed
+//! input and a hang on tools/call are found within seconds with a minimised
+//! reproducer that replays. Fixed seeds, small budgets; every process the
+//! tests start is waited for with a deadline and killed if it overruns.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+const BIN: &str = env!("CARGO_BIN_EXE_mcpspec");
+
+struct Run {
+    code: Option<i32>,
+    stdout: String,
+    stderr: String,
+}
+
+/// Runs the binary, killing it if it has not finished after `limit`.
+fn mcpspec(args: &[&str], limit: Duration) -> Run {
+    static RUNS: AtomicUsize = AtomicUsize::new(0);
+    let dir = temp_dir(&format!("out-{}", RUNS.fetch_add(1, Ordering::Relaxed)));
+    let (out, err) = (dir.join("stdout"), dir.join("stderr"));
+    let mut child = Command::new(BIN)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(std::fs::File::create(&out).expect("stdout file"))
+        .stderr(std::fs::File::create(&err).expect("stderr file"))
+        .spawn()
+        .expect("mcpspec runs");
+    let deadline = Instant::now() + limit;
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break Some(status);
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    Run {
+        code: status.and_then(|s| s.code()),
+        stdout: std::fs::read_to_string(&out).unwrap_or_default(),
+        stderr: std::fs::read_to_string(&err).unwrap_or_default(),
+    }
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("mcpspec-fuzz-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+fn path(p: &Path) -> &str {
+    p.to_str().expect("utf-8 path")
+}
+
+/// Fuzzes the reference server with `faults`; returns the run and the JSON summary.
+fn fuzz_reference(name: &str, faults: &[&str], extra: &[&str]) -> (Run, Value, PathBuf) {
+    let dir = temp_dir(name);
+    let json = dir.join("summary.json");
+    let reports = dir.join("reports");
+    let mut args = vec![
+        "fuzz",
+        "server",
+        "--seed",
+        "1",
+        "--json",
+        path(&json),
+        "--report-dir",
+        path(&reports),
+    ];
+    args.extend_from_slice(extra);
+    if !faults.is_empty() {
+        args.extend_from_slice(&["--", BIN, "reference", "server"]);
+        for f in faults {
+            args.extend_from_slice(&["--fault", f]);
+        }
+    }
+    let run = mcpspec(&args, Duration::from_secs(120));
+    let doc = std::fs::read_to_string(&json)
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok())
+        .unwrap_or(Value::Null);
+    (run, doc, dir)
+}
+
+fn findings(doc: &Value) -> &Vec<Value> {
+    doc["findings"].as_array().expect("findings array")
+}
+
+#[test]
+fn clean_reference_server_yields_no_findings() {
+    let (run, doc, _) = fuzz_reference("clean", &[], &["--runs", "3000"]);
+    assert_eq!(run.code, Some(0), "{}\n{}", run.stdout, run.stderr);
+    assert_eq!(doc["execs"], 3000);
+    assert!(doc["execs_per_sec"].as_f64().is_some_and(|x| x > 0.0));
+    assert!(findings(&doc).is_empty(), "{doc}");
+}
+
+#[test]
+fn crash_on_malformed_input_is_found_minimised_and_replayed() {
+    let (run, doc, _) = fuzz_reference("crash", &["exit-on-malformed"], &["--runs", "300"]);
+    assert_eq!(run.code, Some(1), "{}\n{}", run.stdout, run.stderr);
+    let found = findings(&doc);
+    let crash = found
+        .iter()
+        .find(|f| f["oracle"] == "alive")
+        .unwrap_or_else(|| panic!("no crash finding: {doc}"));
+    assert!(crash["level"].is_string() && crash["reproducer"].is_string());
+    assert_eq!(crash["inputs"], 1, "minimised to the one malformed input");
+    let file = crash["reproducer"].as_str().expect("path");
+    let repro: Value =
+        serde_json::from_str(&std::fs::read_to_string(file).expect("reproducer written"))
+            .expect("reproducer is JSON");
+    assert_eq!(repro["format"], "mcpspec-fuzz-reproducer/1");
+    assert_eq!(repro["inputs"].as_array().map(Vec::len), Some(1));
+
+    // Replayed against the faulty server it reproduces; against the clean one it does not.
+    let again = mcpspec(&["replay", file], Duration::from_secs(60));
+    assert_eq!(again.code, Some(1), "{}\n{}", again.stdout, again.stderr);
+    assert!(again.stdout.contains("REPRODUCED"), "{}", again.stdout);
+    let clean = mcpspec(
+        &["replay", file, "--", BIN, "reference", "server"],
+        Duration::from_secs(60),
+    );
+    assert_eq!(clean.code, Some(0), "{}\n{}", clean.stdout, clean.stderr);
+}
+
+#[test]
+fn hang_on_tools_call_is_found() {
+    let (run, doc, _) = fuzz_reference(
+        "hang",
+        &["hang-on-call"],
+        &["--runs", "1500", "--timeout", "1s"],
+    );
+    assert_eq!(run.code, Some(1), "{}\n{}", run.stdout, run.stderr);
+    let hang = findings(&doc)
+        .iter()
+        .find(|f| f["oracle"] == "unanswered")
+        .unwrap_or_else(|| panic!("no hang finding: {doc}"));
+    assert_eq!(hang["kind"], "request tools/call");
+    assert_eq!(hang["requirement"], "jsonrpc.request.answered");
+    let file = hang["reproducer"].as_str().expect("path");
+    let again = mcpspec(&["replay", file], Duration::from_secs(60));
+    assert_eq!(again.code, Some(1), "{}\n{}", again.stdout, again.stderr);
+}
+
+#[test]
+fn usage_errors_and_unrunnable_targets_have_their_exit_codes() {
+    let bad = mcpspec(
+        &["fuzz", "server", "--level", "xml"],
+        Duration::from_secs(30),
+    );
+    assert_eq!(bad.code, Some(2));
+    let dir = temp_dir("norun");
+    let missing = mcpspec(
+        &[
+            "fuzz",
+            "server",
+            "--runs",
+            "10",
+            "--report-dir",
+            path(&dir),
+            "--",
+            "/nonexistent/mcp-server",
+        ],
+        Duration::from_secs(30),
+    );
+    assert_eq!(missing.code, Some(3), "{}", missing.stderr);
+    let not_a_repro = dir.join("x.json");
+    std::fs::write(&not_a_repro, "{}").expect("write");
+    let replay = mcpspec(&["replay", path(&not_a_repro)], Duration::from_secs(30));
+    assert_eq!(replay.code, Some(2));
+}
+
+#[test]
+fn broken_output_during_the_handshake_is_a_finding_not_an_unrunnable_target() {
+    let (run, doc, _) = fuzz_reference("handshake", &["drop-jsonrpc"], &["--runs", "100"]);
+    assert_eq!(run.code, Some(1), "{}\n{}", run.stdout, run.stderr);
+    let f = &findings(&doc)[0];
+    assert_eq!(f["oracle"], "stdout");
+    assert_eq!(f["requirement"], "jsonrpc.message.valid");
+    assert!(f["level"].is_null(), "no input was needed: {f}");
+    let file = f["reproducer"].as_str().expect("path");
+    let again = mcpspec(&["replay", file], Duration::from_secs(60));
+    assert_eq!(again.code, Some(1), "{}\n{}", again.stdout, again.stderr);
+}

@@ -1,0 +1,206 @@
+//! Bytes level: the ndjson framing around valid messages.
+//!
+//! | label                  | what                                                         |
+//! |------------------------|--------------------------------------------------------------|
+//! | `bytes/split`          | one message written in several flushed chunks                 |
+//! | `bytes/two-lines`      | two messages in one write                                     |
+//! | `bytes/merged`         | two messages on one line, no newline between                  |
+//! | `bytes/embedded-newline` | a newline inside a message                                  |
+//! | `bytes/crlf`           | a CRLF line ending                                            |
+//! | `bytes/blank-lines`    | empty and whitespace-only lines around a message              |
+//! | `bytes/whitespace`     | leading and trailing spaces and tabs                          |
+//! | `bytes/bom`            | a UTF-8 byte order mark before the message                    |
+//! | `bytes/nul`            | a NUL byte inside or after the message                        |
+//! | `bytes/invalid-utf8`   | a stray continuation byte, an overlong, a surrogate, 0xFF…    |
+//! | `bytes/oversize`       | a line of 64 KiB to 17 MiB (garbage, or a valid message with a huge member) |
+//! | `bytes/truncated`      | a message cut short (the driver ends the line)               |
+//! | `bytes/flip`           | a few random bytes changed                                   |
+//!
+//! Input whose bytes parsers may read differently (NUL, invalid UTF-8, huge
+//! valid lines, random flips that leave text that is not UTF-8) is
+//! [`Hint::Ambiguous`].
+
+use serde_json::{json, Value};
+
+use super::mcp::base_message;
+use super::{ids_of, text, Ctx};
+use crate::input::{Hint, Input, Level};
+use crate::rng::Rng;
+
+const BAD_UTF8: [&[u8]; 6] = [
+    b"\xff",
+    b"\x80",
+    b"\xc0\x80",
+    b"\xed\xa0\x80",
+    b"\xe2\x82",
+    b"\xf8\x88\x80\x80\x80",
+];
+
+pub fn generate(rng: &mut Rng, ctx: Ctx<'_>) -> Input {
+    let m = base_message(rng, ctx, 0);
+    let ids = ids_of(&m);
+    let t = text(&m).into_bytes();
+    let mut input = match rng.below(14) {
+        0 | 1 => {
+            let n = rng.range(1, 3);
+            let splits = (0..n).map(|_| rng.range(1, t.len())).collect();
+            Input::new(Level::Bytes, "bytes/split", Hint::Exact, nl(&t)).with_splits(splits)
+        }
+        2 => {
+            let second = text(&base_message(rng, ctx, 1)).into_bytes();
+            let bytes = [nl(&t), nl(&second)].concat();
+            Input::new(Level::Bytes, "bytes/two-lines", Hint::Exact, bytes)
+        }
+        3 => {
+            let second = text(&base_message(rng, ctx, 1)).into_bytes();
+            Input::new(
+                Level::Bytes,
+                "bytes/merged",
+                Hint::Exact,
+                nl(&[t.clone(), second].concat()),
+            )
+        }
+        4 => {
+            let at = rng.range(1, t.len() - 1);
+            let bytes = [&t[..at], b"\n", &t[at..], b"\n"].concat();
+            Input::new(Level::Bytes, "bytes/embedded-newline", Hint::Exact, bytes)
+        }
+        5 => Input::new(
+            Level::Bytes,
+            "bytes/crlf",
+            Hint::Exact,
+            [&t[..], b"\r\n"].concat(),
+        ),
+        6 => {
+            let bytes = [b"\n \t\n".as_slice(), &t, b"\n\n"].concat();
+            Input::new(Level::Bytes, "bytes/blank-lines", Hint::Exact, bytes)
+        }
+        7 => Input::new(
+            Level::Bytes,
+            "bytes/whitespace",
+            Hint::Exact,
+            [b"  \t", &t[..], b" \t\n"].concat(),
+        ),
+        8 => Input::new(
+            Level::Bytes,
+            "bytes/bom",
+            Hint::Exact,
+            nl(&[b"\xef\xbb\xbf", &t[..]].concat()),
+        ),
+        9 => {
+            let at = rng.range(0, t.len());
+            Input::new(
+                Level::Bytes,
+                "bytes/nul",
+                Hint::Ambiguous,
+                nl(&[&t[..at], b"\0", &t[at..]].concat()),
+            )
+        }
+        10 => {
+            let at = rng.range(1, t.len() - 1);
+            let bad = *rng.pick(&BAD_UTF8);
+            Input::new(
+                Level::Bytes,
+                "bytes/invalid-utf8",
+                Hint::Ambiguous,
+                nl(&[&t[..at], bad, &t[at..]].concat()),
+            )
+        }
+        11 if rng.one_in(3) => oversize(rng, m),
+        12 => {
+            let at = rng.range(1, t.len() - 1);
+            Input::new(
+                Level::Bytes,
+                "bytes/truncated",
+                Hint::Exact,
+                t[..at].to_vec(),
+            )
+        }
+        _ => {
+            let mut b = t.clone();
+            for _ in 0..rng.range(1, 4) {
+                let i = rng.below(b.len());
+                b[i] = (rng.next_u64() & 0xff) as u8;
+            }
+            b.retain(|&c| c != b'\n');
+            let hint = if std::str::from_utf8(&b).is_ok() && !b.contains(&0) {
+                Hint::Exact
+            } else {
+                Hint::Ambiguous
+            };
+            Input::new(Level::Bytes, "bytes/flip", hint, nl(&b))
+        }
+    };
+    input.ids = ids;
+    input
+}
+
+fn nl(b: &[u8]) -> Vec<u8> {
+    let mut v = b.to_vec();
+    v.push(b'\n');
+    v
+}
+
+fn oversize(rng: &mut Rng, mut m: Value) -> Input {
+    // Over 16 MiB (a common line limit) rarely: such an exec costs ~100 ms.
+    let size = if rng.one_in(32) {
+        17 << 20
+    } else if rng.one_in(4) {
+        1 << 20
+    } else {
+        64 << 10
+    };
+    if rng.coin() {
+        let bytes = nl(&vec![b'x'; size]);
+        Input::new(Level::Bytes, "bytes/oversize", Hint::Exact, bytes)
+    } else {
+        if !m.get("params").is_some_and(Value::is_object) {
+            m["params"] = json!({});
+        }
+        m["params"]["x-mcpspec-fuzz"] = Value::from("y".repeat(size));
+        Input::new(
+            Level::Bytes,
+            "bytes/oversize",
+            Hint::Ambiguous,
+            nl(text(&m).as_bytes()),
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gen::{tests::know, Phase};
+    use mcpspec_engine::Version;
+
+    #[test]
+    fn framing_labels_do_what_they_say() {
+        let k = know();
+        for exec in 0..600 {
+            let ctx = Ctx {
+                version: Version::V2025_06_18,
+                phase: Phase::Operating,
+                know: &k,
+                exec,
+            };
+            let i = generate(&mut Rng::for_exec(17, exec), ctx);
+            let b = &i.bytes;
+            match i.label.as_str() {
+                "bytes/crlf" => assert!(b.ends_with(b"\r\n")),
+                "bytes/bom" => assert!(b.starts_with(b"\xef\xbb\xbf")),
+                "bytes/nul" => assert!(b.contains(&0)),
+                "bytes/invalid-utf8" => assert!(std::str::from_utf8(b).is_err()),
+                "bytes/truncated" => assert!(!b.ends_with(b"\n")),
+                "bytes/split" => {
+                    assert!(!i.splits.is_empty() && i.chunks().concat() == i.wire_bytes())
+                }
+                "bytes/two-lines" => assert_eq!(b.iter().filter(|&&c| c == b'\n').count(), 2),
+                "bytes/oversize" => assert!(b.len() > 60_000),
+                "bytes/embedded-newline" => {
+                    assert_eq!(b.iter().filter(|&&c| c == b'\n').count(), 2)
+                }
+                _ => {}
+            }
+        }
+    }
+}

@@ -1,0 +1,59 @@
+//! # mcpspec-fuzz — black-box fuzzing of a live MCP server
+//!
+//! `mcpspec fuzz server` drives one target process over stdio with seeded,
+//! generated input, and after every input checks, with a ping, that the
+//! target is still alive and still speaks JSON-RPC correctly. Findings are
+//! deduplicated, minimised by delta debugging over the input sequence, and
+//! saved as reproducers that `mcpspec replay` runs again.
+//!
+//! ```text
+//!   gen (seeded, pure) ─► Input ─► expect::derive ─► Expect ─┐
+//!                           │                                 ▼
+//!                           └──► driver (StdioProcess) ─► frames ─► oracle::Judge ─► Verdict
+//!                                   │ ping sync, exit, RSS ──────────────────────────► Verdict
+//!   run: sessions, restarts, dedup ─► minimize (ddmin, fresh process) ─► repro (file)
+//! ```
+//!
+//! ```sh
+//! mcpspec fuzz server --seed 7 --duration 30s -- node build/index.js
+//! mcpspec fuzz server --level bytes --level json --runs 100000 --json out.json
+//! mcpspec replay reports/fuzz/<run>/001-alive-unparsable.json [-- CMD ...]
+//! ```
+//!
+//! - **Deterministic**: an input depends only on the seed, its exec index,
+//!   the lifecycle phase and what the target lists; the same seed against
+//!   the same target behaviour sends the same bytes.
+//! - **One session until an oracle trips**: each input is followed by a
+//!   `ping`, the liveness check and sync point; a fresh session starts after
+//!   a finding (and after a crash) and every [`run::SESSION_EXECS`] execs,
+//!   each but the first with 0–8 inputs before `initialize`.
+//! - **No false findings by construction**: what may be demanded of the
+//!   target is derived from the bytes actually sent ([`expect`]); input
+//!   that parsers may read differently is owed nothing; the rule of each oracle,
+//!   with its requirement id and level, is in [`oracle`].
+//! - **Scope**: stdio servers of the handshake versions (2024-11-05 to
+//!   2025-11-25). Not yet: HTTP targets, fuzzing clients, the stateless
+//!   2026-07-28 (no ping to synchronise on).
+//!
+//! Modules, in reading order: [`rng`], [`input`], [`gen`] (one module per
+//! level), [`expect`], [`oracle`] (with [`verdict`]), [`driver`] (with [`memory`]), [`minimize`], [`repro`],
+//! [`run`] (the loop, its configuration and summary).
+
+#![cfg_attr(test, allow(clippy::unwrap_used))]
+
+pub mod driver;
+pub mod expect;
+pub mod gen;
+pub mod input;
+pub mod memory;
+pub mod minimize;
+pub mod oracle;
+pub mod repro;
+pub mod rng;
+pub mod run;
+pub mod verdict;
+
+pub use input::{Hint, Input, Level};
+pub use oracle::{Oracle, Verdict};
+pub use repro::{ReproError, Reproducer};
+pub use run::{fuzz, replay, Config, Finding, ReplayOutcome, RunError, Summary};

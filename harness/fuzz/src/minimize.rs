@@ -1,0 +1,259 @@
+//! Replaying an input sequence in a fresh process, and shrinking it by delta
+//! debugging (Zeller & Hildebrandt's ddmin) while the same oracle still trips
+//! on the same kind of message.
+//!
+//! A sequence is the inputs of one session and where the handshake falls in
+//! it (`handshake_at` inputs go before `initialize`). Shrinking first cuts
+//! everything after the input that tripped the oracle, then tries that input
+//! alone (most findings need nothing else), then runs ddmin over what is
+//! left, within a time budget; the smallest sequence that still reproduced
+//! is kept.
+
+use std::time::Duration;
+
+use tokio::time::Instant;
+
+use crate::driver::{memory_verdict, Session, SessionConfig};
+use crate::expect::{derive, Ctx, Expect};
+use crate::input::Input;
+use crate::oracle::{Oracle, Verdict};
+
+/// A sequence of inputs and the position of the handshake among them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Sequence {
+    pub inputs: Vec<Input>,
+    pub handshake_at: usize,
+}
+
+/// A verdict with the message kind of the input it is attributed to.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Tripped {
+    pub verdict: Verdict,
+    pub kind: String,
+}
+
+/// The message kind of an input, for deduplication: what its bytes are,
+/// read strictly (`unparsable`, `invalid json-rpc`, `request tools/call`,
+/// `malformed tools/call`, `notification`, `batch`, `ambiguous`).
+pub fn kind_of(expects: &[Expect]) -> String {
+    let mut kind = None;
+    let mut rank = 0;
+    for e in expects {
+        let (r, k) = match e {
+            Expect::Owed { error: Some(w), .. }
+                if w.requirement == "jsonrpc.error.method-not-found" =>
+            {
+                (7, "unknown method".to_owned())
+            }
+            Expect::Owed {
+                method,
+                error: Some(_),
+                ..
+            } => (7, format!("malformed {method}")),
+            Expect::Owed { batch: true, .. } => (6, "batch".to_owned()),
+            Expect::Owed { method, .. } => (6, format!("request {method}")),
+            Expect::Batch => (5, "batch".to_owned()),
+            Expect::MayAnswer { error: Some(_), .. } | Expect::Echo { .. } => {
+                (4, "invalid json-rpc".to_owned())
+            }
+            Expect::MayAnswer { error: None, .. } => (3, "ambiguous".to_owned()),
+            Expect::Notification { .. } | Expect::Cancel { .. } => (2, "notification".to_owned()),
+            Expect::NullIdError => (1, "unparsable".to_owned()),
+        };
+        if r > rank {
+            rank = r;
+            kind = Some(k);
+        }
+    }
+    kind.unwrap_or_else(|| "empty".to_owned())
+}
+
+/// Runs `seq` in a fresh process until an oracle trips or the sequence ends
+/// (then waits for owed answers). `Err` when the target cannot be started.
+pub async fn run_sequence(cfg: &SessionConfig, seq: &Sequence) -> Result<Vec<Tripped>, String> {
+    let mut s = Session::spawn(cfg).map_err(|e| e.to_string())?;
+    let mut kinds = Vec::new();
+    let mut out = Vec::new();
+    let mut rss_base = None;
+    for (i, input) in seq.inputs.iter().enumerate() {
+        if i == seq.handshake_at {
+            if let Err(e) = s.handshake().await {
+                s.kill();
+                let mut v = e.verdict.into_iter().collect::<Vec<_>>();
+                for x in &mut v {
+                    x.exec = i.checked_sub(1).map(|p| p as u64);
+                }
+                return Ok(with_kinds(v, &kinds));
+            }
+            let carried = s.take_carry();
+            if !carried.is_empty() {
+                s.kill();
+                return Ok(with_kinds(carried, &kinds));
+            }
+            rss_base = s.rss_kib();
+        }
+        let expects = derive(
+            input,
+            Ctx {
+                version: s.version(),
+                initialized: s.initialized,
+                capabilities: s.capabilities.as_ref(),
+            },
+        );
+        kinds.push(kind_of(&expects));
+        let v = s.exec(i as u64, input, &expects).await;
+        if !v.is_empty() {
+            out = v;
+            break;
+        }
+    }
+    if out.is_empty() && !s.exited() {
+        if seq.handshake_at >= seq.inputs.len() && !s.initialized {
+            match s.handshake().await {
+                Err(e) => out.extend(e.verdict.map(|mut v| {
+                    v.exec = seq.inputs.len().checked_sub(1).map(|p| p as u64);
+                    v
+                })),
+                Ok(()) => out.extend(s.take_carry()),
+            }
+        }
+        out.extend(s.drain().await);
+        let last = seq.inputs.len().checked_sub(1).map(|p| p as u64);
+        if let (Some(base), Some(now)) = (rss_base, s.rss_kib()) {
+            out.extend(memory_verdict(base, now, cfg.rss_growth_kib, last));
+        }
+    }
+    s.kill();
+    Ok(with_kinds(out, &kinds))
+}
+
+fn with_kinds(verdicts: Vec<Verdict>, kinds: &[String]) -> Vec<Tripped> {
+    verdicts
+        .into_iter()
+        .map(|verdict| {
+            let kind = verdict.subject.clone().unwrap_or_else(|| {
+                verdict
+                    .exec
+                    .and_then(|e| kinds.get(usize::try_from(e).ok()?))
+                    .cloned()
+                    .unwrap_or_else(|| "handshake".to_owned())
+            });
+            Tripped { verdict, kind }
+        })
+        .collect()
+}
+
+/// Whether running `seq` trips `oracle` on a message of `kind` again.
+pub async fn reproduces(cfg: &SessionConfig, seq: &Sequence, oracle: Oracle, kind: &str) -> bool {
+    match run_sequence(cfg, seq).await {
+        Ok(t) => t
+            .iter()
+            .any(|t| t.verdict.oracle == oracle && t.kind == kind),
+        Err(_) => false,
+    }
+}
+
+/// The sequence with only the inputs at `keep` (indices, ascending).
+fn subset(seq: &Sequence, keep: &[usize]) -> Sequence {
+    Sequence {
+        inputs: keep.iter().map(|&i| seq.inputs[i].clone()).collect(),
+        handshake_at: keep.iter().filter(|&&i| i < seq.handshake_at).count(),
+    }
+}
+
+/// Shrinks `seq`, whose input `trigger` tripped `oracle` on `kind`, within
+/// `budget`. Returns the smallest sequence found and whether it was seen to
+/// reproduce in a fresh process.
+pub async fn minimize(
+    cfg: &SessionConfig,
+    seq: &Sequence,
+    trigger: usize,
+    oracle: Oracle,
+    kind: &str,
+    budget: Duration,
+) -> (Sequence, bool) {
+    let deadline = Instant::now() + budget;
+    let end = trigger.min(seq.inputs.len().saturating_sub(1));
+    let cut: Vec<usize> = (0..=end).collect();
+    let alone = subset(seq, &[end]);
+    if reproduces(cfg, &alone, oracle, kind).await {
+        return (alone, true);
+    }
+    if cut.len() == 1 {
+        return (alone, false);
+    }
+    let whole = subset(seq, &cut);
+    if !reproduces(cfg, &whole, oracle, kind).await {
+        return (whole, false);
+    }
+    let mut best = whole;
+    // ddmin over the indices of `cut`, always keeping the trigger.
+    let mut current: Vec<usize> = cut[..cut.len() - 1].to_vec();
+    let mut n = 2usize;
+    while !current.is_empty() && Instant::now() < deadline {
+        let chunk = current.len().div_ceil(n);
+        let mut reduced = false;
+        for start in (0..current.len()).step_by(chunk.max(1)) {
+            if Instant::now() >= deadline {
+                break;
+            }
+            let complement: Vec<usize> = current
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| *i < start || *i >= start + chunk)
+                .map(|(_, &x)| x)
+                .chain(std::iter::once(end))
+                .collect();
+            let candidate = subset(seq, &complement);
+            if reproduces(cfg, &candidate, oracle, kind).await {
+                current = complement[..complement.len() - 1].to_vec();
+                best = candidate;
+                n = (n - 1).max(2);
+                reduced = true;
+                break;
+            }
+        }
+        if !reduced {
+            if n >= current.len() {
+                break;
+            }
+            n = (n * 2).min(current.len());
+        }
+    }
+    (best, true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::input::{Hint, Level};
+    use mcpspec_wire::Id;
+
+    #[test]
+    fn subsets_keep_the_handshake_position() {
+        let inputs: Vec<Input> = (0..5)
+            .map(|i| Input::new(Level::Bytes, format!("bytes/{i}"), Hint::Exact, vec![b'x']))
+            .collect();
+        let seq = Sequence {
+            inputs,
+            handshake_at: 2,
+        };
+        let s = subset(&seq, &[1, 3, 4]);
+        assert_eq!(s.handshake_at, 1);
+        assert_eq!(s.inputs[0].label, "bytes/1");
+    }
+
+    #[test]
+    fn kinds_name_the_strongest_expectation() {
+        assert_eq!(kind_of(&[Expect::NullIdError]), "unparsable");
+        let owed = Expect::Owed {
+            id: Id::from(1),
+            method: "tools/call".into(),
+            error: None,
+            token: None,
+            batch: false,
+        };
+        assert_eq!(kind_of(&[Expect::NullIdError, owed]), "request tools/call");
+        assert_eq!(kind_of(&[]), "empty");
+    }
+}

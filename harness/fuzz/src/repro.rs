@@ -1,0 +1,242 @@
+//! Reproducer files: a finding, minimised, in a small JSON format that a
+//! person can read and `mcpspec replay` can run again.
+//!
+//! ```json
+//! {
+//!   "format": "mcpspec-fuzz-reproducer/1",
+//!   "oracle": "alive",
+//!   "requirement": "jsonrpc.robustness.survives-invalid",
+//!   "level": "SHOULD",
+//!   "kind": "unparsable",
+//!   "seen": "the target exited with code 1",
+//!   "version": "2025-11-25",
+//!   "timeout_ms": 2000,
+//!   "handshake_at": 0,
+//!   "confirmed": true,
+//!   "command": ["mcpspec", "reference", "server", "--fault", "exit-on-malformed"],
+//!   "inputs": [
+//!     { "level": "json", "label": "json/malformed", "hint": "exact",
+//!       "bytes": { "text": "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"\n" } }
+//!   ]
+//! }
+//! ```
+//!
+//! - `version`: the protocol version of the handshake; `handshake_at`: how
+//!   many inputs are sent before it (`initialize`, its answer,
+//!   `notifications/initialized`, then the target's lists are read);
+//!   `confirmed`: the minimised inputs tripped the oracle again in a fresh
+//!   process (false when the finding depends on timing).
+//! - `inputs`: sent in order, each followed by a `ping` that must be answered
+//!   (the driver adds a final newline to an input that lacks one). `bytes` is
+//!   `{"text": "..."}` when the bytes are UTF-8 (JSON escapes show control
+//!   characters exactly) and `{"base64": "..."}` otherwise; `splits` are the
+//!   offsets of separately flushed writes.
+//! - `command`: what was fuzzed, for information; `mcpspec replay` runs the
+//!   command given after `--`, or this one.
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use crate::input::Input;
+
+pub const FORMAT: &str = "mcpspec-fuzz-reproducer/1";
+
+/// One minimised finding.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Reproducer {
+    pub format: String,
+    pub oracle: crate::oracle::Oracle,
+    pub requirement: String,
+    /// `MUST` or `SHOULD`.
+    pub level: String,
+    /// The message kind the finding was deduplicated by.
+    pub kind: String,
+    /// What the oracle saw.
+    pub seen: String,
+    pub version: String,
+    pub timeout_ms: u64,
+    pub handshake_at: usize,
+    /// The minimised inputs tripped the oracle again in a fresh process.
+    pub confirmed: bool,
+    pub command: Vec<String>,
+    pub inputs: Vec<Input>,
+}
+
+/// Reading or writing a reproducer failed.
+#[derive(Debug, thiserror::Error)]
+pub enum ReproError {
+    #[error("failed to read {path}: {source}")]
+    Read {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("failed to write {path}: {source}")]
+    Write {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("{path} is not a reproducer: {reason}")]
+    Format { path: String, reason: String },
+}
+
+impl Reproducer {
+    pub fn load(path: &Path) -> Result<Self, ReproError> {
+        let shown = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|source| ReproError::Read {
+            path: shown.clone(),
+            source,
+        })?;
+        let r: Reproducer = serde_json::from_str(&text).map_err(|e| ReproError::Format {
+            path: shown.clone(),
+            reason: e.to_string(),
+        })?;
+        if r.format != FORMAT {
+            return Err(ReproError::Format {
+                path: shown,
+                reason: format!("format {:?}, expected {FORMAT:?}", r.format),
+            });
+        }
+        Ok(r)
+    }
+
+    pub fn save(&self, path: &Path) -> Result<(), ReproError> {
+        let err = |source| ReproError::Write {
+            path: path.display().to_string(),
+            source,
+        };
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).map_err(err)?;
+        }
+        let mut text = serde_json::to_string_pretty(self).unwrap_or_default();
+        text.push('\n');
+        std::fs::write(path, text).map_err(err)
+    }
+}
+
+/// `{"text": …}` or `{"base64": …}` for exact bytes.
+pub(crate) mod bytes_serde {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    #[derive(Serialize, Deserialize)]
+    #[serde(rename_all = "lowercase")]
+    enum Repr {
+        Text(String),
+        Base64(String),
+    }
+
+    pub fn serialize<S: Serializer>(bytes: &[u8], s: S) -> Result<S::Ok, S::Error> {
+        match std::str::from_utf8(bytes) {
+            Ok(t) => Repr::Text(t.to_owned()),
+            Err(_) => Repr::Base64(super::base64::encode(bytes)),
+        }
+        .serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<u8>, D::Error> {
+        match Repr::deserialize(d)? {
+            Repr::Text(t) => Ok(t.into_bytes()),
+            Repr::Base64(b) => super::base64::decode(&b)
+                .ok_or_else(|| serde::de::Error::custom("invalid base64 in `bytes`")),
+        }
+    }
+}
+
+/// Standard base64 with padding (RFC 4648 §4).
+pub(crate) mod base64 {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+    pub fn encode(bytes: &[u8]) -> String {
+        let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+        for chunk in bytes.chunks(3) {
+            let b = [
+                chunk[0],
+                *chunk.get(1).unwrap_or(&0),
+                *chunk.get(2).unwrap_or(&0),
+            ];
+            let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+            for i in 0..4 {
+                if i <= chunk.len() {
+                    out.push(char::from(ALPHABET[((n >> (18 - 6 * i)) & 63) as usize]));
+                } else {
+                    out.push('=');
+                }
+            }
+        }
+        out
+    }
+
+    pub fn decode(text: &str) -> Option<Vec<u8>> {
+        let t = text.trim_end_matches('=').as_bytes();
+        let mut out = Vec::with_capacity(t.len() * 3 / 4);
+        let mut acc = 0u32;
+        let mut bits = 0;
+        for &c in t {
+            let v = ALPHABET.iter().position(|&a| a == c)?;
+            acc = (acc << 6) | v as u32;
+            bits += 6;
+            if bits >= 8 {
+                bits -= 8;
+                out.push((acc >> bits) as u8);
+                acc &= (1 << bits) - 1;
+            }
+        }
+        Some(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::input::{Hint, Level};
+
+    #[test]
+    fn base64_round_trips() {
+        for n in 0..40u8 {
+            let b: Vec<u8> = (0..n).map(|i| i.wrapping_mul(37) ^ 0xA5).collect();
+            assert_eq!(base64::decode(&base64::encode(&b)), Some(b));
+        }
+        assert_eq!(base64::encode(b"Man"), "TWFu");
+        assert_eq!(base64::encode(b"M"), "TQ==");
+        assert_eq!(base64::decode("!!"), None);
+    }
+
+    #[test]
+    fn reproducers_round_trip_through_files_with_exact_bytes() {
+        let r = Reproducer {
+            format: FORMAT.into(),
+            oracle: crate::oracle::Oracle::Alive,
+            requirement: "jsonrpc.robustness.survives-invalid".into(),
+            level: "SHOULD".into(),
+            kind: "unparsable".into(),
+            seen: "exited".into(),
+            version: "2025-11-25".into(),
+            timeout_ms: 2000,
+            handshake_at: 0,
+            confirmed: true,
+            command: vec!["x".into()],
+            inputs: vec![
+                Input::new(
+                    Level::Bytes,
+                    "bytes/invalid-utf8",
+                    Hint::Ambiguous,
+                    b"{\xff}\r\n".to_vec(),
+                ),
+                Input::new(
+                    Level::Json,
+                    "json/malformed",
+                    Hint::Exact,
+                    b"{\"a\0\"\n".to_vec(),
+                )
+                .with_splits(vec![2]),
+            ],
+        };
+        let dir = std::env::temp_dir().join(format!("mcpspec-fuzz-repro-{}", std::process::id()));
+        let path = dir.join("r.json");
+        r.save(&path).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.contains("\"base64\"") && text.contains("\"text\""));
+        assert_eq!(Reproducer::load(&path).unwrap(), r);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -1,0 +1,82 @@
+//! What an oracle reports: which [`Oracle`] tripped, the requirement broken
+//! (a catalogue id, whose level says MUST or SHOULD), what was seen, and the
+//! exec responsible. The table of oracles is in [`crate::oracle`].
+
+use mcpspec_engine::{lookup, Level as ReqLevel};
+use serde::{Deserialize, Serialize};
+
+/// Which oracle tripped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Oracle {
+    Alive,
+    Ping,
+    Stdout,
+    ErrorClass,
+    Notification,
+    Unanswered,
+    Memory,
+}
+
+impl Oracle {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Oracle::Alive => "alive",
+            Oracle::Ping => "ping",
+            Oracle::Stdout => "stdout",
+            Oracle::ErrorClass => "error-class",
+            Oracle::Notification => "notification",
+            Oracle::Unanswered => "unanswered",
+            Oracle::Memory => "memory",
+        }
+    }
+}
+
+impl std::fmt::Display for Oracle {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One tripped oracle.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Verdict {
+    pub oracle: Oracle,
+    /// Catalogue id of the broken requirement.
+    pub requirement: &'static str,
+    /// What was seen, as a sentence fragment.
+    pub detail: String,
+    /// The exec whose input is responsible, when known.
+    pub exec: Option<u64>,
+    /// The message kind, when the oracle knows it better than the input as a
+    /// whole does (`request tools/call` for an unanswered call sent in a
+    /// line with others).
+    pub subject: Option<String>,
+}
+
+impl Verdict {
+    pub fn new(
+        oracle: Oracle,
+        requirement: &'static str,
+        detail: String,
+        exec: Option<u64>,
+    ) -> Self {
+        Verdict {
+            oracle,
+            requirement,
+            detail,
+            exec,
+            subject: None,
+        }
+    }
+
+    pub fn about(mut self, subject: String) -> Self {
+        self.subject = Some(subject);
+        self
+    }
+
+    /// MUST / SHOULD, from the catalogue.
+    pub fn level(&self) -> ReqLevel {
+        lookup(self.requirement).map_or(ReqLevel::Must, |r| r.level)
+    }
+}
