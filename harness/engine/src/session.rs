@@ -26,7 +26,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use mcpspec_wire::{Id, Invalid, Message, Response};
+use mcpspec_wire::{Id, Invalid, InvalidKind, Message, Response};
 use serde_json::Value;
 
 use crate::level::Role;
@@ -328,8 +328,17 @@ impl Session {
 
     /// Judges bytes the peer sent that are not a valid message.
     pub fn inbound_invalid(&mut self, invalid: &Invalid, now_ms: u64) -> Violation {
+        // An id of the wrong type breaks the narrower rule on request ids.
+        let requirement = match invalid.kind {
+            InvalidKind::IdNull
+            | InvalidKind::IdFloat
+            | InvalidKind::IdBool
+            | InvalidKind::IdObject
+            | InvalidKind::IdArray => known("jsonrpc.request.id-type"),
+            _ => known("jsonrpc.message.valid"),
+        };
         Violation {
-            requirement: known("jsonrpc.message.valid"),
+            requirement,
             detail: format!("peer sent an invalid JSON-RPC message: {invalid}"),
             at_ms: now_ms,
         }
@@ -565,6 +574,23 @@ mod tests {
                 .inbound(&Message::request(1, "roots/list", None), 5)
                 .is_empty());
         }
+    }
+
+    #[test]
+    fn an_id_of_the_wrong_type_names_the_id_rule() {
+        let mut s = client();
+        let bad = mcpspec_wire::classify(br#"{"jsonrpc":"2.0","id":1.5,"method":"ping"}"#)
+            .expect_err("a float id is invalid");
+        assert_eq!(
+            s.inbound_invalid(&bad, 1).requirement.id,
+            "jsonrpc.request.id-type"
+        );
+        let other = mcpspec_wire::classify(br#"{"jsonrpc":"2.0","id":1,"method":7}"#)
+            .expect_err("a numeric method is invalid");
+        assert_eq!(
+            s.inbound_invalid(&other, 1).requirement.id,
+            "jsonrpc.message.valid"
+        );
     }
 
     #[test]

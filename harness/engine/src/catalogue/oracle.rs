@@ -72,6 +72,7 @@ const fn stdio(id: &'static str) -> OracleCheck {
 /// Every requirement checked on every message.
 pub static ORACLE: &[OracleCheck] = &[
     session("jsonrpc.message.valid"),
+    session("jsonrpc.request.id-type"),
     session("jsonrpc.request.id-unique"),
     session("jsonrpc.response.id-matches"),
     session("jsonrpc.response.once"),
