@@ -140,10 +140,8 @@ pub async fn run(args: ServerArgs) -> u8 {
         Err(code) => return code,
     };
     if args.list {
-        for c in &cases {
-            println!("{}: test", c.id);
-        }
-        return EXIT_OK;
+        let text: String = cases.iter().map(|c| format!("{}: test\n", c.id)).collect();
+        return crate::requirements::emit(&text);
     }
     if cases.is_empty() {
         eprintln!("error: no case matches the filters");
