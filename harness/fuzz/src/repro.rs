@@ -144,44 +144,15 @@ pub(crate) mod bytes_serde {
 
 /// Standard base64 with padding (RFC 4648 §4).
 pub(crate) mod base64 {
-    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    use base64::engine::general_purpose::STANDARD;
+    use base64::Engine as _;
 
     pub fn encode(bytes: &[u8]) -> String {
-        let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
-        for chunk in bytes.chunks(3) {
-            let b = [
-                chunk[0],
-                *chunk.get(1).unwrap_or(&0),
-                *chunk.get(2).unwrap_or(&0),
-            ];
-            let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
-            for i in 0..4 {
-                if i <= chunk.len() {
-                    out.push(char::from(ALPHABET[((n >> (18 - 6 * i)) & 63) as usize]));
-                } else {
-                    out.push('=');
-                }
-            }
-        }
-        out
+        STANDARD.encode(bytes)
     }
 
     pub fn decode(text: &str) -> Option<Vec<u8>> {
-        let t = text.trim_end_matches('=').as_bytes();
-        let mut out = Vec::with_capacity(t.len() * 3 / 4);
-        let mut acc = 0u32;
-        let mut bits = 0;
-        for &c in t {
-            let v = ALPHABET.iter().position(|&a| a == c)?;
-            acc = (acc << 6) | v as u32;
-            bits += 6;
-            if bits >= 8 {
-                bits -= 8;
-                out.push((acc >> bits) as u8);
-                acc &= (1 << bits) - 1;
-            }
-        }
-        Some(out)
+        STANDARD.decode(text).ok()
     }
 }
 

@@ -1,71 +1,25 @@
-//! A small base64 codec (RFC 4648): the standard alphabet with padding for
-//! blob resources, and the URL-safe alphabet without padding for pagination
-//! cursors. Hand-rolled to keep this crate's dependencies to the workspace's own.
+//! Base64 (RFC 4648) as the reference uses it: the standard alphabet with
+//! padding for blob resources, and the URL-safe alphabet without padding for
+//! pagination cursors.
 
-const STANDARD: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-const URL_SAFE: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-
-fn encode_with(bytes: &[u8], alphabet: &[u8; 64], pad: bool) -> String {
-    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
-    for chunk in bytes.chunks(3) {
-        let b = [
-            chunk[0],
-            chunk.get(1).copied().unwrap_or(0),
-            chunk.get(2).copied().unwrap_or(0),
-        ];
-        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
-        let symbols = chunk.len() + 1;
-        for i in 0..4 {
-            if i < symbols {
-                out.push(char::from(alphabet[((n >> (18 - 6 * i)) & 63) as usize]));
-            } else if pad {
-                out.push('=');
-            }
-        }
-    }
-    out
-}
+use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
+use base64::Engine as _;
 
 /// Standard alphabet, padded (what `BlobResourceContents.blob` carries).
 pub(crate) fn encode(bytes: &[u8]) -> String {
-    encode_with(bytes, STANDARD, true)
+    STANDARD.encode(bytes)
 }
 
 /// URL-safe alphabet, unpadded.
 pub(crate) fn encode_url(bytes: &[u8]) -> String {
-    encode_with(bytes, URL_SAFE, false)
+    URL_SAFE_NO_PAD.encode(bytes)
 }
 
 /// Decodes URL-safe, unpadded base64. Rejects anything else, including
-/// non-canonical trailing bits, so that one byte string has one encoding.
+/// padding and non-canonical trailing bits, so that one byte string has one
+/// encoding.
 pub(crate) fn decode_url(text: &str) -> Option<Vec<u8>> {
-    let digits: Vec<u32> = text
-        .bytes()
-        .map(|c| {
-            URL_SAFE
-                .iter()
-                .position(|&a| a == c)
-                .and_then(|p| u32::try_from(p).ok())
-        })
-        .collect::<Option<_>>()?;
-    if digits.len() % 4 == 1 {
-        return None;
-    }
-    let mut out = Vec::with_capacity(digits.len() * 3 / 4);
-    for group in digits.chunks(4) {
-        let n = group
-            .iter()
-            .enumerate()
-            .fold(0u32, |acc, (i, d)| acc | (d << (18 - 6 * i)));
-        let bytes = [(n >> 16) as u8, (n >> 8) as u8, n as u8];
-        let keep = group.len() - 1;
-        // Bits beyond the kept bytes must be zero in a canonical encoding.
-        if keep < 3 && n & (0x00ff_ffff >> (8 * keep)) != 0 {
-            return None;
-        }
-        out.extend_from_slice(&bytes[..keep]);
-    }
-    Some(out)
+    URL_SAFE_NO_PAD.decode(text).ok()
 }
 
 #[cfg(test)]
