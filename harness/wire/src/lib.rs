@@ -22,6 +22,7 @@
 pub mod framing;
 pub mod fuzzing;
 pub mod jsonrpc;
+pub mod sse;
 
 pub use framing::{
     encode_line, Frame, FrameError, FrameErrorKind, NdjsonDecoder, DEFAULT_MAX_LINE,
@@ -30,3 +31,4 @@ pub use jsonrpc::{
     classify, classify_value, ErrorObject, Id, Inbound, Invalid, InvalidKind, JsonType, Message,
     Notification, Request, Response,
 };
+pub use sse::{SseDecoder, SseError, SseErrorKind, SseEvent, DEFAULT_MAX_EVENT};

@@ -1,7 +1,8 @@
 //! The committed fuzz corpora of the wire layer, replayed on stable: every
-//! file of `fuzz/corpus/framing/` and `fuzz/corpus/jsonrpc/` goes through the
-//! same checker the fuzz target calls ([`mcpspec_wire::fuzzing`]), so CI
-//! covers both targets without nightly or libFuzzer.
+//! file of `fuzz/corpus/framing/`, `fuzz/corpus/jsonrpc/` and
+//! `fuzz/corpus/sse/` goes through the same checker the fuzz target calls
+//! ([`mcpspec_wire::fuzzing`], [`mcpspec_wire::sse::check_chunking`]), so CI
+//! covers these targets without nightly or libFuzzer.
 
 use std::fs;
 use std::path::Path;
@@ -40,4 +41,9 @@ fn framing_corpus_holds_invariants() {
 #[test]
 fn jsonrpc_corpus_holds_invariants() {
     replay("jsonrpc", mcpspec_wire::fuzzing::jsonrpc);
+}
+
+#[test]
+fn sse_corpus_holds_invariants() {
+    replay("sse", mcpspec_wire::sse::check_chunking);
 }
