@@ -38,13 +38,24 @@ pub enum Command {
         #[command(subcommand)]
         command: crate::fuzz::FuzzCommand,
     },
-    /// Re-run a fuzzing reproducer: exit 1 when its finding reproduces, 0 when not
+    /// Re-run a fuzzing reproducer (exit 1 when its finding reproduces, 0 when not), or replay a
+    /// transcript .jsonl against a target (exit 1 when its answers differ, 0 when not)
     Replay(crate::replay::ReplayArgs),
+    /// Compare two transcripts (.jsonl) or two report directories case by case, normalised
+    /// (exit 0 same, 1 different, 2 usage or input error)
+    Diff(crate::diff::DiffArgs),
+    /// Pending snapshots (.snap.new) of a --snapshots directory: their diffs; accept or reject them
+    Review(crate::review::ReviewArgs),
+    /// Report directories: merge several into one compatibility matrix
+    Report {
+        #[command(subcommand)]
+        command: crate::merge::ReportCommand,
+    },
 }
 
 #[derive(Debug, Subcommand)]
 pub enum ReferenceCommand {
-    /// The reference MCP server over stdio
+    /// The reference MCP server over stdio, or over HTTP with --http
     Server(ReferenceServerArgs),
 }
 
@@ -67,7 +78,7 @@ pub struct ServerArgs {
     #[command(flatten)]
     pub select: SelectArgs,
     /// Cases run in parallel (default: the number of cores; four per core for
-    /// the built-in reference server)
+    /// the built-in reference server and for --url / --sse-url targets)
     #[arg(long, short = 'j')]
     pub jobs: Option<usize>,
     /// How long to wait for each expected message
@@ -93,6 +104,24 @@ pub struct ServerArgs {
     /// Known failures, YAML `case id or glob: reason`: a listed failure does not fail the run, a listed case that passes does (stale)
     #[arg(long, value_name = "FILE")]
     pub expected_failures: Option<PathBuf>,
+    /// Compare each case's normalised transcript with DIR/<case id>.snap (insta's format); a new
+    /// or changed one fails the case and writes .snap.new (nothing is written when CI=true)
+    #[arg(long, value_name = "DIR")]
+    pub snapshots: Option<PathBuf>,
+    /// Redaction rules for this target, applied before snapshots are compared (YAML `paths:` /
+    /// `patterns:` → placeholder; see the README)
+    #[arg(long, value_name = "FILE")]
+    pub redactions: Option<PathBuf>,
+    /// Test a Streamable HTTP server at this URL (http://…; one MCP session per case)
+    #[arg(long, value_name = "URL", conflicts_with_all = ["sse_url", "command"])]
+    pub url: Option<String>,
+    /// Test a legacy HTTP+SSE (2024-11-05) server whose SSE stream is at this URL
+    #[arg(long, value_name = "URL", conflicts_with = "command")]
+    pub sse_url: Option<String>,
+    /// An extra header for every HTTP request, `Name: value` (repeatable; e.g.
+    /// Authorization — its value is redacted in transcripts)
+    #[arg(long = "header", short = 'H', value_name = "NAME: VALUE", value_parser = parse_header)]
+    pub headers: Vec<(String, String)>,
     /// Longest stdout line accepted from the target, in bytes
     #[arg(long, default_value_t = mcpspec_wire::DEFAULT_MAX_LINE)]
     pub max_line: usize,
@@ -156,11 +185,32 @@ pub struct ReferenceServerArgs {
     /// Print the available faults and exit
     #[arg(long)]
     pub list_faults: bool,
+    /// Serve over HTTP at ADDR instead of stdio: Streamable HTTP at /mcp, legacy
+    /// HTTP+SSE at /sse (e.g. 127.0.0.1:0 for a free port, printed on the first
+    /// stdout line; a non-loopback address is served with a warning)
+    #[arg(long, value_name = "ADDR", value_parser = crate::reference::parse_http_addr)]
+    pub http: Option<std::net::SocketAddr>,
 }
 
 fn parse_version(s: &str) -> Result<Version, String> {
     s.parse()
         .map_err(|e: mcpspec_engine::UnknownVersion| e.to_string())
+}
+
+/// `Name: value` of `--header`.
+fn parse_header(s: &str) -> Result<(String, String), String> {
+    let (name, value) = s
+        .split_once(':')
+        .ok_or_else(|| format!("invalid header {s:?} (write `Name: value`)"))?;
+    let name = name.trim();
+    if name.is_empty()
+        || !name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
+    {
+        return Err(format!("invalid header name {name:?}"));
+    }
+    Ok((name.to_owned(), value.trim().to_owned()))
 }
 
 /// `250ms`, `5s`, `1m`.

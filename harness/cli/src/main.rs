@@ -6,8 +6,13 @@
 //! mcpspec list --requirements [OPTIONS]       the requirement catalogue and what covers it
 //! mcpspec coverage [--json]                   requirements covered per version
 //! mcpspec reference server [--fault NAME]     the reference server on stdio, standalone
+//! mcpspec reference server --http ADDR        … over Streamable HTTP (/mcp) and legacy SSE (/sse)
 //! mcpspec fuzz server [OPTIONS] [-- CMD ...]  black-box fuzzing over stdio (exit 1: findings)
 //! mcpspec replay FILE [-- CMD ...]            re-run a fuzzing reproducer (exit 1: reproduced)
+//!                                             or a transcript .jsonl (exit 1: answers differ)
+//! mcpspec diff A B                            two transcripts or report directories (exit 1: differ)
+//! mcpspec review DIR [--accept|--reject]      pending snapshots of `server --snapshots DIR`
+//! mcpspec report merge DIR... --out DIR       compatibility matrix (matrix.html, matrix.md)
 //! ```
 //!
 //! Exit codes (also in the README): 0 conforming; 1 conformance failures;
@@ -17,12 +22,16 @@
 
 mod cli;
 mod coverage;
+mod diff;
 mod fuzz;
 mod list;
+mod merge;
 mod reference;
 mod replay;
 mod requirements;
+mod review;
 mod server;
+mod snapshots;
 
 use std::process::ExitCode;
 
@@ -55,6 +64,9 @@ fn main() -> ExitCode {
             } => reference_server(args).await,
             Command::Fuzz { command } => fuzz::run(command).await,
             Command::Replay(args) => replay::run(args).await,
+            Command::Diff(args) => diff::run(args),
+            Command::Review(args) => review::run(args),
+            Command::Report { command } => merge::run(command),
         }
     });
     // Child processes are killed when their handles drop; do not wait for
@@ -68,11 +80,16 @@ async fn reference_server(args: ReferenceServerArgs) -> u8 {
         print!("{}", reference::list_faults());
         return 0;
     }
+    let http = args.http;
     let args = reference::ReferenceArgs {
         faults: args.faults,
         page_size: args.page_size,
     };
-    match reference::run_stdio(args).await {
+    let run = match http {
+        Some(addr) => reference::run_http(args, addr).await,
+        None => reference::run_stdio(args).await,
+    };
+    match run {
         Ok(code) => u8::try_from(code).unwrap_or(1),
         Err(e) => {
             eprintln!("error: {e}");

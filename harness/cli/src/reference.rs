@@ -1,5 +1,11 @@
 //! `mcpspec reference server`: the built-in reference MCP server on this
-//! process's stdin and stdout.
+//! process's stdin and stdout, or (`--http ADDR`) over HTTP.
+//!
+//! Over HTTP the server is `mcpspec-reference-http` (Streamable HTTP at
+//! `/mcp`, legacy HTTP+SSE at `/sse`); this module binds the address,
+//! prints `listening on http://IP:PORT (…)` as the first stdout line (so a
+//! caller that asked for port 0 learns the port), and stops on Ctrl-C or
+//! SIGTERM. Everything below `run_http` is the stdio driver:
 //!
 //! The protocol logic lives in the sans-IO crate `mcpspec-reference`; this
 //! module is only its driver:
@@ -17,8 +23,12 @@
 //! Time is milliseconds since `run_stdio` started, from a monotonic clock.
 
 use std::io::{Read, Write};
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 
 use mcpspec_reference::{Config, Fault, Output, ReferenceServer};
+use mcpspec_reference_http::{
+    serve_with_shutdown, HttpServerConfig, TcpListener, MCP_PATH, SSE_PATH,
+};
 use mcpspec_wire::NdjsonDecoder;
 use tokio::sync::mpsc;
 use tokio::time::{sleep_until, Duration, Instant};
@@ -84,16 +94,89 @@ pub async fn run_stdio(args: ReferenceArgs) -> Result<i32, String> {
     }
 }
 
-/// Lines for `--list-faults`: `name  LEVEL  description (requirement)`.
+/// `--http ADDR`: an `IP:PORT` socket address, or `localhost:PORT`.
+pub fn parse_http_addr(s: &str) -> Result<SocketAddr, String> {
+    if let Some(port) = s.strip_prefix("localhost:") {
+        let port = port.parse().map_err(|_| format!("invalid port in {s:?}"))?;
+        return Ok(SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), port));
+    }
+    s.parse()
+        .map_err(|_| format!("invalid address {s:?}: use IP:PORT, e.g. 127.0.0.1:0 or [::1]:8080"))
+}
+
+/// The first stdout line of `--http`; tests read the port from it.
+pub fn listening_line(addr: SocketAddr) -> String {
+    format!("listening on http://{addr} (Streamable HTTP at {MCP_PATH}, legacy SSE at {SSE_PATH})")
+}
+
+/// Runs the reference server over HTTP at `addr` until Ctrl-C or SIGTERM.
+pub async fn run_http(args: ReferenceArgs, addr: SocketAddr) -> Result<i32, String> {
+    let faults = parse_faults(&args.faults)?;
+    if !addr.ip().is_loopback() {
+        eprintln!(
+            "warning: serving on {addr}, which is not a loopback address: other machines can \
+             reach the reference server, which has no authentication"
+        );
+    }
+    let listener = TcpListener::bind(addr)
+        .await
+        .map_err(|e| format!("failed to listen on {addr}: {e}"))?;
+    let local = listener
+        .local_addr()
+        .map_err(|e| format!("failed to read the bound address: {e}"))?;
+    let mut stdout = std::io::stdout();
+    // If stdout is gone nobody learns the port, but the server still works.
+    let _ = writeln!(stdout, "{}", listening_line(local)).and_then(|()| stdout.flush());
+    let cfg = HttpServerConfig::new(Config {
+        page_size: args.page_size,
+        faults,
+    });
+    match serve_with_shutdown(listener, cfg, shutdown_signal()).await {
+        Ok(()) => Ok(0),
+        Err(e) => {
+            eprintln!("mcpspec-reference: HTTP server failed: {e}");
+            Ok(1)
+        }
+    }
+}
+
+/// Ctrl-C, or SIGTERM on Unix.
+async fn shutdown_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{signal, SignalKind};
+        match signal(SignalKind::terminate()) {
+            Ok(mut term) => {
+                tokio::select! {
+                    _ = tokio::signal::ctrl_c() => {}
+                    _ = term.recv() => {}
+                }
+            }
+            Err(_) => {
+                let _ = tokio::signal::ctrl_c().await; // no SIGTERM handler: Ctrl-C only
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+    }
+}
+
+/// Lines for `--list-faults`: `name  LEVEL  transports  description (requirement)`,
+/// where transports is a comma-separated subset of `stdio,http,sse` (`http`:
+/// Streamable HTTP, `sse`: legacy HTTP+SSE).
 pub fn list_faults() -> String {
     let width = Fault::ALL.iter().map(|f| f.name().len()).max().unwrap_or(0);
     Fault::ALL
         .iter()
         .map(|f| {
+            let transports: Vec<&str> = f.transports().iter().map(|t| t.name()).collect();
             format!(
-                "{:<width$}  {:<6}  {} ({})\n",
+                "{:<width$}  {:<6}  {:<14}  {} ({})\n",
                 f.name(),
                 f.level().keyword(),
+                transports.join(","),
                 f.description(),
                 f.requirement()
             )
@@ -201,5 +284,32 @@ mod tests {
         assert!(list
             .lines()
             .any(|l| l.starts_with("answer-notification") && l.contains("MUST")));
+        let words = |name: &str| -> Vec<String> {
+            let line = list.lines().find(|l| l.starts_with(name)).unwrap_or("");
+            line.split_whitespace().take(3).map(str::to_owned).collect()
+        };
+        assert_eq!(words("no-batch")[2], "stdio,http,sse");
+        assert_eq!(words("stdout-noise")[2], "stdio");
+        assert_eq!(words("http-delete-ignored")[2], "http");
+        assert_eq!(words("sse-endpoint-not-first")[2], "sse");
+    }
+
+    #[test]
+    fn http_addresses() {
+        assert_eq!(
+            parse_http_addr("127.0.0.1:0"),
+            Ok("127.0.0.1:0".parse().unwrap())
+        );
+        assert_eq!(
+            parse_http_addr("localhost:80"),
+            Ok("127.0.0.1:80".parse().unwrap())
+        );
+        assert_eq!(parse_http_addr("[::1]:9"), Ok("[::1]:9".parse().unwrap()));
+        assert!(parse_http_addr("127.0.0.1").is_err());
+        assert!(parse_http_addr("example.com:80").is_err());
+        assert_eq!(
+            listening_line("127.0.0.1:8080".parse().unwrap()),
+            "listening on http://127.0.0.1:8080 (Streamable HTTP at /mcp, legacy SSE at /sse)"
+        );
     }
 }

@@ -1,28 +1,79 @@
-//! `mcpspec replay FILE [-- CMD ...]`: re-runs a fuzzing reproducer in a
-//! fresh target process and says whether its oracle trips again on the same
-//! kind of message. Exit 1 when it reproduces, 0 when it does not, 2 when the
-//! file is not a reproducer, 3 when the target could not be run.
+//! `mcpspec replay FILE [-- CMD ...]`, for two kinds of file:
+//!
+//! - a fuzzing reproducer (JSON): re-runs it in a fresh target process and
+//!   says whether its oracle trips again on the same kind of message. Exit
+//!   1 when it reproduces, 0 when it does not, 2 when the file is not a
+//!   reproducer, 3 when the target could not be run.
+//! - a transcript (`.jsonl`, from `--report-dir`): re-sends the harness
+//!   side and diffs the target's answers ([`transcript`]). Exit 1 when they
+//!   differ, 0 when not, 2 when the file is not a transcript, 3 when the
+//!   target could not be run.
+
+mod transcript;
 
 use std::path::PathBuf;
+use std::time::Duration;
 
 use clap::Args;
 use mcpspec_fuzz::{replay, Reproducer, RunError};
+use mcpspec_report::textdiff::ColorChoice;
 
+use crate::cli::parse_duration;
 use crate::EXIT_USAGE;
 
 #[derive(Debug, Args)]
 pub struct ReplayArgs {
-    /// The reproducer file (written by `mcpspec fuzz server`)
+    /// A reproducer (written by `mcpspec fuzz server`) or a transcript (.jsonl, from --report-dir)
     pub file: PathBuf,
+    /// Transcripts: how long to wait for each recorded answer
+    #[arg(long, default_value = "5s", value_parser = parse_duration)]
+    pub timeout: Duration,
+    /// Transcripts: how long a fresh target may take to answer first
+    #[arg(long, default_value = "20s", value_parser = parse_duration)]
+    pub startup_timeout: Duration,
+    /// Transcripts: extra redaction rules (YAML `paths:` / `patterns:` → placeholder)
+    #[arg(long, value_name = "FILE")]
+    pub redactions: Option<PathBuf>,
+    /// Transcripts: colour the diff: auto, always, never
+    #[arg(long, default_value = "auto", value_name = "WHEN")]
+    pub color: ColorChoice,
     /// Longest stdout line accepted from the target, in bytes
     #[arg(long, default_value_t = mcpspec_wire::DEFAULT_MAX_LINE)]
     pub max_line: usize,
-    /// The server command (after `--`; default: the command the reproducer names)
+    /// The server command (after `--`; default: the command the reproducer
+    /// names, or for a transcript the built-in reference server)
     #[arg(last = true, value_name = "CMD")]
     pub command: Vec<String>,
 }
 
+/// A `.jsonl` file, or one whose first line is a transcript record.
+fn is_transcript(file: &std::path::Path) -> bool {
+    file.extension().is_some_and(|e| e == "jsonl")
+        || std::fs::read_to_string(file)
+            .is_ok_and(|t| mcpspec_report::normalize::looks_like_jsonl(&t))
+}
+
 pub async fn run(args: ReplayArgs) -> u8 {
+    if is_transcript(&args.file) {
+        let rules = match crate::diff::load_redactions(args.redactions.as_deref()) {
+            Ok(r) => r,
+            Err(code) => return code,
+        };
+        let target = if args.command.is_empty() {
+            None
+        } else {
+            match crate::server::target(&args.command) {
+                Ok(c) => Some(c),
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return EXIT_USAGE;
+                }
+            }
+        };
+        let opts = (args.timeout, args.startup_timeout, args.max_line);
+        let color = args.color.for_stdout();
+        return transcript::run(&args.file, target, opts, &rules, color).await;
+    }
     let repro = match Reproducer::load(&args.file) {
         Ok(r) => r,
         Err(e) => {

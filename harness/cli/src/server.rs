@@ -1,4 +1,5 @@
-//! `mcpspec server`: test an MCP server over stdio.
+//! `mcpspec server`: test an MCP server over stdio, Streamable HTTP or
+//! legacy HTTP+SSE.
 //!
 //! Loads the scenario corpus (embedded, plus `--scenarios` directories),
 //! plans the cases, runs them against the command after `--` (or the
@@ -16,9 +17,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use mcpspec_report::{Baseline, HumanReporter, JsonReporter, ReportDir, Verdict};
-use mcpspec_runner::{plan, Case, CaseConfig, Reporter, RunConfig, Selection};
+use mcpspec_runner::{plan, Case, CaseConfig, Reporter, RunConfig, Selection, Target};
 use mcpspec_scenario::{Corpus, Scenario, TransportKind};
-use mcpspec_transport::CommandSpec;
+use mcpspec_transport::{CommandSpec, HttpOptions};
 
 use crate::cli::{SelectArgs, ServerArgs};
 use crate::EXIT_USAGE;
@@ -98,6 +99,35 @@ pub(crate) fn target(command: &[String]) -> Result<CommandSpec, String> {
     }
 }
 
+/// What `mcpspec server` tests: `--url`, `--sse-url`, or a command (the
+/// reference server when none is given).
+fn server_target(args: &ServerArgs) -> Result<Target, String> {
+    let options = || HttpOptions {
+        headers: args.headers.clone(),
+        ..HttpOptions::default()
+    };
+    let checked = |url: &str| {
+        if url.starts_with("http://") {
+            Ok(url.to_owned())
+        } else if url.starts_with("https://") {
+            Err(format!("{url}: https is not supported (mcpspec is built without TLS); test the server over http:// on loopback"))
+        } else {
+            Err(format!("{url}: not an http:// URL"))
+        }
+    };
+    match (&args.url, &args.sse_url) {
+        (Some(url), _) => Ok(Target::Http {
+            url: checked(url)?,
+            options: options(),
+        }),
+        (None, Some(url)) => Ok(Target::Sse {
+            url: checked(url)?,
+            options: options(),
+        }),
+        (None, None) => target(&args.command).map(Target::Stdio),
+    }
+}
+
 /// Loads `--expected-failures`, checking each entry against every server
 /// case of the corpus; errors are printed (exit 2).
 fn load_baseline(
@@ -112,12 +142,8 @@ fn load_baseline(
         spec_version: Vec::new(),
         scenarios: Vec::new(),
     };
-    let all = plan_cases(
-        scenarios,
-        &everything,
-        "server/",
-        Some(TransportKind::Stdio),
-    )?;
+    // Every transport's cases: one baseline may serve runs over several.
+    let all = plan_cases(scenarios, &everything, "server/", None)?;
     match baseline::load(path, &all) {
         Ok(b) => Ok(Some(Arc::new(b))),
         Err(errors) => {
@@ -134,7 +160,14 @@ pub async fn run(args: ServerArgs) -> u8 {
         Ok(s) => s,
         Err(code) => return code,
     };
-    let transport = Some(TransportKind::Stdio);
+    let target = match server_target(&args) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return EXIT_USAGE;
+        }
+    };
+    let transport = Some(target.kind());
     let cases = match plan_cases(&scenarios, &args.select, "server/", transport) {
         Ok(c) => c,
         Err(code) => return code,
@@ -147,22 +180,13 @@ pub async fn run(args: ServerArgs) -> u8 {
         eprintln!("error: no case matches the filters");
         return EXIT_USAGE;
     }
-    let target = match target(&args.command) {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return EXIT_USAGE;
-        }
-    };
     let cores = std::thread::available_parallelism().map_or(2, usize::from);
     // The built-in reference is a light native process and its cases mostly
-    // wait (silences, timers): four per core keep the CPU busy. A target of
+    // wait (silences, timers): four per core keep the CPU busy; so do HTTP
+    // targets, where a case is a session, not a process. A command of
     // unknown weight (an interpreter, `npx`) gets one per core.
-    let jobs = args.jobs.unwrap_or(if args.command.is_empty() {
-        cores * 4
-    } else {
-        cores
-    });
+    let light = args.command.is_empty();
+    let jobs = args.jobs.unwrap_or(if light { cores * 4 } else { cores });
     let cfg = RunConfig {
         case: CaseConfig {
             target,
@@ -181,6 +205,14 @@ pub async fn run(args: ServerArgs) -> u8 {
         Err(code) => return code,
     };
     let strict = args.strict;
+    let redactions = match crate::diff::load_redactions(args.redactions.as_deref()) {
+        Ok(r) => Arc::new(r),
+        Err(code) => return code,
+    };
+    let snapshot_store = args
+        .snapshots
+        .clone()
+        .map(mcpspec_report::snapshot::Store::new);
     let mut report_dir = match args.report_dir.clone() {
         Some(dir) => match ReportDir::create(dir, strict, baseline.clone()) {
             Ok(r) => Some(r),
@@ -197,6 +229,7 @@ pub async fn run(args: ServerArgs) -> u8 {
         .clone()
         .map(|path| JsonReporter::new(path, strict, baseline.clone()));
     let mut verdict = baseline.map(Verdict::new);
+    let mut write_errors: Vec<String> = Vec::new();
     let summary = {
         let mut reporters: Vec<&mut dyn Reporter> = vec![&mut human];
         if let Some(j) = json.as_mut() {
@@ -208,9 +241,18 @@ pub async fn run(args: ServerArgs) -> u8 {
         if let Some(v) = verdict.as_mut() {
             reporters.push(v);
         }
-        mcpspec_runner::run(cases, cfg, &mut reporters).await
+        match snapshot_store {
+            // Snapshots judge cases before any reporter sees them (snapshots.rs).
+            Some(store) => {
+                let mut gate = crate::snapshots::SnapshotGate::new(store, redactions, reporters);
+                let summary = mcpspec_runner::run(cases, cfg, &mut [&mut gate]).await;
+                write_errors.append(&mut gate.errors);
+                gate.summary.unwrap_or(summary)
+            }
+            None => mcpspec_runner::run(cases, cfg, &mut reporters).await,
+        }
     };
-    let mut write_errors: Vec<String> = json.and_then(|j| j.error).into_iter().collect();
+    write_errors.extend(json.and_then(|j| j.error));
     if let Some(d) = &report_dir {
         write_errors.extend(d.errors.iter().cloned());
         if d.errors.is_empty() {

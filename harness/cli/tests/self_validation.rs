@@ -13,6 +13,13 @@
 //! - `robustness/*`: targets that hang, exit at once or flood stdout end the
 //!   run within its timeouts, with exit 3, and leave no process behind; a
 //!   target slower to start than `--timeout` is not failed for it.
+//! - `http/clean-reference-passes-everything`, `sse/…`: the same over
+//!   Streamable HTTP (`--url`) and legacy HTTP+SSE (`--sse-url`) against
+//!   `mcpspec reference server --http 127.0.0.1:0`.
+//! - `fault/<name>` of an HTTP-only fault runs over its transport, and its
+//!   catches count for `every-scenario-catches-a-fault`.
+//! - `robustness/post-never-answered`: a server that accepts the connection
+//!   but never answers a POST ends each case in an error, not a hung run.
 //!
 //! Every run is the real binary against a real child process.
 
@@ -41,6 +48,70 @@ struct RunResult {
     /// scenario id → outcomes of its cases
     outcomes: BTreeMap<String, Vec<String>>,
     results: Vec<Value>,
+}
+
+/// `mcpspec reference server --http 127.0.0.1:0` as a child, stopped on drop.
+struct HttpReference {
+    child: std::process::Child,
+    base: String,
+}
+
+impl HttpReference {
+    fn start(faults: &[&str]) -> HttpReference {
+        use std::io::BufRead;
+        let mut cmd = Command::new(BIN);
+        cmd.args(["reference", "server", "--http", "127.0.0.1:0"]);
+        for f in faults {
+            cmd.args(["--fault", f]);
+        }
+        let mut child = cmd
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("reference server starts");
+        let stdout = child.stdout.take().expect("piped stdout");
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let mut line = String::new();
+            let _ = std::io::BufReader::new(stdout).read_line(&mut line);
+            let _ = tx.send(line);
+        });
+        let line = rx
+            .recv_timeout(Duration::from_secs(20))
+            .expect("the reference server prints its address");
+        let base = line
+            .split_whitespace()
+            .find(|w| w.starts_with("http://"))
+            .expect("an http:// URL on the first line")
+            .to_owned();
+        HttpReference { child, base }
+    }
+
+    /// `--url …/mcp` or `--sse-url …/sse`.
+    fn target_args(&self, transport: &str) -> [String; 2] {
+        if transport == "sse" {
+            ["--sse-url".to_owned(), format!("{}/sse", self.base)]
+        } else {
+            ["--url".to_owned(), format!("{}/mcp", self.base)]
+        }
+    }
+}
+
+impl Drop for HttpReference {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A run over HTTP (`transport`: `http` or `sse`) against the reference
+/// server with `faults`.
+fn run_http(transport: &str, faults: &[&str], extra: &[&str], tag: &str) -> RunResult {
+    let server = HttpReference::start(faults);
+    let target = server.target_args(transport);
+    let mut args: Vec<&str> = extra.to_vec();
+    args.extend(target.iter().map(String::as_str));
+    run_server(&args, &[], tag)
 }
 
 fn run_server(extra: &[&str], target: &[&str], tag: &str) -> RunResult {
@@ -74,8 +145,19 @@ fn run_server(extra: &[&str], target: &[&str], tag: &str) -> RunResult {
     }
 }
 
-/// (name, is_should) for every fault the reference server offers.
-fn faults() -> Vec<(String, bool)> {
+/// A fault, its level, and the transport its run uses: stdio when the
+/// fault applies there, else its HTTP transport.
+#[derive(Debug, Clone)]
+struct FaultSpec {
+    name: String,
+    should: bool,
+    /// `stdio`, `http` or `sse`.
+    transport: String,
+}
+
+/// Every fault the reference server offers (`--list-faults` prints
+/// `name LEVEL transports description`).
+fn faults() -> Vec<FaultSpec> {
     let out = Command::new(BIN)
         .args(["reference", "server", "--list-faults"])
         .output()
@@ -86,7 +168,17 @@ fn faults() -> Vec<(String, bool)> {
             let mut words = l.split_whitespace();
             let name = words.next()?;
             let level = words.next()?;
-            Some((name.to_owned(), level.eq_ignore_ascii_case("should")))
+            let transports: Vec<&str> = words.next()?.split(',').collect();
+            let transport = if transports.contains(&"stdio") {
+                "stdio"
+            } else {
+                transports.first()?
+            };
+            Some(FaultSpec {
+                name: name.to_owned(),
+                should: level.eq_ignore_ascii_case("should"),
+                transport: transport.to_owned(),
+            })
         })
         .collect()
 }
@@ -101,18 +193,20 @@ fn fault_runs() -> &'static BTreeMap<String, RunResult> {
             let handles: Vec<_> = pair
                 .iter()
                 .cloned()
-                .map(|(name, should)| {
+                .map(|f| {
                     std::thread::spawn(move || {
                         let mut opts = vec!["--timeout", "2s"];
-                        if should {
+                        if f.should {
                             opts.push("--strict");
                         }
-                        let r = run_server(
-                            &opts,
-                            &[BIN, "reference", "server", "--fault", &name],
-                            &format!("fault-{name}"),
-                        );
-                        (name, r)
+                        let tag = format!("fault-{}", f.name);
+                        let r = if f.transport == "stdio" {
+                            let target = [BIN, "reference", "server", "--fault", &f.name];
+                            run_server(&opts, &target, &tag)
+                        } else {
+                            run_http(&f.transport, &[&f.name], &opts, &tag)
+                        };
+                        (f.name, r)
                     })
                 })
                 .collect();
@@ -134,7 +228,15 @@ fn caught_by(r: &RunResult) -> Vec<String> {
 }
 
 fn clean_reference_passes_everything() -> Result<(), Failed> {
-    let r = run_server(&[], &[], "clean");
+    clean_passes(run_server(&[], &[], "clean"))
+}
+
+/// The clean run over `transport` (`http`, `sse`).
+fn clean_over(transport: &str) -> Result<(), Failed> {
+    clean_passes(run_http(transport, &[], &[], &format!("clean-{transport}")))
+}
+
+fn clean_passes(r: RunResult) -> Result<(), Failed> {
     let bad: Vec<String> = r
         .results
         .iter()
@@ -290,6 +392,50 @@ fn slow_start() -> Result<(), Failed> {
     Ok(())
 }
 
+/// A Streamable HTTP server that accepts connections and reads requests
+/// but never answers: the run ends within its limits, blamed on the target.
+fn post_never_answered() -> Result<(), Failed> {
+    use std::io::Read;
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").map_err(|e| e.to_string())?;
+    let addr = listener.local_addr().map_err(|e| e.to_string())?;
+    std::thread::spawn(move || {
+        for conn in listener.incoming().flatten() {
+            std::thread::spawn(move || {
+                let mut conn = conn;
+                let mut buf = [0u8; 4096];
+                // Read and hold: never a byte back.
+                while matches!(conn.read(&mut buf), Ok(n) if n > 0) {}
+            });
+        }
+    });
+    let url = format!("http://{addr}/mcp");
+    let started = Instant::now();
+    let r = run_server(
+        &[
+            "--timeout",
+            "500ms",
+            "--case-timeout",
+            "5s",
+            "--startup-timeout",
+            "1s",
+            "--filter",
+            "server/lifecycle/ping/",
+            "--url",
+            &url,
+        ],
+        &[],
+        "never-answers-http",
+    );
+    let took = started.elapsed();
+    if r.code != 3 {
+        return Err(format!("exit {} (want 3)\n{}", r.code, r.stdout).into());
+    }
+    if took > Duration::from_secs(60) {
+        return Err(format!("took {took:?}").into());
+    }
+    Ok(())
+}
+
 fn main() {
     let args = Arguments::from_args();
     let mut trials = vec![
@@ -311,9 +457,20 @@ fn main() {
         }),
         Trial::test("robustness/slow-start-is-not-slow-answering", slow_start),
     ];
-    for (name, _) in faults() {
-        let n = name.clone();
-        trials.push(Trial::test(format!("fault/{name}"), move || {
+    trials.push(Trial::test(
+        "http/clean-reference-passes-everything",
+        || clean_over("http"),
+    ));
+    trials.push(Trial::test("sse/clean-reference-passes-everything", || {
+        clean_over("sse")
+    }));
+    trials.push(Trial::test(
+        "robustness/post-never-answered",
+        post_never_answered,
+    ));
+    for f in faults() {
+        let n = f.name.clone();
+        trials.push(Trial::test(format!("fault/{}", f.name), move || {
             fault_is_caught(&n)
         }));
     }

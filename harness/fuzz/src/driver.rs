@@ -322,6 +322,8 @@ impl Session {
                 verdicts.push(self.alive_verdict());
                 return false;
             }
+            // HTTP transports only; the fuzzer drives stdio.
+            Event::Http(_) | Event::SseEvent { .. } | Event::SseError(_) | Event::Closed(_) => {}
         }
         true
     }

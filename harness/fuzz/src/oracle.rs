@@ -286,6 +286,8 @@ impl Judge {
                 }
             }
             Event::Stderr(_) | Event::Exited { .. } => {}
+            // HTTP transports only; the fuzzer drives stdio.
+            Event::Http(_) | Event::SseEvent { .. } | Event::SseError(_) | Event::Closed(_) => {}
         }
         out
     }

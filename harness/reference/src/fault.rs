@@ -12,9 +12,51 @@
 //! `https://modelcontextprotocol.io/specification/<version>/`. Rules that come
 //! from JSON-RPC 2.0 itself cite the MCP section that makes JSON-RPC 2.0
 //! binding and name the JSON-RPC section in the description.
+//!
+//! Each fault also says over which [`Transport`]s its violation exists
+//! ([`Fault::transports`]): stdio-framing faults only over stdio, HTTP faults
+//! (named `http-*` and `sse-*`) only over Streamable HTTP or legacy HTTP+SSE,
+//! protocol faults everywhere. The sans-IO [`crate::ReferenceServer`]
+//! carries out every fault that applies to stdio and ignores the HTTP ones;
+//! the HTTP driver, `mcpspec-reference-http`, carries those out and hands
+//! the rest to the sans-IO server.
 
 use mcpspec_engine::Level;
 use std::fmt;
+
+/// A transport a fault can be committed over.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Transport {
+    /// Newline-delimited JSON on stdin and stdout.
+    Stdio,
+    /// Streamable HTTP (2025-03-26 on), the reference's `/mcp` endpoint.
+    StreamableHttp,
+    /// The 2024-11-05 HTTP+SSE transport, the reference's `/sse` endpoint.
+    LegacySse,
+}
+
+impl Transport {
+    pub const ALL: &'static [Transport] = &[
+        Transport::Stdio,
+        Transport::StreamableHttp,
+        Transport::LegacySse,
+    ];
+
+    /// Short name, as `--list-faults` prints it: `stdio`, `http`, `sse`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Transport::Stdio => "stdio",
+            Transport::StreamableHttp => "http",
+            Transport::LegacySse => "sse",
+        }
+    }
+}
+
+impl fmt::Display for Transport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
 
 /// One deliberate spec violation of the reference server.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -68,6 +110,24 @@ pub enum Fault {
     ProgressAfterCancel,
     RejectMeta,
     StructuredNoText,
+    // ── HTTP layer: the sans-IO server ignores these; `mcpspec-reference-http` applies them.
+    HttpUnknownSession400,
+    HttpSessionIdSpace,
+    HttpMissingSessionAccepted,
+    HttpForeignOriginAccepted,
+    HttpDeleteIgnored,
+    HttpNotification200,
+    HttpProtocolVersionNotChecked,
+    HttpMalformedNoErrorBody,
+    HttpResponseOnGetStream,
+    HttpEventIdsPerStream,
+    HttpSseStaysOpen,
+    HttpResponseTextPlain,
+    HttpAcceptNotChecked,
+    HttpContentTypeNotChecked,
+    SseEndpointNotFirst,
+    SseUnknownSessionHang,
+    SseAnswerInPostBody,
 }
 
 /// The static description of a fault.
@@ -77,7 +137,19 @@ struct Info {
     requirement: &'static str,
     section: &'static str,
     description: &'static str,
+    transports: &'static [Transport],
 }
+
+impl Info {
+    /// Restricts the fault to the transports whose rule it breaks.
+    const fn only(self, transports: &'static [Transport]) -> Info {
+        Info { transports, ..self }
+    }
+}
+
+const STDIO: &[Transport] = &[Transport::Stdio];
+const HTTP: &[Transport] = &[Transport::StreamableHttp];
+const SSE: &[Transport] = &[Transport::LegacySse];
 
 const fn info(
     name: &'static str,
@@ -92,6 +164,7 @@ const fn info(
         requirement,
         section,
         description,
+        transports: Transport::ALL,
     }
 }
 
@@ -147,6 +220,23 @@ impl Fault {
         Fault::ProgressAfterCancel,
         Fault::RejectMeta,
         Fault::StructuredNoText,
+        Fault::HttpUnknownSession400,
+        Fault::HttpSessionIdSpace,
+        Fault::HttpMissingSessionAccepted,
+        Fault::HttpForeignOriginAccepted,
+        Fault::HttpDeleteIgnored,
+        Fault::HttpNotification200,
+        Fault::HttpProtocolVersionNotChecked,
+        Fault::HttpMalformedNoErrorBody,
+        Fault::HttpResponseOnGetStream,
+        Fault::HttpEventIdsPerStream,
+        Fault::HttpSseStaysOpen,
+        Fault::HttpResponseTextPlain,
+        Fault::HttpAcceptNotChecked,
+        Fault::HttpContentTypeNotChecked,
+        Fault::SseEndpointNotFirst,
+        Fault::SseUnknownSessionHang,
+        Fault::SseAnswerInPostBody,
     ];
 
     fn info(self) -> Info {
@@ -203,11 +293,11 @@ impl Fault {
             Fault::StdoutNoise => info(
                 "stdout-noise", Must, "stdio.stdout-only-mcp", "basic/transports#stdio",
                 "writes a non-JSON line (\"server started\") to stdout after the initialize response",
-            ),
+            ).only(STDIO),
             Fault::EmbeddedNewlines => info(
                 "embedded-newlines", Must, "stdio.newline-delimited", "basic/transports#stdio",
                 "pretty-prints its messages over several lines instead of one line each",
-            ),
+            ).only(STDIO),
             Fault::ExitOnMalformed => info(
                 "exit-on-malformed", Should, "jsonrpc.error.parse-error", "basic#responses",
                 "exits with status 1 on unparseable JSON instead of answering with a -32700 parse error (JSON-RPC 2.0 section 5.1)",
@@ -348,6 +438,76 @@ impl Fault {
                 "structured-no-text", Should, "tools.structured.text-fallback", "server/tools#structured-content",
                 "from 2025-06-18 on, returns structuredContent with an empty content array instead of also serialising it in a text block",
             ),
+            // ── Streamable HTTP (`/mcp`) ──────────────────────────────────
+            Fault::HttpUnknownSession400 => info(
+                "http-unknown-session-400", Must, "http.session.terminated-404", "basic/transports#session-management",
+                "answers a request carrying an unknown or ended Mcp-Session-Id with HTTP 400 instead of 404",
+            ).only(HTTP),
+            Fault::HttpSessionIdSpace => info(
+                "http-session-id-space", Must, "http.session.id-visible-ascii", "basic/transports#session-management",
+                "issues session ids that contain a space (\"mcp session <hex>\"), which is not visible ASCII (0x21 to 0x7E)",
+            ).only(HTTP),
+            Fault::HttpMissingSessionAccepted => info(
+                "http-missing-session-accepted", Should, "http.session.missing-400", "basic/transports#session-management",
+                "serves a POST without Mcp-Session-Id (other than initialize) with 200, from a fresh uninitialised server, instead of answering HTTP 400",
+            ).only(HTTP),
+            Fault::HttpForeignOriginAccepted => info(
+                "http-foreign-origin-accepted", Must, "http.security.origin", "basic/transports#security-warning",
+                "does not check the Origin header: a request from a foreign origin (e.g. http://evil.example) is served instead of answered with HTTP 403",
+            ).only(HTTP),
+            Fault::HttpDeleteIgnored => info(
+                "http-delete-ignored", Must, "http.session.terminated-404", "basic/transports#session-management",
+                "answers DELETE with 200 but keeps the session: later requests with its id are still served instead of answered with HTTP 404",
+            ).only(HTTP),
+            Fault::HttpNotification200 => info(
+                "http-notification-200", Must, "http.post.accepted-202", "basic/transports#sending-messages-to-the-server",
+                "answers a POSTed notification or response with HTTP 200 (empty body) instead of 202 Accepted",
+            ).only(HTTP),
+            Fault::HttpProtocolVersionNotChecked => info(
+                "http-protocol-version-not-checked", Must, "http.header.protocol-version-invalid", "basic/transports#protocol-version-header",
+                "in sessions at 2025-06-18 or later, serves requests whose MCP-Protocol-Version header is invalid or unsupported instead of answering HTTP 400",
+            ).only(HTTP),
+            Fault::HttpMalformedNoErrorBody => info(
+                "http-malformed-no-error-body", Should, "jsonrpc.error.parse-error", "basic#responses",
+                "answers a POST body that is not JSON with HTTP 400 and an empty body instead of a -32700 parse error (JSON-RPC 2.0 section 5.1)",
+            ).only(HTTP),
+            Fault::HttpResponseOnGetStream => info(
+                "http-response-on-get-stream", Must, "http.get.no-responses", "basic/transports#listening-for-messages-from-the-server",
+                "while a GET stream is open, sends the responses to POSTed requests on it (the POST gets an SSE stream that closes without the response)",
+            ).only(HTTP),
+            Fault::HttpEventIdsPerStream => info(
+                "http-event-ids-per-stream", Must, "http.resume.event-id-unique", "basic/transports#resumability-and-redelivery",
+                "numbers SSE event ids per stream (1, 2, ... on every stream), so two streams of a session carry the same ids",
+            ).only(HTTP),
+            Fault::HttpSseStaysOpen => info(
+                "http-sse-stays-open", Should, "http.sse.close-after-response", "basic/transports#sending-messages-to-the-server",
+                "keeps a POST's SSE stream open after sending the response, until the session ends",
+            ).only(HTTP),
+            Fault::HttpResponseTextPlain => info(
+                "http-response-text-plain", Must, "http.post.request-content-type", "basic/transports#sending-messages-to-the-server",
+                "answers a POSTed request with its JSON response under Content-Type text/plain instead of application/json",
+            ).only(HTTP),
+            Fault::HttpAcceptNotChecked => info(
+                "http-accept-not-checked", Should, "http.post.accept-rejected", "basic/transports#sending-messages-to-the-server",
+                "serves a POST whose Accept header lists neither application/json nor text/event-stream (answering in JSON) instead of refusing it with HTTP 406",
+            ).only(HTTP),
+            Fault::HttpContentTypeNotChecked => info(
+                "http-content-type-not-checked", Should, "http.post.content-type-rejected", "basic/transports#sending-messages-to-the-server",
+                "processes a POST whose Content-Type is not application/json (e.g. text/plain) instead of refusing it with HTTP 415",
+            ).only(HTTP),
+            // ── legacy HTTP+SSE (`/sse`) ──────────────────────────────────
+            Fault::SseEndpointNotFirst => info(
+                "sse-endpoint-not-first", Must, "sse.endpoint-event", "basic/transports#http-with-sse",
+                "sends a message event (a ping request) on the SSE stream before the endpoint event",
+            ).only(SSE),
+            Fault::SseUnknownSessionHang => info(
+                "sse-unknown-session-hang", Should, "sse.unknown-session-rejected", "basic/transports#http-with-sse",
+                "never answers a POST to the message endpoint naming an unknown sessionId (the connection stays open) instead of rejecting it with HTTP 404",
+            ).only(SSE),
+            Fault::SseAnswerInPostBody => info(
+                "sse-answer-in-post-body", Must, "sse.message-event", "basic/transports#http-with-sse",
+                "returns the immediate answer to a POSTed request in the POST's HTTP response body (200, application/json) instead of as a message event on the SSE stream",
+            ).only(SSE),
         }
     }
 
@@ -377,11 +537,28 @@ impl Fault {
         self.info().level
     }
 
+    /// The transports over which the fault's violation exists; a
+    /// self-validation run tries the fault over these only.
+    pub fn transports(self) -> &'static [Transport] {
+        self.info().transports
+    }
+
+    pub fn applies_to(self, transport: Transport) -> bool {
+        self.transports().contains(&transport)
+    }
+
+    /// True for faults of one transport's own rules (stdio framing, HTTP
+    /// statuses and headers), false for protocol faults that apply over
+    /// every transport.
+    pub fn is_transport_layer(self) -> bool {
+        self.transports().len() < Transport::ALL.len()
+    }
+
     pub fn from_name(name: &str) -> Option<Fault> {
         Fault::ALL.iter().copied().find(|f| f.name() == name)
     }
 
-    fn bit(self) -> u64 {
+    fn bit(self) -> u128 {
         1 << (self as u32)
     }
 }
@@ -394,7 +571,7 @@ impl fmt::Display for Fault {
 
 /// A set of faults, cheap to copy.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub(crate) struct FaultSet(u64);
+pub(crate) struct FaultSet(u128);
 
 impl FaultSet {
     pub(crate) fn new(faults: &[Fault]) -> Self {
@@ -415,16 +592,42 @@ mod tests {
     fn names_are_unique_kebab_case_and_round_trip() {
         let mut seen = HashSet::new();
         assert!(Fault::ALL.len() >= 16);
-        assert!(Fault::ALL.len() <= 64, "FaultSet is a u64 bitset");
+        assert!(Fault::ALL.len() <= 128, "FaultSet is a u128 bitset");
         for &f in Fault::ALL {
             assert!(seen.insert(f.name()), "duplicate fault name {}", f.name());
-            assert!(f.name().chars().all(|c| c.is_ascii_lowercase() || c == '-'));
+            assert!(f
+                .name()
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-'));
             assert_eq!(Fault::from_name(f.name()), Some(f));
             assert!(f.requirement().split('.').count() >= 2);
             assert!(!f.description().is_empty() && !f.section().is_empty());
             assert_ne!(f.level(), Level::May, "a MAY cannot be violated");
+            assert!(!f.transports().is_empty());
+            let http_only = f.name().starts_with("http-") || f.name().starts_with("sse-");
+            assert_eq!(
+                !f.applies_to(Transport::Stdio),
+                http_only,
+                "{f}: HTTP faults are named http-* or sse-*"
+            );
         }
         assert_eq!(Fault::from_name("no-such-fault"), None);
+    }
+
+    #[test]
+    fn transports_are_marked_honestly() {
+        assert_eq!(Fault::StdoutNoise.transports(), &[Transport::Stdio]);
+        assert_eq!(Fault::EmbeddedNewlines.transports(), &[Transport::Stdio]);
+        assert_eq!(Fault::NoBatch.transports(), Transport::ALL);
+        assert!(!Fault::NoBatch.is_transport_layer());
+        assert!(Fault::HttpDeleteIgnored.applies_to(Transport::StreamableHttp));
+        assert!(!Fault::HttpDeleteIgnored.applies_to(Transport::LegacySse));
+        assert_eq!(
+            Fault::SseEndpointNotFirst.transports(),
+            &[Transport::LegacySse]
+        );
+        let last = *Fault::ALL.last().unwrap();
+        assert!(FaultSet::new(&[last]).has(last), "the highest bit fits");
     }
 
     #[test]

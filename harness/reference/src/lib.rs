@@ -48,7 +48,7 @@ pub mod server;
 mod timers;
 mod tools;
 
-pub use fault::Fault;
+pub use fault::{Fault, Transport};
 pub use log_level::LogLevel;
 pub use server::{ReferenceServer, FALLBACK_VERSION, SUPPORTED_VERSIONS};
 

@@ -315,7 +315,8 @@ pub(crate) fn findings_block(r: &CaseResult, lead: &str) -> String {
                 text.push_str(&format!("    - {e}\n"));
             }
         }
-        text.push_str(&format!("  Actual: {}\n", f.actual));
+        // A multi-line Actual (a snapshot diff) stays indented under its heading.
+        text.push_str(&format!("  Actual: {}\n", f.actual.replace('\n', "\n    ")));
     }
     text
 }

@@ -13,8 +13,19 @@
 //! - [`baseline`]: `--expected-failures`: expected failures and stale
 //!   expectations, and the exit code they come to; [`log`] applies it as
 //!   events arrive, so that every reporter judges a case alike.
+//!
+//! Transcripts compared (not reporters: they read files or a case's lines):
+//!
+//! - [`redact`] and [`normalize`]: the normalised form of a transcript,
+//!   volatile values replaced by named placeholders.
+//! - [`snapshot`]: `--snapshots DIR` files in insta's format, pending
+//!   `.snap.new` files, accept and reject.
+//! - [`textdiff`]: unified diffs (`similar`), coloured or not.
+//! - [`compare`]: `mcpspec diff` of two transcripts or report directories.
+//! - [`matrix`]: `mcpspec report merge`, the compatibility matrix.
 
 pub mod baseline;
+pub mod compare;
 pub mod dir;
 pub mod html;
 pub mod human;
@@ -22,7 +33,12 @@ pub mod json;
 pub mod junit;
 pub mod log;
 pub mod markdown;
+pub mod matrix;
 pub mod model;
+pub mod normalize;
+pub mod redact;
+pub mod snapshot;
+pub mod textdiff;
 pub mod transcript;
 
 pub use baseline::{Baseline, Entry, Expectation, Tally, Verdict};
@@ -30,3 +46,4 @@ pub use dir::ReportDir;
 pub use human::HumanReporter;
 pub use json::JsonReporter;
 pub use model::{report_schema, report_schema_text, Report, SCHEMA_PATH};
+pub use redact::Redactions;

@@ -127,6 +127,14 @@ pub fn base64(bytes: &[u8]) -> String {
     base64::engine::general_purpose::STANDARD.encode(bytes)
 }
 
+/// The inverse of [`base64`].
+pub fn base64_decode(text: &str) -> Result<Vec<u8>, String> {
+    use base64::Engine as _;
+    base64::engine::general_purpose::STANDARD
+        .decode(text)
+        .map_err(|e| e.to_string())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -201,6 +209,7 @@ mod tests {
         ];
         for (plain, encoded) in vectors {
             assert_eq!(base64(plain.as_bytes()), encoded);
+            assert_eq!(base64_decode(encoded).unwrap(), plain.as_bytes());
         }
     }
 }

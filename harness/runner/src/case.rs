@@ -15,9 +15,9 @@
 
 use std::time::Duration;
 
+use crate::target::Target;
 use mcpspec_engine::{Level, Version};
 use mcpspec_scenario::{Bindings, Scenario, SessionMode, Step};
-use mcpspec_transport::{CommandSpec, StdioProcess};
 use mcpspec_wire::{Id, Message};
 use serde_json::{json, Value};
 use tokio::time::Instant;
@@ -34,7 +34,7 @@ pub const HANDSHAKE_REQUIREMENT: &str = "lifecycle.initialize.result-shape";
 /// Settings shared by every case of a run.
 #[derive(Debug, Clone)]
 pub struct CaseConfig {
-    pub target: CommandSpec,
+    pub target: Target,
     /// Default wait for one expected message.
     pub step_timeout: Duration,
     /// Hard limit for one case (a scenario's `timeout` overrides it), on
@@ -128,6 +128,28 @@ impl Ctx<'_> {
     }
 }
 
+/// Binds `transport`: its kind, and over HTTP the URL, the legacy POST
+/// endpoint and the session id (once issued).
+fn bind_transport(ctx: &mut Ctx<'_>) {
+    use mcpspec_transport::Connection;
+    let mut t = serde_json::Map::new();
+    t.insert("kind".into(), json!(ctx.conn.transport()));
+    match ctx.conn.connection_ref() {
+        Connection::Stdio(_) => {}
+        Connection::Http(s) => {
+            t.insert("url".into(), json!(s.url()));
+            if let Some(id) = s.session_id() {
+                t.insert("session_id".into(), json!(id));
+            }
+        }
+        Connection::Sse(s) => {
+            t.insert("url".into(), json!(s.sse_url()));
+            t.insert("endpoint".into(), json!(s.endpoint()));
+        }
+    }
+    ctx.vars.set("transport", Value::Object(t));
+}
+
 /// Runs one case to completion (bounded by its timeout).
 pub async fn run_case(case: &Case, cfg: &CaseConfig) -> CaseResult {
     let started = Instant::now();
@@ -145,12 +167,12 @@ pub async fn run_case(case: &Case, cfg: &CaseConfig) -> CaseResult {
         duration: Duration::ZERO,
         transcript: Vec::new(),
     };
-    let proc = match StdioProcess::spawn(&cfg.target, cfg.max_line) {
+    let proc = match cfg.target.connect(cfg.max_line, cfg.startup_timeout).await {
         Ok(p) => p,
-        Err(e) => {
+        Err(message) => {
             result.outcome = Outcome::Error {
                 blame: Blame::Target,
-                message: e.to_string(),
+                message,
             };
             return result;
         }
@@ -164,6 +186,7 @@ pub async fn run_case(case: &Case, cfg: &CaseConfig) -> CaseResult {
         cfg,
     };
     ctx.vars.set("version", Value::from(case.version.as_str()));
+    bind_transport(&mut ctx);
 
     let stop = match tokio::time::timeout(limit, play(&mut ctx)).await {
         Ok(stop) => stop,
@@ -183,7 +206,7 @@ pub async fn run_case(case: &Case, cfg: &CaseConfig) -> CaseResult {
     // A target that went away on its own owes every answer it had not sent,
     // however the steps ended (their own waits may only have been MAY checks).
     owed_answers(&mut ctx);
-    ctx.conn.shutdown();
+    ctx.conn.end().await;
 
     let version = ctx.version;
     let mut findings = std::mem::take(&mut ctx.findings);
@@ -344,6 +367,13 @@ async fn handshake(ctx: &mut Ctx<'_>) -> Result<(), Stop> {
         )));
     }
     let caps = result.get("capabilities").cloned().unwrap_or(Value::Null);
+    bind_transport(ctx);
+    if ctx.scenario.requires.http_session && ctx.conn.connection_ref().session_id().is_none() {
+        return Err(Stop::NotApplicable(
+            "the server issued no Mcp-Session-Id (sessions are optional, and so are their rules)"
+                .to_owned(),
+        ));
+    }
     ctx.vars.set("init", result);
     ctx.vars.set("capabilities", caps.clone());
     for path in &ctx.scenario.requires.capabilities {

@@ -12,12 +12,15 @@ use std::time::Duration;
 
 use mcpspec_engine::requirement::known;
 use mcpspec_engine::{Role, Session, Version, Violation};
-use mcpspec_transport::{Event, StdioProcess};
+use mcpspec_transport::{Connection, Event, HttpRecord, Via};
 use mcpspec_wire::{classify, FrameErrorKind, Id, Inbound, Message};
 use tokio::time::Instant;
 
 use crate::outcome::TranscriptLine;
 use crate::schema;
+
+mod http;
+pub use http::describe_record;
 
 /// A message received and not yet consumed by an `expect`.
 #[derive(Debug, Clone)]
@@ -34,6 +37,9 @@ pub enum WaitError {
     Exited(String),
     /// The target sent something that broke the rules instead of the answer.
     Invalid,
+    /// Over HTTP: the POST that carried the request was refused with an
+    /// error status and no answer to it; the text says how.
+    Refused(String),
 }
 
 /// Transcript lines kept per case before the rest is only counted.
@@ -51,7 +57,19 @@ const INBOX_MAX: usize = 10_000;
 const VIOLATIONS_MAX: usize = 1_000;
 
 pub struct Conn {
-    proc: StdioProcess,
+    proc: Connection,
+    /// `stdio`, `http` or `sse`: the transcript's `transport`.
+    transport: &'static str,
+    /// SSE event ids seen on the session's streams (Streamable HTTP):
+    /// each must be unique within the session.
+    event_ids: std::collections::HashSet<String>,
+    /// The record of the standing GET stream, once it answered.
+    get_record: Option<HttpRecord>,
+    /// Per POST of the session (`Via::Post(n)` is entry n-1): the ids of
+    /// the requests it carried, and its HTTP status once known.
+    posts: Vec<(Vec<Id>, Option<u16>)>,
+    /// Requests whose POST was refused without an answer: id → how.
+    refused: Vec<(Id, String)>,
     pub session: Session,
     /// The version the case runs at: what received messages are checked against.
     version: Version,
@@ -76,9 +94,15 @@ pub struct Conn {
 impl Conn {
     /// A connection to a freshly spawned target; `startup` is how long it
     /// may take to write its first line (see [`Conn::wait_for`]).
-    pub fn new(proc: StdioProcess, version: Version, startup: Duration) -> Self {
+    pub fn new(proc: impl Into<Connection>, version: Version, startup: Duration) -> Self {
+        let proc = proc.into();
         Conn {
+            transport: proc.transport(),
             proc,
+            event_ids: std::collections::HashSet::new(),
+            get_record: None,
+            posts: Vec::new(),
+            refused: Vec::new(),
             session: Session::new(Role::Client, Some(version)),
             version,
             inbox: Vec::new(),
@@ -134,7 +158,7 @@ impl Conn {
             at_ms,
             dir,
             text,
-            transport: "stdio",
+            transport: self.transport,
             raw: None,
         });
     }
@@ -182,6 +206,15 @@ impl Conn {
     /// answered with a null id).
     pub async fn send_raw(&mut self, bytes: &[u8]) -> Result<(), String> {
         let now = self.now_ms();
+        self.note_outbound(bytes, now);
+        self.push_frame(now, ">>", raw_text(bytes), bytes);
+        self.write(bytes).await
+    }
+
+    /// Tells the engine what `bytes` (one or more lines) asked of the
+    /// target, so that its answers are expected: also for an `http` step's
+    /// POST to the legacy endpoint, whose answers come on the case's stream.
+    pub fn note_outbound(&mut self, bytes: &[u8], now: u64) {
         let mut lines: Vec<&[u8]> = bytes.split(|&b| b == b'\n').collect();
         if lines.last().is_some_and(|l| l.is_empty()) {
             lines.pop(); // what follows the final newline is not a line
@@ -205,22 +238,61 @@ impl Conn {
                 Err(e) => self.session.outbound_unreadable(&e),
             }
         }
-        self.push_frame(now, ">>", raw_text(bytes), bytes);
-        self.write(bytes).await
     }
 
     async fn write(&mut self, bytes: &[u8]) -> Result<(), String> {
-        self.proc
-            .send(bytes)
-            .await
-            .map_err(|e| format!("could not write to the target's stdin: {e}"))
+        let stdio = matches!(self.proc, Connection::Stdio(_));
+        if !stdio {
+            // One POST per write: remember which requests it carries.
+            let ids = match classify(crate::http::trim_newline(bytes)) {
+                Ok(Inbound::Single(Message::Request(r))) => vec![r.id],
+                Ok(Inbound::Batch(items)) => items
+                    .into_iter()
+                    .filter_map(|m| match m {
+                        Ok(Message::Request(r)) => Some(r.id),
+                        _ => None,
+                    })
+                    .collect(),
+                _ => Vec::new(),
+            };
+            self.posts.push((ids, None));
+        }
+        self.proc.send(bytes).await.map_err(|e| {
+            if stdio {
+                e.to_string() // says "could not write to the target's stdin"
+            } else {
+                format!("could not send to the target: {e}")
+            }
+        })
     }
 
-    /// Closes the target's stdin.
+    /// Ends our side: closes a stdio target's stdin; ends an HTTP session
+    /// (DELETE) or the legacy SSE stream.
     pub fn close_input(&mut self) {
         let now = self.now_ms();
-        self.push_line(now, "--", "harness closed stdin".to_owned());
+        let what = match self.transport {
+            "stdio" => "harness closed stdin",
+            "http" => "harness ended the session (DELETE)",
+            _ => "harness closed the SSE stream",
+        };
+        self.push_line(now, "--", what.to_owned());
         self.proc.close_input();
+    }
+
+    /// The transport connection, for what only HTTP has (raw exchanges,
+    /// the GET stream, the session id).
+    pub fn connection(&mut self) -> &mut Connection {
+        &mut self.proc
+    }
+
+    /// The transport connection, to read what only HTTP has.
+    pub fn connection_ref(&self) -> &Connection {
+        &self.proc
+    }
+
+    /// `stdio`, `http` or `sse`.
+    pub fn transport(&self) -> &'static str {
+        self.transport
     }
 
     /// Receives and absorbs events until `deadline`. Returns early (true)
@@ -233,7 +305,7 @@ impl Conn {
         match tokio::time::timeout_at(deadline, self.proc.recv()).await {
             Ok(Some(ev)) => {
                 let at_ms = u64::try_from(ev.at.as_millis()).unwrap_or(u64::MAX);
-                self.absorb(at_ms, ev.event);
+                self.absorb(at_ms, ev.via, ev.event);
                 true
             }
             Ok(None) => {
@@ -283,7 +355,7 @@ impl Conn {
         self.frames
     }
 
-    fn absorb(&mut self, at_ms: u64, event: Event) {
+    fn absorb(&mut self, at_ms: u64, via: Via, event: Event) {
         if matches!(event, Event::Frame(_) | Event::FrameError(_)) {
             self.frames += 1;
         }
@@ -291,14 +363,14 @@ impl Conn {
             Event::Frame(frame) => {
                 self.push_frame(at_ms, "<<", frame.text().to_owned(), &frame.bytes);
                 match classify(&frame.bytes) {
-                    Ok(Inbound::Single(msg)) => self.receive(at_ms, msg),
+                    Ok(Inbound::Single(msg)) => self.receive(at_ms, via, msg),
                     Ok(Inbound::Batch(items)) => {
                         if let Some(v) = self.session.inbound_batch(at_ms) {
                             self.violation(v);
                         }
                         for item in items {
                             match item {
-                                Ok(msg) => self.receive(at_ms, msg),
+                                Ok(msg) => self.receive(at_ms, via, msg),
                                 Err(invalid) => {
                                     let v = self.session.inbound_invalid(&invalid, at_ms);
                                     self.violation(v);
@@ -307,12 +379,20 @@ impl Conn {
                         }
                     }
                     Err(invalid) if invalid.kind.is_parse_error() => {
-                        self.violation(Violation {
-                            requirement: known("stdio.stdout-only-mcp"),
-                            detail: format!(
-                                "stdout line {} is not a JSON-RPC message ({})",
-                                frame.line, invalid.kind
+                        let (requirement, what) = match via {
+                            Via::Stdio => (
+                                "stdio.stdout-only-mcp",
+                                format!("stdout line {}", frame.line),
                             ),
+                            Via::Legacy => ("sse.message-event", "an SSE message event".to_owned()),
+                            other => (
+                                "http.post.request-content-type",
+                                format!("a message on {other}"),
+                            ),
+                        };
+                        self.violation(Violation {
+                            requirement: known(requirement),
+                            detail: format!("{what} is not a JSON-RPC message ({})", invalid.kind),
                             at_ms,
                         });
                     }
@@ -333,9 +413,14 @@ impl Conn {
                     // The limit is the harness's, not the spec's: note it only.
                     self.push_line(at_ms, "--", "line dropped: over --max-line".to_owned());
                 } else {
+                    let requirement = match via {
+                        Via::Stdio => "stdio.newline-delimited",
+                        Via::Legacy => "sse.message-event",
+                        _ => "http.post.request-content-type",
+                    };
                     self.violation(Violation {
-                        requirement: known("stdio.newline-delimited"),
-                        detail: err.to_string(),
+                        requirement: known(requirement),
+                        detail: format!("{err} (on {via})"),
                         at_ms,
                     });
                 }
@@ -356,11 +441,90 @@ impl Conn {
                 self.exit = Some(how);
                 self.session.close();
             }
+            Event::Http(record) => {
+                self.push_line(at_ms, "--", format!("{} [{via}]", describe_record(&record)));
+                if let Via::Post(n) = via {
+                    self.note_post_status(n, &record);
+                }
+                if via == Via::Get && self.get_record.is_none() {
+                    self.get_record = Some(*record);
+                }
+            }
+            Event::SseEvent {
+                event,
+                id,
+                data_len,
+                ..
+            } => {
+                let id_text = id
+                    .as_deref()
+                    .map(|i| format!(" id {i:?}"))
+                    .unwrap_or_default();
+                self.push_line(
+                    at_ms,
+                    "--",
+                    format!("sse event `{event}`{id_text}, {data_len} bytes of data [{via}]"),
+                );
+                let streamable = matches!(via, Via::Post(_) | Via::Resumed(_) | Via::Get);
+                if let (true, Some(id)) = (streamable, id) {
+                    if !id.is_empty() && !self.event_ids.insert(id.clone()) {
+                        self.violation(Violation {
+                            requirement: known("http.resume.event-id-unique"),
+                            detail: format!("SSE event id {id:?} was used twice in the session (again on {via})"),
+                            at_ms,
+                        });
+                    }
+                }
+            }
+            Event::SseError(err) => {
+                self.push_line(at_ms, "--", format!("[sse] {err} [{via}]"));
+                let requirement = if via == Via::Legacy {
+                    "sse.message-event"
+                } else {
+                    "http.post.request-content-type"
+                };
+                self.violation(Violation {
+                    requirement: known(requirement),
+                    detail: format!("the SSE stream ({via}) broke the event-stream format: {err}"),
+                    at_ms,
+                });
+            }
+            Event::Closed(how) => {
+                self.push_line(at_ms, "--", how.clone());
+                if self.exit.is_none() {
+                    self.exit = Some(how);
+                    self.session.close();
+                }
+            }
         }
     }
 
-    fn receive(&mut self, at_ms: u64, msg: Message) {
+    fn receive(&mut self, at_ms: u64, via: Via, msg: Message) {
+        if self.is_refusal_body(via, &msg) {
+            if self.inbox.len() < INBOX_MAX {
+                self.inbox.push(Received { at_ms, msg });
+            }
+            return;
+        }
+        if let Message::Response(r) = &msg {
+            if let Some(id) = &r.id {
+                self.answered(id);
+            }
+        }
+        if via == Via::Get {
+            if let Message::Response(r) = &msg {
+                self.violation(Violation {
+                    requirement: known("http.get.no-responses"),
+                    detail: format!(
+                        "a response (id {}) arrived on the standing GET stream, not on the stream of its POST",
+                        r.id.as_ref().map_or_else(|| "null".to_owned(), ToString::to_string)
+                    ),
+                    at_ms,
+                });
+            }
+        }
         // Before the session absorbs it: an answer's request is still pending.
+        self.follow_negotiation(&msg);
         if let Some(v) = schema::check(&self.session, self.version, Role::Server, &msg, at_ms) {
             self.violation(v);
         }
@@ -404,6 +568,9 @@ impl Conn {
             if let Some(r) = self.take(&pred) {
                 return Ok(r);
             }
+            if let Some(how) = self.refused_for(&pred) {
+                return Err(WaitError::Refused(how));
+            }
             if let Some(how) = &self.exit {
                 return Err(WaitError::Exited(how.clone()));
             }
@@ -414,6 +581,11 @@ impl Conn {
                 return Err(WaitError::Timeout);
             }
         }
+    }
+
+    /// Receives every event already waiting, without waiting for more.
+    pub async fn drain_ready(&mut self) {
+        while self.pump(Instant::now()).await {}
     }
 
     /// Like [`Conn::wait_for`], for an answer that is due at once (the
@@ -465,11 +637,23 @@ impl Conn {
         self.exit.clone()
     }
 
-    /// Ends the case: closes stdin, kills the process group (noted in the
-    /// transcript when the target was still running).
-    pub fn shutdown(&mut self) {
-        if self.exit.is_none() {
-            self.note("harness killed the target's process group");
+    /// Ends the case: kills a stdio target's process group (noted in the
+    /// transcript when it was still running); ends an HTTP session properly
+    /// first (DELETE, bounded), keeping its record.
+    pub async fn end(&mut self) {
+        match &self.proc {
+            Connection::Stdio(_) => {
+                if self.exit.is_none() {
+                    self.note("harness killed the target's process group");
+                }
+            }
+            Connection::Http(_) | Connection::Sse(_) => {
+                if self.exit.is_none() {
+                    self.proc.close().await;
+                    // Keep the DELETE's record and anything that raced it.
+                    self.drain_ready().await;
+                }
+            }
         }
         self.proc.kill();
     }

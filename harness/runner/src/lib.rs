@@ -18,14 +18,17 @@
 pub mod case;
 pub mod conn;
 pub mod event;
+pub mod http;
 pub mod outcome;
 pub mod plan;
 pub mod run;
 pub mod schema;
 pub mod steps;
+pub mod target;
 
 pub use case::CaseConfig;
 pub use event::{Event, Reporter};
 pub use outcome::{Blame, CaseResult, Finding, FindingSource, Outcome, Summary, TranscriptLine};
 pub use plan::{plan, Case, Selection};
 pub use run::{run, RunConfig};
+pub use target::Target;

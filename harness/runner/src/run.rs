@@ -13,7 +13,6 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use mcpspec_engine::Version;
-use mcpspec_transport::StdioProcess;
 use mcpspec_wire::Message;
 use serde_json::{json, Value};
 use tokio::sync::{mpsc, Semaphore};
@@ -205,9 +204,9 @@ async fn probe_all(
 
 /// One handshake at `version`; what did the target answer?
 pub async fn probe(version: Version, cfg: &CaseConfig) -> Offer {
-    let proc = match StdioProcess::spawn(&cfg.target, cfg.max_line) {
+    let proc = match cfg.target.connect(cfg.max_line, cfg.startup_timeout).await {
         Ok(p) => p,
-        Err(e) => return Offer::Broken(e.to_string()),
+        Err(e) => return Offer::Broken(e),
     };
     let mut conn = Conn::new(proc, version, cfg.startup_timeout);
     let id = conn.next_id();
@@ -226,7 +225,7 @@ pub async fn probe(version: Version, cfg: &CaseConfig) -> Offer {
     let answer = conn
         .wait_for_prompt(cfg.step_timeout, |m| is_response_to(m, &id))
         .await;
-    conn.shutdown();
+    conn.end().await;
     if answer.is_err() && conn.frames_received() > 0 {
         return Offer::Unclear(format!(
             "{} line(s) on stdout, none a valid answer to initialize",
@@ -251,6 +250,9 @@ pub async fn probe(version: Version, cfg: &CaseConfig) -> Offer {
                  a slow target may need more",
                 cfg.startup_timeout.max(cfg.step_timeout).as_millis()
             ))
+        }
+        Err(crate::conn::WaitError::Refused(how)) => {
+            Offer::Broken(format!("no answer to initialize: {how}"))
         }
         Err(crate::conn::WaitError::Exited(how)) => {
             Offer::Broken(format!("no answer to initialize: {how}"))

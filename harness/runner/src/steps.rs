@@ -38,6 +38,8 @@ pub fn describe(kind: &StepKind) -> String {
         StepKind::Disconnect => "disconnect".to_owned(),
         StepKind::ExpectExit { .. } => "expect_exit".to_owned(),
         StepKind::Assert { .. } => "assert".to_owned(),
+        StepKind::Assume { .. } => "assume".to_owned(),
+        StepKind::Http(h) => format!("http {}", h.method),
     }
 }
 
@@ -45,6 +47,7 @@ pub fn wait_error_text(e: &WaitError) -> String {
     match e {
         WaitError::Timeout => "nothing arrived".to_owned(),
         WaitError::Exited(how) => format!("nothing arrived: {how}"),
+        WaitError::Refused(how) => format!("no answer: {how}"),
         WaitError::Invalid => {
             "no valid response: what the target sent broke the rules listed with this case"
                 .to_owned()
@@ -61,7 +64,7 @@ fn target_gone(e: String) -> Stop {
 }
 
 /// Turns a failed check into `Err(Stop::Failed)` when it was a MUST.
-fn checked(level: Level) -> Result<(), Stop> {
+pub(crate) fn checked(level: Level) -> Result<(), Stop> {
     if level == Level::Must {
         Err(Stop::Failed)
     } else {
@@ -143,6 +146,24 @@ pub async fn run(ctx: &mut Ctx<'_>, i: usize, step: &Step) -> Result<(), Stop> {
                 .map_err(scenario_error)?;
             report_mismatches(ctx, at, &mismatches, matches)
         }
+        StepKind::Assume {
+            value,
+            matches,
+            reason,
+        } => {
+            let actual = value.render(&ctx.vars).map_err(scenario_error)?;
+            let mismatches = matches
+                .check(Some(&actual), "value", &mut ctx.vars)
+                .map_err(scenario_error)?;
+            if mismatches.is_empty() {
+                Ok(())
+            } else {
+                ctx.conn
+                    .note(format!("not applicable: {reason} ({})", compact(&actual)));
+                Err(Stop::NotApplicable(reason.clone()))
+            }
+        }
+        StepKind::Http(h) => crate::http::run(ctx, at, h).await,
     }
 }
 
@@ -278,7 +299,7 @@ fn check_response(
     }
 }
 
-fn report_mismatches(
+pub(crate) fn report_mismatches(
     ctx: &mut Ctx<'_>,
     at: Option<(usize, &Step)>,
     mismatches: &[Mismatch],

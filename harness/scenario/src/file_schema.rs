@@ -210,6 +210,10 @@ fn shape(s: Shape) -> Value {
         Shape::Values => json!({ "type": "array" }),
         Shape::Bound => json!({ "type": ["number", "string"] }),
         Shape::Schema => json!({ "type": ["object", "boolean", "string"] }),
+        Shape::Headers => json!({
+            "type": "object",
+            "additionalProperties": { "type": ["string", "null"] }
+        }),
     }
 }
 

@@ -38,7 +38,8 @@ pub use load::parse;
 pub use matcher::{Matcher, Mismatch};
 pub use mcpspec_engine::{Level, Version};
 pub use model::{
-    Discover, Expectation, RawBytes, RawStep, RepeatUntil, Requires, ResponseExpect, Scenario,
-    Selector, SendSpec, SendStep, SessionMode, Source, Step, StepKind, TransportKind, UniqueBy,
+    Discover, Expectation, HeaderMode, HttpBody, HttpStep, HttpUrl, RawBytes, RawStep, RepeatUntil,
+    Requires, ResponseExpect, Scenario, Selector, SendSpec, SendStep, SessionMode, Source, Step,
+    StepKind, TransportKind, UniqueBy,
 };
 pub use template::{Template, TemplateError};

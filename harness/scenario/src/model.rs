@@ -138,6 +138,9 @@ impl SessionMode {
 pub struct Requires {
     /// Dotted paths into the server's capabilities (`resources.subscribe`).
     pub capabilities: Vec<String>,
+    /// Streamable HTTP: the server issued an `Mcp-Session-Id` at initialize
+    /// (issuing one is optional, so session rules apply only then).
+    pub http_session: bool,
 }
 
 /// One step, with its optional overrides.
@@ -195,6 +198,15 @@ pub enum StepKind {
         value: Template,
         matches: Matcher,
     },
+    /// Like `assert`, but a mismatch makes the case not applicable (with
+    /// `reason`) instead of failing it: for behaviour the spec leaves open
+    /// (a server MAY answer 405), later steps judge only the other branch.
+    Assume {
+        value: Template,
+        matches: Matcher,
+        reason: String,
+    },
+    Http(HttpStep),
 }
 
 impl StepKind {
@@ -216,6 +228,8 @@ impl StepKind {
             StepKind::Disconnect => "disconnect",
             StepKind::ExpectExit { .. } => "expect_exit",
             StepKind::Assert { .. } => "assert",
+            StepKind::Assume { .. } => "assume",
+            StepKind::Http(_) => "http",
         }
     }
 }
@@ -354,4 +368,70 @@ impl Discover {
             _ => "resources",
         }
     }
+}
+
+/// `http`: one HTTP exchange the scenario builds itself, for the rules of
+/// the HTTP transports (statuses, headers, SSE framing). Only in scenarios
+/// whose `transports` are `http` and/or `sse`.
+#[derive(Debug, Clone)]
+pub struct HttpStep {
+    /// `POST` unless given.
+    pub method: String,
+    pub url: HttpUrl,
+    /// The `Mcp-Session-Id` header.
+    pub session: HeaderMode,
+    /// The `MCP-Protocol-Version` header.
+    pub protocol_version: HeaderMode,
+    /// Header overrides, in order; `None` removes the header.
+    pub headers: Vec<(String, Option<String>)>,
+    pub body: Option<HttpBody>,
+    /// How long an SSE response is read (`None`: the runner's default).
+    pub read_for: Option<Duration>,
+    /// A GET that stays open as the session's standing stream: what the
+    /// target sends on it joins the case's messages (tagged with the stream).
+    pub keep_open: bool,
+    /// `as:` — binds `<label>.response` to the response object.
+    pub label: Option<String>,
+    /// The response object must match this (see `scenarios/README.md`).
+    pub expect: Option<Matcher>,
+}
+
+/// Where an `http` step sends its request.
+#[derive(Debug, Clone)]
+pub enum HttpUrl {
+    /// The MCP endpoint: `--url`, or the legacy POST endpoint the server
+    /// announced.
+    Endpoint,
+    /// The legacy SSE stream URL (`--sse-url`); for Streamable HTTP the endpoint.
+    Stream,
+    /// The endpoint with its session replaced by one the server never issued
+    /// (legacy SSE: the announced endpoint's query values / last segment).
+    UnknownSession,
+    /// A path or URL, relative to the endpoint; may contain `${..}`.
+    Path(String),
+}
+
+impl HttpUrl {
+    /// The keywords of `url`, and what each means.
+    pub const KEYWORDS: [&'static str; 3] = ["endpoint", "stream", "unknown_session"];
+}
+
+/// How an `http` step sets a protocol header.
+#[derive(Debug, Clone)]
+pub enum HeaderMode {
+    /// As a conformant client would (the session's value, if any).
+    Auto,
+    /// Not sent.
+    Omit,
+    /// This value (may contain `${..}`).
+    Value(String),
+}
+
+/// The body of an `http` step.
+#[derive(Debug, Clone)]
+pub enum HttpBody {
+    /// A JSON value; its strings are templates.
+    Json(Template),
+    /// Exact text; may contain `${..}` (formatted in, strings unquoted).
+    Text(String),
 }

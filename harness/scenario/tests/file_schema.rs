@@ -229,6 +229,26 @@ fn accepted() -> Vec<(&'static str, String)> {
             "title: >\n  One line\n  folded",
         )),
         ("step-level overrides", scenario("", "  - sleep: 1m\n    level: may\n    versions: all\n")),
+        (
+            "http steps",
+            scenario(
+                "transports: [http]\nrequires: { http_session: true }\n",
+                r#"  - http:
+      method: POST
+      url: unknown_session
+      session: omit
+      protocol_version: "${version}"
+      headers: { Accept: text/event-stream, Content-Type: null, Origin: "http://evil.example" }
+      body: { jsonrpc: "2.0", id: 1, method: ping }
+      read_for: 2s
+    as: answer
+    expect: { status: 404, headers: { content-type: { $regex: json } } }
+  - http: { method: DELETE, url: /mcp, raw: "{", session: "x-${answer.response.status}" }
+  - http: { method: GET, keep_open: true }
+  - assume: { value: "${answer.response.status}", matches: 200, reason: the server answers 405 }
+"#,
+            ),
+        ),
     ]
 }
 

@@ -1,13 +1,39 @@
 //! # mcpspec-transport — moving bytes to and from a target (tokio)
 //!
 //! The only layer below the runner that does I/O. Each transport yields the
-//! wire layer's frames with timestamps, and never interprets messages.
+//! wire layer's frames with timestamps and provenance, and never judges
+//! messages (it only peeks at response ids to know when a cut stream must
+//! be resumed).
 //!
 //! - [`stdio`]: a child process over stdin/stdout, in its own process group,
 //!   stderr captured, killed (group-wide) when dropped.
+//! - [`streamable`]: Streamable HTTP client (2025-03-26 onward), JSON and
+//!   SSE responses, session ids, the protocol-version header, the GET
+//!   stream, resumption with `Last-Event-ID`, DELETE.
+//! - [`legacy`]: the 2024-11-05 HTTP+SSE client (`endpoint` event, POSTs,
+//!   answers on the stream).
+//! - [`raw`]: exact HTTP exchanges for transport-specific scenario steps.
+//! - [`connection`]: [`Connection`], the three behind one interface.
+//! - [`event`]: what they all report — [`Stamped`] [`Event`]s with [`Via`],
+//!   and [`HttpRecord`]s with credentials redacted.
 //!
-//! Streamable HTTP and legacy HTTP+SSE come next (see DESIGN.md).
+//! SSE bodies are decoded by `mcpspec_wire::sse` (not a third-party SSE
+//! crate): the decoder is fuzzed for chunking invariance and keeps each
+//! event's raw bytes for transcripts. reqwest is built without any TLS
+//! stack: targets are `http://` (loopback by default).
 
+mod client;
+pub mod connection;
+pub mod event;
+pub mod legacy;
+pub mod raw;
 pub mod stdio;
+pub mod streamable;
 
-pub use stdio::{CommandSpec, Event, SpawnError, Stamped, StdioProcess};
+pub use client::{HttpOptions, TransportError};
+pub use connection::Connection;
+pub use event::{Event, HttpRecord, Stamped, Via, REDACTED};
+pub use legacy::LegacySseSession;
+pub use raw::{HeaderMode, RawRequest, RawResponse, RAW_BODY_MAX};
+pub use stdio::{CommandSpec, SpawnError, StdioProcess};
+pub use streamable::HttpSession;

@@ -20,11 +20,13 @@ use std::process::Stdio;
 use std::sync::Arc;
 use std::time::Duration;
 
-use mcpspec_wire::{Frame, FrameError, NdjsonDecoder};
+use mcpspec_wire::NdjsonDecoder;
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::process::{ChildStdin, Command};
 use tokio::sync::{mpsc, Notify};
 use tokio::time::Instant;
+
+pub use crate::event::{Event, Stamped, Via};
 
 /// How to start a target.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -58,26 +60,6 @@ impl CommandSpec {
             .collect::<Vec<_>>()
             .join(" ")
     }
-}
-
-/// Something that happened on the connection, stamped with the time since spawn.
-#[derive(Debug, Clone)]
-pub enum Event {
-    Frame(Frame),
-    FrameError(FrameError),
-    /// One line the target wrote to stderr (cut to 4 KiB).
-    Stderr(String),
-    /// The process ended. `code` is `None` when a signal ended it.
-    Exited {
-        code: Option<i32>,
-        signal: Option<i32>,
-    },
-}
-
-#[derive(Debug, Clone)]
-pub struct Stamped {
-    pub at: Duration,
-    pub event: Event,
 }
 
 /// The process could not be started.
@@ -141,6 +123,7 @@ impl StdioProcess {
                         };
                         let stamped = Stamped {
                             at: started.elapsed(),
+                            via: Via::Stdio,
                             event,
                         };
                         if tx.send(stamped).await.is_err() {
@@ -173,6 +156,7 @@ impl StdioProcess {
                                 .to_owned();
                             let stamped = Stamped {
                                 at: started.elapsed(),
+                                via: Via::Stdio,
                                 event: Event::Stderr(text),
                             };
                             if tx.send(stamped).await.is_err() {
@@ -197,6 +181,7 @@ impl StdioProcess {
             let _ = tx
                 .send(Stamped {
                     at: started.elapsed(),
+                    via: Via::Stdio,
                     event: Event::Exited { code, signal },
                 })
                 .await;

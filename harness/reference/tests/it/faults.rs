@@ -4,7 +4,7 @@
 
 use crate::fault_detectors as content;
 use crate::support::{exit_code, json_lines, methods, slow_call, split_response, writes, Client};
-use mcpspec_reference::Fault;
+use mcpspec_reference::{Fault, Transport};
 use serde_json::{json, Value};
 
 /// Runs a scenario against a server with `faults`; true if the violation showed.
@@ -232,6 +232,27 @@ fn detector(fault: Fault) -> Detector {
         Fault::ProgressAfterCancel => content::progress_after_cancel,
         Fault::RejectMeta => content::reject_meta,
         Fault::StructuredNoText => content::structured_no_text,
+        // Carried out by the HTTP driver (`mcpspec-reference-http`, whose tests
+        // detect them); `http_faults_leave_the_sans_io_server_alone` below.
+        Fault::HttpUnknownSession400
+        | Fault::HttpSessionIdSpace
+        | Fault::HttpMissingSessionAccepted
+        | Fault::HttpForeignOriginAccepted
+        | Fault::HttpDeleteIgnored
+        | Fault::HttpNotification200
+        | Fault::HttpProtocolVersionNotChecked
+        | Fault::HttpMalformedNoErrorBody
+        | Fault::HttpResponseOnGetStream
+        | Fault::HttpEventIdsPerStream
+        | Fault::HttpSseStaysOpen
+        | Fault::HttpResponseTextPlain
+        | Fault::HttpAcceptNotChecked
+        | Fault::HttpContentTypeNotChecked
+        | Fault::SseEndpointNotFirst
+        | Fault::SseUnknownSessionHang
+        | Fault::SseAnswerInPostBody => {
+            |_| unreachable!("an HTTP-layer fault has no sans-IO detector")
+        }
     }
 }
 
@@ -349,10 +370,42 @@ fn check(fault: Fault) {
     assert!(detect(&[fault]), "{fault}: the violation does not show");
 }
 
+/// The faults the sans-IO server itself carries out: all but the HTTP ones.
+fn sans_io_faults() -> impl Iterator<Item = Fault> {
+    Fault::ALL
+        .iter()
+        .copied()
+        .filter(|f| f.applies_to(Transport::Stdio))
+}
+
 #[test]
 fn every_fault_is_detected_and_absent_when_clean() {
-    for &f in Fault::ALL {
+    for f in sans_io_faults() {
         check(f);
+    }
+}
+
+#[test]
+fn http_faults_leave_the_sans_io_server_alone() {
+    fn session(faults: &[Fault]) -> Vec<Value> {
+        let mut c = Client::ready("2025-06-18", faults);
+        vec![
+            c.ok("ping", json!({})),
+            c.ok("tools/list", json!({})),
+            c.ok(
+                "tools/call",
+                json!({ "name": "echo", "arguments": { "message": "hi" } }),
+            ),
+            c.ok("prompts/list", json!({})),
+        ]
+    }
+    let clean = session(&[]);
+    for f in Fault::ALL
+        .iter()
+        .copied()
+        .filter(|f| !f.applies_to(Transport::Stdio))
+    {
+        assert_eq!(session(&[f]), clean, "{f} changes the sans-IO server");
     }
 }
 
@@ -396,8 +449,8 @@ fn blinds(on: Fault, other: Fault) -> bool {
 
 #[test]
 fn faults_do_not_leak_into_each_other() {
-    for &on in Fault::ALL {
-        for &other in Fault::ALL {
+    for on in sans_io_faults() {
+        for other in sans_io_faults() {
             if other != on && !blinds(on, other) {
                 assert!(!detector(other)(&[on]), "fault {on} also shows as {other}");
             }

@@ -149,6 +149,8 @@ pub(crate) enum Shape {
     Bound,
     /// `$schema`: a JSON Schema, or a template string that renders to one.
     Schema,
+    /// HTTP header overrides: names → a string (a template) or `null` (remove).
+    Headers,
 }
 
 /// The roles a scenario id starts with.
@@ -220,11 +222,18 @@ pub(crate) static TOP: MapDef = MapDef {
     }],
 };
 
-pub(crate) static REQUIRES: MapDef = MapDef::new(&[opt(
-    "capabilities",
-    "Dotted paths into the server's capabilities (tools, resources.subscribe)",
-    Shape::CapabilityPaths,
-)]);
+pub(crate) static REQUIRES: MapDef = MapDef::new(&[
+    opt(
+        "capabilities",
+        "Dotted paths into the server's capabilities (tools, resources.subscribe)",
+        Shape::CapabilityPaths,
+    ),
+    opt(
+        "http_session",
+        "Streamable HTTP: the server issued an Mcp-Session-Id at initialize",
+        Shape::Bool,
+    ),
+]);
 
 /// Keys every step accepts next to its step key.
 pub(crate) const STEP_COMMON: &[Key] = &[
@@ -422,6 +431,67 @@ pub(crate) static ASSERT: MapDef = MapDef::new(&[
     req("matches", "The matcher it must match", Shape::Matcher),
 ]);
 
+pub(crate) static ASSUME: MapDef = MapDef::new(&[
+    req(
+        "value",
+        "The value to check (usually a template)",
+        Shape::Template,
+    ),
+    req("matches", "The matcher it must match", Shape::Matcher),
+    req(
+        "reason",
+        "Why the case is not applicable when it does not match",
+        Shape::OneLine,
+    ),
+]);
+
+/// The keys of the `http` step's map.
+pub(crate) static HTTP: MapDef = MapDef {
+    keys: &[
+        opt("method", "The HTTP method (default POST)", Shape::NonEmpty),
+        opt(
+            "url",
+            "endpoint (default), stream (legacy SSE stream), unknown_session, or a path relative to the endpoint",
+            Shape::NonEmpty,
+        ),
+        opt(
+            "session",
+            "Mcp-Session-Id: auto (default: the session's), omit, or a literal value",
+            Shape::NonEmpty,
+        ),
+        opt(
+            "protocol_version",
+            "MCP-Protocol-Version: auto (default: as a client sends it), omit, or a literal value",
+            Shape::NonEmpty,
+        ),
+        opt(
+            "headers",
+            "Header overrides: a value (template) sets, null removes",
+            Shape::Headers,
+        ),
+        opt(
+            "body",
+            "A JSON body; its strings are templates",
+            Shape::Template,
+        ),
+        opt("raw", "The body as exact text", Shape::Text),
+        opt(
+            "read_for",
+            "How long to read an SSE response before judging it (default 1s)",
+            Shape::Duration,
+        ),
+        opt(
+            "keep_open",
+            "GET only: keep the stream open as the session's standing stream; its messages join the case's",
+            Shape::Bool,
+        ),
+    ],
+    rules: &[
+        Rule::AtMostOne(&["body", "raw"]),
+        Rule::AtMostOne(&["keep_open", "read_for"]),
+    ],
+};
+
 /// The step kinds, by step key. `expect` is also a modifier of `send` and `raw`.
 pub(crate) const STEPS: &[StepDef] = &[
     StepDef {
@@ -498,6 +568,25 @@ pub(crate) const STEPS: &[StepDef] = &[
         doc: "Check bound values: { value, matches }",
         shape: Shape::Map(&ASSERT),
         modifiers: &[],
+    },
+    StepDef {
+        key: "assume",
+        doc: "Check bound values; a mismatch makes the case not applicable: { value, matches, reason }",
+        shape: Shape::Map(&ASSUME),
+        modifiers: &[],
+    },
+    StepDef {
+        key: "http",
+        doc: "One HTTP exchange built by the scenario (http and sse transports only)",
+        shape: Shape::Map(&HTTP),
+        modifiers: &[
+            opt("as", "A label: binds <label>.response to the response object", Shape::Label),
+            opt(
+                "expect",
+                "The response object { status, headers, content_type, body, events, messages, open } must match this",
+                Shape::Matcher,
+            ),
+        ],
     },
 ];
 

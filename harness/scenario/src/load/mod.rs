@@ -11,6 +11,7 @@
 //! Checks that need more than one file (id ↔ path, duplicate ids) live in
 //! [`crate::corpus`].
 
+mod http;
 pub(crate) mod keys;
 pub(crate) mod reader;
 mod scope;
@@ -97,6 +98,7 @@ fn scenario(ctx: &Ctx, root: &Node) -> Result<Scenario, ScenarioError> {
         .iter()
         .map(|n| steps::step(ctx, n, &mut labels))
         .collect::<Result<Vec<_>, _>>()?;
+    check_http_only(ctx, &steps, &transports, &requires, requires_at)?;
 
     Ok(Scenario {
         id: id.to_owned(),
@@ -257,6 +259,36 @@ fn transports(ctx: &Ctx, node: &Node) -> Result<Vec<TransportKind>, ScenarioErro
     Ok(out)
 }
 
+/// `http` steps and `requires.http_session` make sense only over HTTP.
+fn check_http_only(
+    ctx: &Ctx,
+    steps: &[crate::model::Step],
+    transports: &[TransportKind],
+    requires: &Requires,
+    requires_at: Option<crate::yaml::Pos>,
+) -> Result<(), ScenarioError> {
+    let stdio = transports.contains(&TransportKind::Stdio);
+    if let Some(step) = steps.iter().find(|s| s.key() == "http") {
+        if stdio {
+            let at = crate::yaml::Pos {
+                line: step.at.line,
+                column: step.at.column,
+            };
+            return Err(ctx.err(
+                at,
+                "an `http` step runs only over HTTP: give the scenario `transports: [http]`, `[sse]` or `[http, sse]`",
+            ));
+        }
+    }
+    if requires.http_session && transports != [TransportKind::Http] {
+        return Err(ctx.err(
+            requires_at.unwrap_or(crate::yaml::Pos { line: 1, column: 1 }),
+            "`requires.http_session` is about Streamable HTTP sessions: give the scenario `transports: [http]`",
+        ));
+    }
+    Ok(())
+}
+
 fn requires(ctx: &Ctx, node: &Node) -> Result<Requires, ScenarioError> {
     let mut f = ctx.map(node, "`requires`")?;
     let mut capabilities = Vec::new();
@@ -269,8 +301,16 @@ fn requires(ctx: &Ctx, node: &Node) -> Result<Requires, ScenarioError> {
             capabilities.push(path.to_owned());
         }
     }
+    let http_session = f
+        .take("http_session")
+        .map(|n| ctx.bool(n, "`requires.http_session`"))
+        .transpose()?
+        .unwrap_or(false);
     f.finish(ctx, "`requires`", &keys::REQUIRES.names())?;
-    Ok(Requires { capabilities })
+    Ok(Requires {
+        capabilities,
+        http_session,
+    })
 }
 
 #[cfg(test)]

@@ -14,8 +14,13 @@ use crate::Matcher;
 /// The names the runner binds before the steps.
 fn runner_bound(session: SessionMode) -> Vec<String> {
     match session {
-        SessionMode::Initialized => vec!["version".into(), "init".into(), "capabilities".into()],
-        SessionMode::Fresh => vec!["version".into()],
+        SessionMode::Initialized => vec![
+            "version".into(),
+            "transport".into(),
+            "init".into(),
+            "capabilities".into(),
+        ],
+        SessionMode::Fresh => vec!["version".into(), "transport".into()],
     }
 }
 
@@ -77,12 +82,37 @@ pub(super) fn check(s: &Scenario, text: &str) -> Result<(), ScenarioError> {
                 matcher(d.filter.as_ref(), &mut used, &mut binds);
                 binds.push(d.into.clone());
             }
-            StepKind::Assert { value, matches } => {
+            StepKind::Assert { value, matches } | StepKind::Assume { value, matches, .. } => {
                 used.extend(value.required_variables());
                 matcher(Some(matches), &mut used, &mut binds);
             }
             StepKind::ExpectSilence { params, .. } => {
                 matcher(params.as_ref(), &mut used, &mut binds);
+            }
+            StepKind::Http(h) => {
+                use crate::model::{HeaderMode, HttpBody, HttpUrl};
+                if let HttpUrl::Path(p) = &h.url {
+                    used.extend(str_variables(p));
+                }
+                for mode in [&h.session, &h.protocol_version] {
+                    if let HeaderMode::Value(v) = mode {
+                        used.extend(str_variables(v));
+                    }
+                }
+                used.extend(
+                    h.headers
+                        .iter()
+                        .flat_map(|(_, v)| v.iter().flat_map(|v| str_variables(v))),
+                );
+                match &h.body {
+                    Some(HttpBody::Json(t)) => used.extend(t.required_variables()),
+                    Some(HttpBody::Text(t)) => used.extend(str_variables(t)),
+                    None => {}
+                }
+                if let Some(label) = &h.label {
+                    bound.push(label.clone());
+                }
+                matcher(h.expect.as_ref(), &mut used, &mut binds);
             }
             StepKind::Sleep(_) | StepKind::Disconnect | StepKind::ExpectExit { .. } => {}
         }

@@ -114,24 +114,7 @@ fn kind(
     Ok(match key {
         "send" => {
             let (method, params, id) = request(ctx, value, "`send`", true)?;
-            let label = f
-                .take("as")
-                .map(|n| {
-                    let label = ctx.str(n, "`as` (a label)")?;
-                    if !is_label(label) {
-                        return Err(ctx.err(
-                            n.at,
-                            format!("invalid label {label:?} (letters, digits, `_` and `-`, starting with a letter)"),
-                        ));
-                    }
-                    Ok(label.to_owned())
-                })
-                .transpose()?;
-            if let Some(label) = &label {
-                if !labels.contains(label) {
-                    labels.push(label.clone());
-                }
-            }
+            let label = take_label(ctx, f, labels)?;
             let expect = f
                 .take("expect")
                 .map(|n| response_expect(ctx, n, false))
@@ -248,9 +231,57 @@ fn kind(
             m.finish(ctx, "`assert`", &keys::ASSERT.names())?;
             StepKind::Assert { value: v, matches }
         }
+        "assume" => {
+            let mut m = ctx.map(value, "`assume`")?;
+            let v = template(ctx, m.require(ctx, "value", "`assume`")?)?;
+            let matches = compile(ctx, m.require(ctx, "matches", "`assume`")?)?;
+            let reason_node = m.require(ctx, "reason", "`assume`")?;
+            let reason = ctx.nonempty_str(reason_node, "`reason`")?.trim();
+            if reason.contains('\n') {
+                return Err(ctx.err(reason_node.at, "`reason` must be one line"));
+            }
+            let reason = reason.to_owned();
+            m.finish(ctx, "`assume`", &keys::ASSUME.names())?;
+            StepKind::Assume {
+                value: v,
+                matches,
+                reason,
+            }
+        }
+        "http" => {
+            let label = take_label(ctx, f, labels)?;
+            StepKind::Http(super::http::http_step(ctx, value, f, label)?)
+        }
         // Every step key of `keys::STEPS` has an arm above.
         other => return Err(ctx.err(value.at, format!("cannot read the `{other}` step"))),
     })
+}
+
+/// `as:` of `send` and `http`: a label, remembered for `response_to`.
+fn take_label(
+    ctx: &Ctx,
+    f: &mut Fields,
+    labels: &mut Vec<String>,
+) -> Result<Option<String>, ScenarioError> {
+    let label = f
+        .take("as")
+        .map(|n| {
+            let label = ctx.str(n, "`as` (a label)")?;
+            if !is_label(label) {
+                return Err(ctx.err(
+                    n.at,
+                    format!("invalid label {label:?} (letters, digits, `_` and `-`, starting with a letter)"),
+                ));
+            }
+            Ok(label.to_owned())
+        })
+        .transpose()?;
+    if let Some(label) = &label {
+        if !labels.contains(label) {
+            labels.push(label.clone());
+        }
+    }
+    Ok(label)
 }
 
 /// `{method, params, id}` of `send` (with `id`) or `notify`.

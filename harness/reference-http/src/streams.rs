@@ -1,0 +1,286 @@
+//! The SSE streams of one Streamable HTTP session, with event ids and replay.
+//!
+//! Stream 0 is the standalone stream a client opens with GET; streams 1, 2, …
+//! are opened by POSTed requests whose answer is not a single JSON body.
+//! Every event of stream `k` gets the id `k-n` (n = 1, 2, … within the
+//! stream), so ids are unique across the session and name their stream:
+//!
+//! ```text
+//!   POST stream k:  open(waiting ids) ─► push … ─► last waiting id answered ─► finished
+//!                                                   (live connection dropped: body ends)
+//!   GET stream 0:   messages pushed while no GET is open are kept and sent
+//!                   when one opens; a second GET takes over from the first
+//!   GET + Last-Event-ID k-n: replay stream k after n, then (unless finished)
+//!                   go on live on it — never another stream's events
+//! ```
+//!
+//! Events are kept (at most [`MAX_EVENTS`] per stream, [`MAX_FINISHED`]
+//! finished streams) so that a client whose connection broke can resume.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
+
+use axum::response::Response;
+use bytes::Bytes;
+
+use crate::sse::{self, EventTx};
+
+/// The standalone GET stream.
+pub(crate) const GET_STREAM: u64 = 0;
+/// Events kept per stream for replay.
+const MAX_EVENTS: usize = 1024;
+/// Finished POST streams kept for replay.
+const MAX_FINISHED: usize = 64;
+
+#[derive(Debug, Default)]
+struct Stream {
+    /// (sequence number, encoded event), oldest first.
+    events: VecDeque<(u64, Bytes)>,
+    next_seq: u64,
+    /// Highest sequence number handed to a live connection.
+    delivered: u64,
+    live: Option<EventTx>,
+    /// Request ids (JSON text) still to be answered on this stream.
+    waiting: BTreeSet<String>,
+    finished: bool,
+}
+
+impl Stream {
+    fn is_live(&self) -> bool {
+        self.live.as_ref().is_some_and(|tx| !tx.is_closed())
+    }
+}
+
+/// All streams of a session.
+#[derive(Debug)]
+pub(crate) struct Streams {
+    map: BTreeMap<u64, Stream>,
+    next: u64,
+    /// `http-event-ids-per-stream`: ids are `n`, not `k-n`.
+    per_stream_ids: bool,
+    /// `http-sse-stays-open`: finished POST streams keep their connection.
+    stays_open: bool,
+    /// Request id (JSON text) → the stream that will carry its response.
+    pending: HashMap<String, u64>,
+    /// Progress token (JSON text) → the stream of the request it belongs to.
+    tokens: HashMap<String, u64>,
+}
+
+impl Streams {
+    pub(crate) fn new(per_stream_ids: bool, stays_open: bool) -> Self {
+        let mut map = BTreeMap::new();
+        map.insert(GET_STREAM, Stream::default());
+        Streams {
+            map,
+            next: 1,
+            per_stream_ids,
+            stays_open,
+            pending: HashMap::new(),
+            tokens: HashMap::new(),
+        }
+    }
+
+    /// Opens a POST stream that waits for `waiting` and carries progress for
+    /// `tokens`; returns it and the SSE response for the POST.
+    pub(crate) fn open(&mut self, waiting: BTreeSet<String>, tokens: &[String]) -> (u64, Response) {
+        let k = self.next;
+        self.next += 1;
+        for id in &waiting {
+            self.pending.insert(id.clone(), k);
+        }
+        for t in tokens {
+            self.tokens.insert(t.clone(), k);
+        }
+        let (tx, resp) = sse::channel();
+        self.map.insert(
+            k,
+            Stream {
+                live: Some(tx),
+                waiting,
+                ..Stream::default()
+            },
+        );
+        self.evict();
+        (k, resp)
+    }
+
+    /// The stream waiting for the response with this id; it waits no more.
+    pub(crate) fn take_pending(&mut self, id: &str) -> Option<u64> {
+        let k = self.pending.remove(id)?;
+        if let Some(s) = self.map.get_mut(&k) {
+            s.waiting.remove(id);
+        }
+        Some(k)
+    }
+
+    /// The unfinished stream of the request that supplied this progress token.
+    pub(crate) fn token_stream(&self, token: &str) -> Option<u64> {
+        let k = *self.tokens.get(token)?;
+        self.map.get(&k).filter(|s| !s.finished).map(|_| k)
+    }
+
+    /// A connection is reading the GET stream.
+    pub(crate) fn get_is_live(&self) -> bool {
+        self.map.get(&GET_STREAM).is_some_and(Stream::is_live)
+    }
+
+    fn event_id(&self, k: u64, seq: u64) -> String {
+        if self.per_stream_ids {
+            seq.to_string()
+        } else {
+            format!("{k}-{seq}")
+        }
+    }
+
+    /// Appends a message to stream `k` and sends it if a connection is live.
+    pub(crate) fn push(&mut self, k: u64, data: &str) {
+        let Some(seq) = self.map.get_mut(&k).map(|s| {
+            s.next_seq += 1;
+            s.next_seq
+        }) else {
+            return; // evicted long ago
+        };
+        let bytes = sse::event(Some(&self.event_id(k, seq)), "message", data);
+        let Some(s) = self.map.get_mut(&k) else {
+            return;
+        };
+        s.events.push_back((seq, bytes.clone()));
+        if s.events.len() > MAX_EVENTS {
+            s.events.pop_front();
+        }
+        if let Some(tx) = &s.live {
+            if tx.send(bytes).is_ok() {
+                s.delivered = seq;
+            } else {
+                s.live = None; // the client went away; kept for replay
+            }
+        }
+    }
+
+    /// Finishes every POST stream that waits for nothing more: its
+    /// connection is dropped, which ends the response body.
+    pub(crate) fn settle(&mut self) {
+        let done: Vec<u64> = self
+            .map
+            .iter()
+            .filter(|(&k, s)| k != GET_STREAM && !s.finished && s.waiting.is_empty())
+            .map(|(&k, _)| k)
+            .collect();
+        for k in done {
+            self.tokens.retain(|_, v| *v != k);
+            if let Some(s) = self.map.get_mut(&k) {
+                s.finished = true;
+                if !self.stays_open {
+                    s.live = None;
+                }
+            }
+        }
+    }
+
+    /// A GET without `Last-Event-ID`: the standalone stream, starting with
+    /// what was kept for it and not yet sent. A connection already on it is
+    /// let go (its body ends): a client that reconnects is not refused
+    /// because the server has not yet noticed that the old connection broke.
+    pub(crate) fn attach_get(&mut self) -> Response {
+        let s = self.map.entry(GET_STREAM).or_default();
+        let (tx, resp) = sse::channel();
+        let after = s.delivered;
+        Self::replay(s, &tx, after);
+        s.live = Some(tx);
+        resp
+    }
+
+    /// A GET with `Last-Event-ID`: replays the stream that id names after
+    /// it, then stays live on it unless it is finished. `None` when the id
+    /// names no stream of this session.
+    pub(crate) fn resume(&mut self, last_event_id: &str) -> Option<Response> {
+        let (k, n) = self.parse_event_id(last_event_id.trim())?;
+        let s = self.map.get_mut(&k)?;
+        let (tx, resp) = sse::channel();
+        Self::replay(s, &tx, n);
+        if !s.finished || (self.stays_open && k != GET_STREAM) {
+            s.live = Some(tx);
+        }
+        Some(resp)
+    }
+
+    fn parse_event_id(&self, id: &str) -> Option<(u64, u64)> {
+        if self.per_stream_ids {
+            return Some((GET_STREAM, id.parse().ok()?));
+        }
+        let (k, n) = id.split_once('-')?;
+        Some((k.parse().ok()?, n.parse().ok()?))
+    }
+
+    /// Sends the kept events after sequence number `after`.
+    fn replay(s: &mut Stream, tx: &EventTx, after: u64) {
+        for (seq, bytes) in s.events.iter().filter(|(seq, _)| *seq > after) {
+            if tx.send(bytes.clone()).is_err() {
+                return;
+            }
+            s.delivered = s.delivered.max(*seq);
+        }
+    }
+
+    /// Forgets the oldest finished streams beyond [`MAX_FINISHED`].
+    fn evict(&mut self) {
+        let finished: Vec<u64> = self
+            .map
+            .iter()
+            .filter(|(_, s)| s.finished && !s.is_live())
+            .map(|(&k, _)| k)
+            .collect();
+        let excess = finished.len().saturating_sub(MAX_FINISHED);
+        for k in finished.into_iter().take(excess) {
+            self.map.remove(&k);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ids(k: &[&str]) -> BTreeSet<String> {
+        k.iter().map(|s| (*s).to_owned()).collect()
+    }
+
+    #[tokio::test] // the SSE bodies' keep-alive timers need a runtime
+    async fn post_streams_finish_when_answered() {
+        let mut s = Streams::new(false, false);
+        let (k, _resp) = s.open(ids(&["1"]), &["\"t\"".to_owned()]);
+        assert_eq!(k, 1);
+        assert_eq!(s.token_stream("\"t\""), Some(1));
+        s.push(k, "{}");
+        assert_eq!(s.take_pending("1"), Some(1));
+        s.settle();
+        assert_eq!(s.token_stream("\"t\""), None);
+        assert!(s.map[&1].finished && s.map[&1].live.is_none());
+        assert_eq!(s.map[&1].events.len(), 1);
+        assert!(s.map[&1].events[0].1.starts_with(b"id: 1-1\n"));
+    }
+
+    #[tokio::test] // the SSE bodies' keep-alive timers need a runtime
+    async fn get_stream_keeps_messages_until_opened() {
+        let mut s = Streams::new(false, false);
+        s.push(GET_STREAM, "{\"a\":1}");
+        assert!(!s.get_is_live());
+        let _resp = s.attach_get();
+        assert!(s.get_is_live());
+        assert_eq!(s.map[&GET_STREAM].delivered, 1);
+        let _again = s.attach_get();
+        assert!(s.get_is_live());
+        assert!(s.resume("7-1").is_none());
+        assert!(s.resume("nonsense").is_none());
+        assert!(s.resume("0-0").is_some());
+    }
+
+    #[tokio::test] // the SSE bodies' keep-alive timers need a runtime
+    async fn per_stream_ids_repeat() {
+        let mut s = Streams::new(true, false);
+        let (a, _ra) = s.open(ids(&["1"]), &[]);
+        let (b, _rb) = s.open(ids(&["2"]), &[]);
+        s.push(a, "{}");
+        s.push(b, "{}");
+        assert_eq!(s.map[&a].events[0].1, s.map[&b].events[0].1);
+    }
+}

@@ -1,0 +1,370 @@
+//! One test per HTTP fault: the clean server keeps the rule, the faulty one
+//! breaks it in the way a black-box client sees. Plus protocol faults whose
+//! HTTP shape is this crate's choice (exit, hang, duplicate answers).
+
+use std::time::{Duration, Instant};
+
+use mcpspec_reference::{Fault, Transport};
+use serde_json::{json, Value};
+
+use crate::support::*;
+
+const V: &str = "2025-06-18";
+
+fn ping(id: i64) -> Value {
+    request(id, "ping", json!({}))
+}
+
+/// Every HTTP fault has a test below (names checked, not just counted).
+#[test]
+fn every_http_fault_is_tested_here() {
+    let source = include_str!("faults.rs");
+    for f in Fault::ALL
+        .iter()
+        .filter(|f| !f.applies_to(Transport::Stdio))
+    {
+        let test = format!("async fn {}(", f.name().replace('-', "_"));
+        assert!(source.contains(&test), "no test for {f}");
+    }
+}
+
+#[tokio::test]
+async fn http_unknown_session_400() {
+    for (faults, want) in [(vec![], 404), (vec![Fault::HttpUnknownSession400], 400)] {
+        let s = start(&faults).await;
+        let r = mcp("not-a-session", V).json(&ping(1)).send(s.addr).await;
+        assert_eq!(r.status, want);
+        // An ended session too.
+        let id = session(s.addr, V).await;
+        Req::delete("/mcp").session(&id).send(s.addr).await;
+        assert_eq!(mcp(&id, V).json(&ping(2)).send(s.addr).await.status, want);
+    }
+}
+
+#[tokio::test]
+async fn http_session_id_space() {
+    let s = start(&[Fault::HttpSessionIdSpace]).await;
+    let id = session(s.addr, V).await;
+    assert!(id.starts_with("mcp session ") && id.contains(' '), "{id:?}");
+    // The session works otherwise.
+    let r = mcp(&id, V).json(&ping(1)).send(s.addr).await;
+    assert_eq!(r.status, 200);
+}
+
+#[tokio::test]
+async fn http_missing_session_accepted() {
+    for (faults, want) in [
+        (vec![], 400),
+        (vec![Fault::HttpMissingSessionAccepted], 200),
+    ] {
+        let s = start(&faults).await;
+        let _id = session(s.addr, V).await;
+        let r = Req::post("/mcp").json(&ping(1)).send(s.addr).await;
+        assert_eq!(r.status, want);
+        if want == 200 {
+            assert_eq!(r.json(), json!({ "jsonrpc": "2.0", "id": 1, "result": {} }));
+        }
+    }
+}
+
+#[tokio::test]
+async fn http_foreign_origin_accepted() {
+    for (faults, want) in [(vec![], 403), (vec![Fault::HttpForeignOriginAccepted], 200)] {
+        let s = start(&faults).await;
+        let r = Req::post("/mcp")
+            .header("Origin", "http://evil.example")
+            .json(&initialize(V))
+            .send(s.addr)
+            .await;
+        assert_eq!(r.status, want);
+    }
+}
+
+#[tokio::test]
+async fn http_delete_ignored() {
+    for (faults, want) in [(vec![], 404), (vec![Fault::HttpDeleteIgnored], 200)] {
+        let s = start(&faults).await;
+        let id = session(s.addr, V).await;
+        assert_eq!(
+            Req::delete("/mcp").session(&id).send(s.addr).await.status,
+            200
+        );
+        assert_eq!(mcp(&id, V).json(&ping(1)).send(s.addr).await.status, want);
+    }
+}
+
+#[tokio::test]
+async fn http_notification_200() {
+    for (faults, want) in [(vec![], 202), (vec![Fault::HttpNotification200], 200)] {
+        let s = start(&faults).await;
+        let r = Req::post("/mcp").json(&initialize(V)).send(s.addr).await;
+        let id = r.header("mcp-session-id").unwrap().to_owned();
+        let r = mcp(&id, V)
+            .json(&notification("notifications/initialized"))
+            .send(s.addr)
+            .await;
+        assert_eq!((r.status, r.body.len()), (want, 0));
+    }
+}
+
+#[tokio::test]
+async fn http_protocol_version_not_checked() {
+    for (faults, want) in [
+        (vec![], 400),
+        (vec![Fault::HttpProtocolVersionNotChecked], 200),
+    ] {
+        let s = start(&faults).await;
+        let id = session(s.addr, V).await;
+        let r = mcp(&id, "1999-01-01").json(&ping(1)).send(s.addr).await;
+        assert_eq!(r.status, want);
+    }
+}
+
+#[tokio::test]
+async fn http_malformed_no_error_body() {
+    let s = start(&[Fault::HttpMalformedNoErrorBody]).await;
+    let id = session(s.addr, V).await;
+    for req in [Req::post("/mcp"), mcp(&id, V)] {
+        let r = req.body(b"{oops").send(s.addr).await;
+        assert_eq!((r.status, r.body.len()), (400, 0));
+    }
+    // The clean server's body: see streamable::malformed_json_gets_400_with_a_parse_error.
+    let clean = start(&[]).await;
+    let r = Req::post("/mcp").body(b"{oops").send(clean.addr).await;
+    assert_eq!(r.json()["error"]["code"], -32700);
+}
+
+#[tokio::test]
+async fn http_response_on_get_stream() {
+    for fault in [false, true] {
+        let faults = if fault {
+            vec![Fault::HttpResponseOnGetStream]
+        } else {
+            vec![]
+        };
+        let s = start(&faults).await;
+        let id = session(s.addr, V).await;
+        let mut get = Req::get("/mcp").session(&id).open(s.addr).await;
+        let r = mcp(&id, V).json(&ping(7)).send(s.addr).await;
+        if fault {
+            assert_eq!(r.content_type(), "text/event-stream");
+            assert!(
+                r.events().is_empty(),
+                "the POST's stream closes without the answer"
+            );
+            let e = get.event().await.expect("the answer on the GET stream");
+            assert_eq!(e.json()["id"], 7);
+        } else {
+            assert_eq!(r.json()["id"], 7);
+            assert!(get.silent_for(Duration::from_millis(300)).await);
+        }
+    }
+}
+
+#[tokio::test]
+async fn http_event_ids_per_stream() {
+    for fault in [false, true] {
+        let faults = if fault {
+            vec![Fault::HttpEventIdsPerStream]
+        } else {
+            vec![]
+        };
+        let s = start(&faults).await;
+        let id = session(s.addr, V).await;
+        let a = mcp(&id, V).json(&slow(1, 0.1, 1, "a")).send(s.addr).await;
+        let b = mcp(&id, V).json(&slow(2, 0.1, 1, "b")).send(s.addr).await;
+        let first = |r: &Resp| r.events()[0].id.clone().unwrap();
+        if fault {
+            assert_eq!((first(&a).as_str(), first(&b).as_str()), ("1", "1"));
+        } else {
+            assert_ne!(first(&a), first(&b));
+        }
+    }
+}
+
+#[tokio::test]
+async fn http_sse_stays_open() {
+    for fault in [false, true] {
+        let faults = if fault {
+            vec![Fault::HttpSseStaysOpen]
+        } else {
+            vec![]
+        };
+        let s = start(&faults).await;
+        let id = session(s.addr, V).await;
+        let mut post = mcp(&id, V).json(&slow(1, 0.1, 1, "t")).open(s.addr).await;
+        assert_eq!(
+            post.event().await.unwrap().json()["method"],
+            "notifications/progress"
+        );
+        assert_eq!(post.event().await.unwrap().json()["id"], 1);
+        if fault {
+            assert!(
+                post.silent_for(Duration::from_millis(500)).await,
+                "the stream stays open"
+            );
+        } else {
+            assert_eq!(
+                post.event().await,
+                None,
+                "the stream ends after the response"
+            );
+        }
+    }
+}
+
+#[tokio::test]
+async fn http_response_text_plain() {
+    for (faults, want) in [
+        (vec![], "application/json"),
+        (vec![Fault::HttpResponseTextPlain], "text/plain"),
+    ] {
+        let s = start(&faults).await;
+        let id = session(s.addr, V).await;
+        let r = mcp(&id, V).json(&ping(1)).send(s.addr).await;
+        assert_eq!((r.status, r.content_type()), (200, want));
+        assert_eq!(r.json()["id"], 1);
+    }
+}
+
+#[tokio::test]
+async fn http_accept_not_checked() {
+    for (faults, want) in [(vec![], 406), (vec![Fault::HttpAcceptNotChecked], 200)] {
+        let s = start(&faults).await;
+        let id = session(s.addr, V).await;
+        let r = mcp(&id, V)
+            .header("Accept", "text/plain")
+            .json(&ping(1))
+            .send(s.addr)
+            .await;
+        assert_eq!(r.status, want);
+    }
+}
+
+#[tokio::test]
+async fn http_content_type_not_checked() {
+    for (faults, want) in [(vec![], 415), (vec![Fault::HttpContentTypeNotChecked], 200)] {
+        let s = start(&faults).await;
+        let id = session(s.addr, V).await;
+        let r = mcp(&id, V)
+            .header("Content-Type", "text/plain")
+            .json(&ping(1))
+            .send(s.addr)
+            .await;
+        assert_eq!(r.status, want);
+    }
+}
+
+#[tokio::test]
+async fn sse_endpoint_not_first() {
+    let s = start(&[Fault::SseEndpointNotFirst]).await;
+    let mut stream = Req::get("/sse").open(s.addr).await;
+    let e = stream.event().await.unwrap();
+    assert_eq!(e.event, "message");
+    assert_eq!(e.json()["method"], "ping");
+    assert_eq!(stream.event().await.unwrap().event, "endpoint");
+}
+
+#[tokio::test]
+async fn sse_unknown_session_hang() {
+    let s = start(&[Fault::SseUnknownSessionHang]).await;
+    let post = Req::post("/message?sessionId=unknown").json(&ping(1));
+    assert!(
+        post.unanswered_for(s.addr, Duration::from_millis(700))
+            .await,
+        "no answer at all"
+    );
+    let clean = start(&[]).await;
+    assert!(
+        !post
+            .unanswered_for(clean.addr, Duration::from_millis(700))
+            .await
+    );
+    // Known sessions still work.
+    let (mut stream, endpoint) = legacy(s.addr).await;
+    assert_eq!(
+        Req::post(&endpoint)
+            .json(&ping(2))
+            .send(s.addr)
+            .await
+            .status,
+        202
+    );
+    assert_eq!(stream.event().await.unwrap().json()["id"], 2);
+}
+
+#[tokio::test]
+async fn sse_answer_in_post_body() {
+    let s = start(&[Fault::SseAnswerInPostBody]).await;
+    let (mut stream, endpoint) = legacy(s.addr).await;
+    let r = Req::post(&endpoint).json(&ping(3)).send(s.addr).await;
+    assert_eq!((r.status, r.content_type()), (200, "application/json"));
+    assert_eq!(r.json()["id"], 3);
+    assert!(
+        stream.silent_for(Duration::from_millis(300)).await,
+        "nothing on the stream"
+    );
+}
+
+// ── protocol faults over HTTP ────────────────────────────────────────────
+
+#[tokio::test]
+async fn exit_on_call_ends_the_session_with_500() {
+    let s = start(&[Fault::ExitOnCall]).await;
+    let id = session(s.addr, V).await;
+    let call = request(
+        1,
+        "tools/call",
+        json!({ "name": "echo", "arguments": { "message": "x" } }),
+    );
+    let r = mcp(&id, V).json(&call).send(s.addr).await;
+    assert_eq!((r.status, r.body.len()), (500, 0));
+    assert_eq!(mcp(&id, V).json(&ping(2)).send(s.addr).await.status, 404);
+}
+
+#[tokio::test]
+async fn hang_on_call_leaves_an_sse_stream_open_without_an_answer() {
+    let s = start(&[Fault::HangOnCall]).await;
+    let id = session(s.addr, V).await;
+    let call = request(
+        1,
+        "tools/call",
+        json!({ "name": "echo", "arguments": { "message": "x" } }),
+    );
+    let started = Instant::now();
+    let mut post = mcp(&id, V).json(&call).open(s.addr).await;
+    assert_eq!(post.header("content-type"), Some("text/event-stream"));
+    assert!(post.silent_for(Duration::from_millis(500)).await);
+    assert!(started.elapsed() < Duration::from_secs(3));
+    // DELETE ends the session, and the stream with it.
+    Req::delete("/mcp").session(&id).send(s.addr).await;
+    assert_eq!(post.event().await, None);
+}
+
+#[tokio::test]
+async fn duplicate_response_comes_twice_on_one_stream() {
+    let s = start(&[Fault::DuplicateResponse]).await;
+    let id = session(s.addr, V).await;
+    let call = request(
+        5,
+        "tools/call",
+        json!({ "name": "echo", "arguments": { "message": "x" } }),
+    );
+    let r = mcp(&id, V).json(&call).send(s.addr).await;
+    assert_eq!(r.content_type(), "text/event-stream");
+    let ids: Vec<Value> = r.events().iter().map(|e| e.json()["id"].clone()).collect();
+    assert_eq!(ids, [json!(5), json!(5)]);
+}
+
+#[tokio::test]
+async fn answer_notification_makes_a_notification_post_200_with_a_body() {
+    let s = start(&[Fault::AnswerNotification]).await;
+    let r = Req::post("/mcp").json(&initialize(V)).send(s.addr).await;
+    let id = r.header("mcp-session-id").unwrap().to_owned();
+    let r = mcp(&id, V)
+        .json(&notification("notifications/initialized"))
+        .send(s.addr)
+        .await;
+    assert_eq!(r.status, 200);
+    assert_eq!(r.json()["id"], json!(null));
+}

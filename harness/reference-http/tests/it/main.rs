@@ -1,0 +1,9 @@
+//! Integration tests of the reference server over HTTP: the server runs
+//! in-process on 127.0.0.1, port 0; requests go over raw TCP.
+
+#![allow(clippy::unwrap_used)]
+
+mod faults;
+mod legacy;
+mod streamable;
+mod support;

@@ -1,0 +1,396 @@
+//! The `http` step: one HTTP exchange a transport scenario builds itself.
+//!
+//! The step's request is rendered (templates in the URL, headers and body),
+//! sent through the connection's raw exchange (which records it in the
+//! transcript but keeps its answer away from the case's messages and the
+//! oracle), and its response turned into the JSON object the step's matcher
+//! judges — `status`, `headers`, `content_type`, `body`, `events`,
+//! `messages`, `open` (see `scenarios/README.md`). `keep_open` GETs are the
+//! exception: they open the session's standing stream, whose messages do
+//! join the case's.
+
+use std::time::Duration;
+
+use mcpspec_scenario::{HeaderMode, HttpBody, HttpStep, HttpUrl, Step};
+use mcpspec_transport::{self as transport, Connection, RawRequest, RawResponse, TransportError};
+use serde_json::{json, Map, Value};
+
+use crate::case::{Ctx, Stop};
+use crate::outcome::Blame;
+use crate::steps::{checked, report_mismatches};
+
+/// `read_for` when the step gives none.
+const DEFAULT_READ_FOR: Duration = Duration::from_secs(1);
+
+/// A session id no server issued (`url: unknown_session`).
+const FORGED_SESSION: &str = "mcpspec-unknown-session-7d3f0c2a9b";
+
+pub async fn run(ctx: &mut Ctx<'_>, at: Option<(usize, &Step)>, h: &HttpStep) -> Result<(), Stop> {
+    let response = if h.keep_open {
+        open_standing_stream(ctx, at).await?
+    } else {
+        let req = request(ctx, h)?;
+        let read_for = req.read_for;
+        // Legacy SSE: what is POSTed to the case's own endpoint is answered
+        // on the case's stream, where the oracle expects it.
+        let answered_on_stream = ctx.conn.transport() == "sse"
+            && matches!(h.url, HttpUrl::Endpoint)
+            && matches!(h.session, HeaderMode::Auto)
+            && !req.body.is_empty();
+        let body = req.body.clone();
+        // The transport bounds the wait for headers by its own, longer,
+        // request timeout: a server that never answers must cost no more
+        // than the step's own allowance.
+        let limit = read_for.max(ctx.cfg.step_timeout) + Duration::from_millis(500);
+        let answer = tokio::time::timeout(limit, ctx.conn.connection().exchange(req)).await;
+        match answer {
+            Err(_) => return no_answer(ctx, at, h, limit),
+            Ok(None) => {
+                return Err(Stop::Error(
+                    Blame::Scenario,
+                    "an `http` step ran over stdio (the loader should have refused it)".to_owned(),
+                ))
+            }
+            Ok(Some(Err(TransportError::Timeout { after, .. }))) => {
+                return no_answer(ctx, at, h, after)
+            }
+            Ok(Some(Err(
+                e @ (TransportError::InvalidHeader { .. }
+                | TransportError::InvalidMethod(_)
+                | TransportError::InvalidUrl { .. }),
+            ))) => return Err(Stop::Error(Blame::Scenario, e.to_string())),
+            Ok(Some(Err(e))) => return Err(Stop::Error(Blame::Target, e.to_string())),
+            Ok(Some(Ok(r))) => {
+                if answered_on_stream && (200..300).contains(&r.status) {
+                    let now = ctx.conn.now_ms();
+                    ctx.conn.note_outbound(&body, now);
+                }
+                response_object(&r)
+            }
+        }
+    };
+    // Let the exchange's record reach the transcript before judging.
+    ctx.conn.drain_ready().await;
+    if let Some(label) = &h.label {
+        ctx.vars.set(label, json!({ "response": response.clone() }));
+    }
+    match &h.expect {
+        Some(m) => {
+            let mismatches = m
+                .check(Some(&response), "response", &mut ctx.vars)
+                .map_err(|e| Stop::Error(Blame::Scenario, e.to_string()))?;
+            report_mismatches(ctx, at, &mismatches, m)
+        }
+        None => Ok(()),
+    }
+}
+
+/// The request of a step, rendered.
+fn request(ctx: &Ctx<'_>, h: &HttpStep) -> Result<RawRequest, Stop> {
+    let render = |text: &str| {
+        mcpspec_scenario::template::render_str(text, &ctx.vars)
+            .map_err(|e| Stop::Error(Blame::Scenario, e.to_string()))
+    };
+    let mode = |m: &HeaderMode| -> Result<transport::HeaderMode, Stop> {
+        Ok(match m {
+            HeaderMode::Auto => transport::HeaderMode::Auto,
+            HeaderMode::Omit => transport::HeaderMode::Omit,
+            HeaderMode::Value(v) => transport::HeaderMode::Value(render(v)?),
+        })
+    };
+    let mut req = RawRequest::new(h.method.clone());
+    req.session_id = mode(&h.session)?;
+    req.protocol_version = mode(&h.protocol_version)?;
+    req.url = match &h.url {
+        HttpUrl::Endpoint => None,
+        // Streamable HTTP has one URL: the endpoint is the stream.
+        HttpUrl::Stream => ctx.conn_sse_url(),
+        HttpUrl::UnknownSession => match ctx.conn_endpoint() {
+            // Legacy SSE: the session lives in the announced endpoint URI.
+            Some(endpoint) => Some(forge_session(&endpoint)),
+            // Streamable HTTP: in the header.
+            None => {
+                if matches!(h.session, HeaderMode::Auto) {
+                    req.session_id = transport::HeaderMode::Value(FORGED_SESSION.to_owned());
+                }
+                None
+            }
+        },
+        HttpUrl::Path(p) => Some(render(p)?),
+    };
+    for (name, value) in &h.headers {
+        match value {
+            Some(v) => req.headers.push((name.clone(), render(v)?)),
+            None => req.remove.push(name.clone()),
+        }
+    }
+    req.body = match &h.body {
+        None => Vec::new(),
+        Some(HttpBody::Text(t)) => render(t)?.into_bytes(),
+        Some(HttpBody::Json(t)) => {
+            let v = t
+                .render(&ctx.vars)
+                .map_err(|e| Stop::Error(Blame::Scenario, e.to_string()))?;
+            serde_json::to_vec(&v).map_err(|e| Stop::Error(Blame::Scenario, e.to_string()))?
+        }
+    };
+    req.read_for = h.read_for.unwrap_or(DEFAULT_READ_FOR);
+    Ok(req)
+}
+
+/// `keep_open`: the standing GET stream; its response object has no events.
+async fn open_standing_stream(
+    ctx: &mut Ctx<'_>,
+    at: Option<(usize, &Step)>,
+) -> Result<Value, Stop> {
+    let within = ctx.cfg.step_timeout;
+    match ctx.conn.open_get_stream(within).await {
+        Ok(record) => {
+            let headers: Vec<(String, String)> = record.response_headers.clone();
+            let content_type = record.response_header("content-type").map(media_type);
+            Ok(json!({
+                "status": record.status,
+                "headers": header_map(&headers),
+                "content_type": content_type,
+                "body": Value::Null,
+                "events": [],
+                "messages": [],
+                "open": record.status == Some(200),
+            }))
+        }
+        Err(e) => {
+            let level = ctx.fail(at, vec!["an answer to the GET".to_owned()], e);
+            checked(level)?;
+            Err(Stop::Failed)
+        }
+    }
+}
+
+fn no_answer(
+    ctx: &mut Ctx<'_>,
+    at: Option<(usize, &Step)>,
+    h: &HttpStep,
+    after: Duration,
+) -> Result<(), Stop> {
+    let level = ctx.fail(
+        at,
+        vec![format!("an HTTP response to the {}", h.method)],
+        format!(
+            "none within {}ms: the request was left hanging",
+            after.as_millis()
+        ),
+    );
+    checked(level)?;
+    // A SHOULD: the case goes on, but there is no response to bind or match.
+    Ok(())
+}
+
+/// One message's bytes without the newline the stdio framing adds.
+pub(crate) fn trim_newline(bytes: &[u8]) -> &[u8] {
+    let b = bytes.strip_suffix(b"\n").unwrap_or(bytes);
+    b.strip_suffix(b"\r").unwrap_or(b)
+}
+
+/// The response object the step's matcher sees.
+pub fn response_object(r: &RawResponse) -> Value {
+    let body_text = || String::from_utf8_lossy(&r.body).into_owned();
+    let is_sse = r.content_type.as_deref() == Some("text/event-stream");
+    let body = if is_sse || r.body.is_empty() {
+        Value::Null
+    } else {
+        serde_json::from_slice::<Value>(&r.body).unwrap_or_else(|_| Value::String(body_text()))
+    };
+    let mut messages: Vec<Value> = Vec::new();
+    let mut events: Vec<Value> = Vec::new();
+    for e in &r.events {
+        match e {
+            Ok(ev) => {
+                let data = serde_json::from_str::<Value>(&ev.data)
+                    .unwrap_or_else(|_| Value::String(ev.data.clone()));
+                if ev.event == "message" && !ev.data.trim().is_empty() {
+                    push_messages(&mut messages, &data);
+                }
+                let mut obj = Map::new();
+                obj.insert("event".into(), json!(ev.event));
+                obj.insert("data".into(), data);
+                if let Some(id) = &ev.id {
+                    obj.insert("id".into(), json!(id));
+                }
+                events.push(Value::Object(obj));
+            }
+            Err(err) => events.push(json!({ "error": err.to_string() })),
+        }
+    }
+    if !is_sse {
+        push_messages(&mut messages, &body);
+    }
+    json!({
+        "status": r.status,
+        "headers": header_map(&r.headers),
+        "content_type": r.content_type,
+        "body": body,
+        "events": events,
+        "messages": messages,
+        "open": r.stream_open,
+    })
+}
+
+/// JSON-RPC-looking values: an object, or the objects of a batch array.
+fn push_messages(out: &mut Vec<Value>, v: &Value) {
+    match v {
+        Value::Object(_) => out.push(v.clone()),
+        Value::Array(items) => out.extend(items.iter().filter(|i| i.is_object()).cloned()),
+        _ => {}
+    }
+}
+
+/// Lower-case names; repeated headers joined with `, `.
+fn header_map(headers: &[(String, String)]) -> Value {
+    let mut map: Map<String, Value> = Map::new();
+    for (name, value) in headers {
+        let name = name.to_ascii_lowercase();
+        match map.get_mut(&name) {
+            Some(Value::String(s)) => {
+                s.push_str(", ");
+                s.push_str(value);
+            }
+            _ => {
+                map.insert(name, Value::String(value.clone()));
+            }
+        }
+    }
+    Value::Object(map)
+}
+
+/// `text/event-stream; charset=utf-8` → `text/event-stream`.
+fn media_type(v: &str) -> String {
+    v.split(';').next().unwrap_or(v).trim().to_ascii_lowercase()
+}
+
+/// The legacy endpoint with its session replaced by one never issued: every
+/// query value is swapped for a forged one of the same length (the session
+/// id travels in the query in every known server); without a query, the
+/// last path segment is.
+pub fn forge_session(endpoint: &str) -> String {
+    let forge = |s: &str| -> String {
+        // Same length and alphabet class, different characters.
+        s.chars()
+            .enumerate()
+            .map(|(i, c)| {
+                let pool: &[u8] = if c.is_ascii_hexdigit() {
+                    b"0f1e2d3c"
+                } else {
+                    b"qxzjkv"
+                };
+                let candidate = pool[i % pool.len()] as char;
+                if candidate == c {
+                    pool[(i + 1) % pool.len()] as char
+                } else {
+                    candidate
+                }
+            })
+            .collect()
+    };
+    let (base, fragment) = match endpoint.split_once('#') {
+        Some((b, f)) => (b, Some(f)),
+        None => (endpoint, None),
+    };
+    let forged = match base.split_once('?') {
+        Some((path, query)) if !query.is_empty() => {
+            let pairs: Vec<String> = query
+                .split('&')
+                .map(|pair| match pair.split_once('=') {
+                    Some((k, v)) if !v.is_empty() => format!("{k}={}", forge(v)),
+                    _ => pair.to_owned(),
+                })
+                .collect();
+            format!("{path}?{}", pairs.join("&"))
+        }
+        _ => {
+            let trimmed = base.trim_end_matches('/');
+            match trimmed.rsplit_once('/') {
+                Some((head, last)) if !last.is_empty() => format!("{head}/{}", forge(last)),
+                _ => format!("{base}/{FORGED_SESSION}"),
+            }
+        }
+    };
+    match fragment {
+        Some(f) => format!("{forged}#{f}"),
+        None => forged,
+    }
+}
+
+impl Ctx<'_> {
+    /// The legacy SSE stream URL, on an SSE connection.
+    fn conn_sse_url(&self) -> Option<String> {
+        match self.conn.connection_ref() {
+            Connection::Sse(s) => Some(s.sse_url().to_owned()),
+            _ => None,
+        }
+    }
+
+    /// The announced POST endpoint, on an SSE connection.
+    fn conn_endpoint(&self) -> Option<String> {
+        match self.conn.connection_ref() {
+            Connection::Sse(s) => Some(s.endpoint().to_owned()),
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn forged_sessions_differ_and_keep_shape() {
+        let e = "/message?sessionId=3f2a9c01-aa";
+        let f = forge_session(e);
+        assert!(f.starts_with("/message?sessionId="));
+        assert_ne!(f, e);
+        assert_eq!(f.len(), e.len());
+        assert_eq!(
+            forge_session("http://h:1/messages/abc123"),
+            "http://h:1/messages/0f1e2d"
+        );
+        assert_eq!(forge_session("/x?a=1&flag"), "/x?a=0&flag");
+    }
+
+    #[test]
+    fn response_objects_expose_messages_from_json_and_sse() {
+        let r = RawResponse {
+            status: 200,
+            headers: vec![("content-type".into(), "application/json".into())],
+            content_type: Some("application/json".into()),
+            body: br#"[{"jsonrpc":"2.0","id":1,"result":{}},5]"#.to_vec(),
+            body_cut: false,
+            events: vec![],
+            stream_open: false,
+        };
+        let o = response_object(&r);
+        assert_eq!(o["messages"], json!([{"jsonrpc":"2.0","id":1,"result":{}}]));
+        assert_eq!(o["headers"]["content-type"], "application/json");
+        let events = mcpspec_wire::sse::decode_all(
+            b"event: message\nid: 7\ndata: {\"id\":2}\n\nevent: endpoint\ndata: /m\n\n",
+            1 << 20,
+        );
+        let r = RawResponse {
+            status: 200,
+            headers: vec![],
+            content_type: Some("text/event-stream".into()),
+            body: vec![],
+            body_cut: false,
+            events,
+            stream_open: true,
+        };
+        let o = response_object(&r);
+        assert_eq!(o["messages"], json!([{"id": 2}]));
+        assert_eq!(
+            o["events"][0],
+            json!({"event": "message", "data": {"id": 2}, "id": "7"})
+        );
+        assert_eq!(o["events"][1]["data"], "/m");
+        assert_eq!(o["body"], Value::Null);
+        assert_eq!(o["open"], true);
+    }
+}

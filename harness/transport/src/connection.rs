@@ -1,0 +1,149 @@
+//! [`Connection`]: one target, whatever its transport, behind the operations
+//! the runner uses (send, receive, close, kill).
+//!
+//! The runner sends one message's bytes at a time; stdio writes them as they
+//! are (the runner adds the newline), the HTTP transports strip a trailing
+//! newline and POST them. Every transport reports on the same [`Stamped`]
+//! event stream, so the runner's judging code is transport-blind except for
+//! the records and provenance ([`crate::Via`]) HTTP adds.
+
+use std::time::Duration;
+
+use crate::client::TransportError;
+use crate::event::Stamped;
+use crate::legacy::LegacySseSession;
+use crate::raw::{RawRequest, RawResponse};
+use crate::stdio::StdioProcess;
+use crate::streamable::HttpSession;
+
+/// A connection to a target over one of the three transports.
+#[derive(Debug)]
+pub enum Connection {
+    Stdio(StdioProcess),
+    /// Streamable HTTP.
+    Http(HttpSession),
+    /// Legacy HTTP+SSE (2024-11-05); boxed, it is the largest.
+    Sse(Box<LegacySseSession>),
+}
+
+impl Connection {
+    /// The transport's name for transcripts: `stdio`, `http` or `sse`.
+    pub fn transport(&self) -> &'static str {
+        match self {
+            Connection::Stdio(_) => "stdio",
+            Connection::Http(_) => "http",
+            Connection::Sse(_) => "sse",
+        }
+    }
+
+    /// Sends one message's bytes (HTTP: returns once the POST has started).
+    pub async fn send(&mut self, bytes: &[u8]) -> Result<(), TransportError> {
+        match self {
+            Connection::Stdio(p) => p.send(bytes).await.map_err(TransportError::from),
+            Connection::Http(s) => s.send(bytes).await,
+            Connection::Sse(s) => s.send(bytes).await,
+        }
+    }
+
+    /// The next event.
+    pub async fn recv(&mut self) -> Option<Stamped> {
+        match self {
+            Connection::Stdio(p) => p.recv().await,
+            Connection::Http(s) => s.recv().await,
+            Connection::Sse(s) => s.recv().await,
+        }
+    }
+
+    /// Time since the connection started.
+    pub fn elapsed(&self) -> Duration {
+        match self {
+            Connection::Stdio(p) => p.elapsed(),
+            Connection::Http(s) => s.elapsed(),
+            Connection::Sse(s) => s.elapsed(),
+        }
+    }
+
+    /// Ends the input side: stdio closes stdin, Streamable HTTP sends DELETE
+    /// (detached, bounded), legacy SSE closes the stream.
+    pub fn close_input(&mut self) {
+        match self {
+            Connection::Stdio(p) => p.close_input(),
+            Connection::Http(s) => s.close_input(),
+            Connection::Sse(s) => s.close_input(),
+        }
+    }
+
+    /// Like [`Connection::close_input`], waiting (bounded) for the DELETE.
+    pub async fn close(&mut self) {
+        match self {
+            Connection::Http(s) => s.close().await,
+            other => other.close_input(),
+        }
+    }
+
+    /// Stops everything now: kills the process group, aborts every request.
+    pub fn kill(&mut self) {
+        match self {
+            Connection::Stdio(p) => p.kill(),
+            Connection::Http(s) => s.kill(),
+            Connection::Sse(s) => s.kill(),
+        }
+    }
+
+    /// True once the process exited or the session ended.
+    pub fn has_exited(&self) -> bool {
+        match self {
+            Connection::Stdio(p) => p.has_exited(),
+            Connection::Http(s) => s.has_exited(),
+            Connection::Sse(s) => s.has_exited(),
+        }
+    }
+
+    /// Sets the `MCP-Protocol-Version` header for later HTTP requests (no-op
+    /// on stdio).
+    pub fn set_protocol_version(&mut self, version: Option<String>) {
+        match self {
+            Connection::Stdio(_) => {}
+            Connection::Http(s) => s.set_protocol_version(version),
+            Connection::Sse(s) => s.set_protocol_version(version),
+        }
+    }
+
+    /// The Streamable HTTP session id, once issued.
+    pub fn session_id(&self) -> Option<String> {
+        match self {
+            Connection::Http(s) => s.session_id(),
+            _ => None,
+        }
+    }
+
+    /// A raw HTTP exchange; `None` on stdio, which has no such thing.
+    pub async fn exchange(
+        &mut self,
+        req: RawRequest,
+    ) -> Option<Result<RawResponse, TransportError>> {
+        match self {
+            Connection::Stdio(_) => None,
+            Connection::Http(s) => Some(s.exchange(req).await),
+            Connection::Sse(s) => Some(s.exchange(req).await),
+        }
+    }
+}
+
+impl From<StdioProcess> for Connection {
+    fn from(p: StdioProcess) -> Self {
+        Connection::Stdio(p)
+    }
+}
+
+impl From<HttpSession> for Connection {
+    fn from(s: HttpSession) -> Self {
+        Connection::Http(s)
+    }
+}
+
+impl From<LegacySseSession> for Connection {
+    fn from(s: LegacySseSession) -> Self {
+        Connection::Sse(Box::new(s))
+    }
+}

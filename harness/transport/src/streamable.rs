@@ -1,0 +1,447 @@
+//! Streamable HTTP client (MCP 2025-03-26 onward): one endpoint URL, every
+//! message POSTed, answers in the POST's response (a JSON body or an SSE
+//! stream), an optional GET stream for server-initiated messages, DELETE to
+//! end the session.
+//!
+//! ```text
+//!   send(bytes) ──► task: POST ──► 202/204 ───────────► Http record
+//!                               ├─► application/json ─► Http record, Frame
+//!                               └─► text/event-stream ► Http record, SseEvent + Frame …
+//!                                        │ cut before every request was answered,
+//!                                        │ and the stream had event ids
+//!                                        ▼
+//!                                   GET + Last-Event-ID (Via::Resumed(n)) …
+//!   open_get_stream() ──► task: GET ──► 405: Http record | SSE: events via Get
+//!   close() / close_input() ──► DELETE (bounded) ──► Http record, Closed
+//! ```
+//!
+//! `send` returns as soon as the POST task is started: a server that never
+//! answers cannot hang the runner, whose own timeouts decide. Every task is
+//! aborted when the session is killed or dropped.
+//!
+//! Headers: `Accept: application/json, text/event-stream` and
+//! `Content-Type: application/json` on every POST; `Mcp-Session-Id` once a
+//! response carried one (the latest wins); `MCP-Protocol-Version` once the
+//! runner set it with [`HttpSession::set_protocol_version`].
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use reqwest::header::{HeaderMap, ACCEPT, CONTENT_TYPE};
+use tokio::sync::mpsc;
+use tokio::task::AbortHandle;
+
+use crate::client::{
+    build_client, describe, finish_plain, media_type, parse_url, read_sse, request_record,
+    response_into, set_header, Emitter, HttpOptions, Owed, TransportError,
+};
+use crate::event::{Event, HttpRecord, Stamped, Via};
+use crate::raw::{self, RawRequest, RawResponse};
+
+pub(crate) const SESSION_HEADER: &str = "mcp-session-id";
+pub(crate) const VERSION_HEADER: &str = "mcp-protocol-version";
+const POST_ACCEPT: &str = "application/json, text/event-stream";
+/// Longest wait before a resumption, whatever `retry` the server asked for.
+const RESUME_DELAY_MAX: Duration = Duration::from_secs(1);
+
+/// State the background tasks share with the session.
+#[derive(Debug)]
+pub(crate) struct Shared {
+    pub(crate) client: reqwest::Client,
+    pub(crate) url: reqwest::Url,
+    pub(crate) options: HttpOptions,
+    pub(crate) emitter: Emitter,
+    pub(crate) session_id: Mutex<Option<String>>,
+    pub(crate) protocol_version: Mutex<Option<String>>,
+}
+
+impl Shared {
+    pub(crate) fn session_id(&self) -> Option<String> {
+        self.session_id.lock().ok().and_then(|s| s.clone())
+    }
+
+    pub(crate) fn protocol_version(&self) -> Option<String> {
+        self.protocol_version.lock().ok().and_then(|v| v.clone())
+    }
+
+    fn capture_session(&self, headers: &HeaderMap) {
+        if let Some(id) = headers.get(SESSION_HEADER).and_then(|v| v.to_str().ok()) {
+            if let Ok(mut slot) = self.session_id.lock() {
+                *slot = Some(id.to_owned());
+            }
+        }
+    }
+
+    /// Session and version headers plus the configured extra ones.
+    fn common_headers(&self) -> Result<HeaderMap, TransportError> {
+        let mut h = HeaderMap::new();
+        for (name, value) in &self.options.headers {
+            set_header(&mut h, name, value)?;
+        }
+        if let Some(id) = self.session_id() {
+            set_header(&mut h, SESSION_HEADER, &id)?;
+        }
+        if let Some(v) = self.protocol_version() {
+            set_header(&mut h, VERSION_HEADER, &v)?;
+        }
+        Ok(h)
+    }
+}
+
+/// A Streamable HTTP session with one MCP endpoint.
+#[derive(Debug)]
+pub struct HttpSession {
+    shared: Arc<Shared>,
+    events: mpsc::Receiver<Stamped>,
+    tasks: Vec<AbortHandle>,
+    posts: u64,
+    raws: u64,
+    closed: bool,
+}
+
+impl HttpSession {
+    /// A session with the endpoint at `url`. No traffic until the first send.
+    pub fn connect(url: &str, options: HttpOptions) -> Result<Self, TransportError> {
+        let url = parse_url(url)?;
+        let client = build_client(&options)?;
+        let (emitter, events) = Emitter::new();
+        Ok(HttpSession {
+            shared: Arc::new(Shared {
+                client,
+                url,
+                options,
+                emitter,
+                session_id: Mutex::new(None),
+                protocol_version: Mutex::new(None),
+            }),
+            events,
+            tasks: Vec::new(),
+            posts: 0,
+            raws: 0,
+            closed: false,
+        })
+    }
+
+    /// The endpoint URL.
+    pub fn url(&self) -> &str {
+        self.shared.url.as_str()
+    }
+
+    /// The session id the server issued, once a response carried one.
+    pub fn session_id(&self) -> Option<String> {
+        self.shared.session_id()
+    }
+
+    /// Sends `MCP-Protocol-Version: v` on every later request (`None`: stop).
+    pub fn set_protocol_version(&mut self, version: Option<String>) {
+        if let Ok(mut slot) = self.shared.protocol_version.lock() {
+            *slot = version;
+        }
+    }
+
+    /// Time since the session was created.
+    pub fn elapsed(&self) -> Duration {
+        self.shared.emitter.elapsed()
+    }
+
+    fn track(&mut self, handle: AbortHandle) {
+        self.tasks.retain(|t| !t.is_finished());
+        self.tasks.push(handle);
+    }
+
+    /// POSTs one message (a trailing newline is stripped); the exchange runs
+    /// in the background and reports on the event channel via `Post(n)`.
+    pub async fn send(&mut self, bytes: &[u8]) -> Result<(), TransportError> {
+        if self.closed {
+            return Err(TransportError::Closed);
+        }
+        let body = strip_newline(bytes).to_vec();
+        let mut headers = self.shared.common_headers()?;
+        headers.insert(ACCEPT, POST_ACCEPT.parse().map_err(|_| invalid("accept"))?);
+        headers.insert(
+            CONTENT_TYPE,
+            "application/json"
+                .parse()
+                .map_err(|_| invalid("content-type"))?,
+        );
+        self.posts += 1;
+        let via = Via::Post(self.posts);
+        let shared = self.shared.clone();
+        let task = tokio::spawn(post(shared, via, headers, body));
+        self.track(task.abort_handle());
+        Ok(())
+    }
+
+    /// Opens the optional GET stream for server-initiated messages (events
+    /// via `Get`). A 405 is only recorded: servers need not offer it.
+    pub fn open_get_stream(&mut self) -> Result<(), TransportError> {
+        if self.closed {
+            return Err(TransportError::Closed);
+        }
+        let headers = self.shared.common_headers()?;
+        let shared = self.shared.clone();
+        let task = tokio::spawn(async move {
+            get_stream(&shared, Via::Get, headers, None, &mut Owed::default()).await;
+        });
+        self.track(task.abort_handle());
+        Ok(())
+    }
+
+    /// A transport-level exchange for a scenario step; recorded via `Raw(n)`,
+    /// its answer is not put on the frame stream, and it never changes the
+    /// captured session id. Relative URLs resolve against the endpoint.
+    pub async fn exchange(&mut self, req: RawRequest) -> Result<RawResponse, TransportError> {
+        self.raws += 1;
+        let via = Via::Raw(self.raws);
+        let url = raw::resolve(&self.shared.url, req.url.as_deref())?;
+        let (resp, record) = raw::exchange(
+            &url,
+            &req,
+            &self.shared.options,
+            self.session_id(),
+            self.shared.protocol_version(),
+        )
+        .await;
+        self.shared
+            .emitter
+            .emit_now(via, Event::Http(Box::new(record)));
+        resp
+    }
+
+    /// Ends the session: DELETE with the session id (bounded by
+    /// `close_timeout`; a 405 is fine), then stops every stream and reports
+    /// `Closed`. Without a session id there is nothing to delete.
+    pub async fn close(&mut self) {
+        if self.closed {
+            return;
+        }
+        self.closed = true;
+        delete(self.shared.clone()).await;
+        self.abort_all();
+    }
+
+    /// Like [`HttpSession::close`], without waiting: the DELETE runs in a
+    /// detached task bounded by `close_timeout`.
+    pub fn close_input(&mut self) {
+        if self.closed {
+            return;
+        }
+        self.closed = true;
+        self.abort_all();
+        tokio::spawn(delete(self.shared.clone()));
+    }
+
+    /// The next event; never `None` while the session lives (callers bound
+    /// their waits).
+    pub async fn recv(&mut self) -> Option<Stamped> {
+        let e = self.events.recv().await;
+        if let Some(Stamped {
+            event: Event::Closed(_),
+            ..
+        }) = &e
+        {
+            self.closed = true;
+        }
+        e
+    }
+
+    /// True once the session was closed, killed, or the server unreachable.
+    pub fn has_exited(&self) -> bool {
+        self.closed
+    }
+
+    /// Aborts every request and stream now (no DELETE).
+    pub fn kill(&mut self) {
+        self.closed = true;
+        self.abort_all();
+    }
+
+    fn abort_all(&mut self) {
+        for t in self.tasks.drain(..) {
+            t.abort();
+        }
+    }
+}
+
+impl Drop for HttpSession {
+    fn drop(&mut self) {
+        self.abort_all();
+    }
+}
+
+fn invalid(name: &str) -> TransportError {
+    TransportError::InvalidHeader {
+        name: name.to_owned(),
+    }
+}
+
+/// One message's bytes without the line terminator the stdio framing adds.
+pub(crate) fn strip_newline(bytes: &[u8]) -> &[u8] {
+    let b = bytes.strip_suffix(b"\n").unwrap_or(bytes);
+    b.strip_suffix(b"\r").unwrap_or(b)
+}
+
+/// Reports a failed request; a refused connection ends the connection.
+async fn failed(shared: &Shared, via: Via, mut record: HttpRecord, e: &reqwest::Error) {
+    record.error = Some(describe(e));
+    let emitter = &shared.emitter;
+    emitter.emit(via, Event::Http(Box::new(record))).await;
+    if e.is_connect() {
+        let why = format!("could not connect to {}: {}", shared.url, describe(e));
+        emitter.emit(via, Event::Closed(why)).await;
+    }
+}
+
+/// One POST and everything its response brings, resumption included.
+async fn post(shared: Arc<Shared>, via: Via, headers: HeaderMap, body: Vec<u8>) {
+    let mut record = request_record("POST", &shared.url, &headers, &body, false);
+    let mut owed = Owed::of_body(&body);
+    let request = shared
+        .client
+        .post(shared.url.clone())
+        .headers(headers)
+        .body(body);
+    let timeout = shared.options.request_timeout;
+    let mut resp = match tokio::time::timeout(timeout, request.send()).await {
+        Ok(Ok(resp)) => resp,
+        Ok(Err(e)) => return failed(&shared, via, record, &e).await,
+        Err(_) => {
+            record.error = Some(format!("no response headers within {timeout:?}"));
+            shared
+                .emitter
+                .emit(via, Event::Http(Box::new(record)))
+                .await;
+            return;
+        }
+    };
+    shared.capture_session(resp.headers());
+    response_into(&mut record, resp.status().as_u16(), resp.headers());
+    if media_type(resp.headers()).as_deref() != Some("text/event-stream") {
+        let max = shared.options.max_message;
+        finish_plain(&shared.emitter, via, record, resp, max, timeout).await;
+        return;
+    }
+    record.body = "SSE stream".to_owned();
+    if !shared
+        .emitter
+        .emit(via, Event::Http(Box::new(record)))
+        .await
+    {
+        return;
+    }
+    let max = shared.options.max_message;
+    let mut end = read_sse(&shared.emitter, via, &mut resp, max, &mut owed, |_| true).await;
+    let Via::Post(n) = via else { return };
+    let mut attempts = 0;
+    // Resume a stream cut before it answered every request, when its event
+    // ids make that possible.
+    while !end.abandoned
+        && !owed.is_empty()
+        && !end.last_event_id.is_empty()
+        && attempts < shared.options.resume_attempts
+    {
+        attempts += 1;
+        let delay = end
+            .retry
+            .map_or(Duration::ZERO, Duration::from_millis)
+            .min(RESUME_DELAY_MAX);
+        tokio::time::sleep(delay).await;
+        let Ok(headers) = shared.common_headers() else {
+            return;
+        };
+        let last = end.last_event_id.clone();
+        match get_stream(&shared, Via::Resumed(n), headers, Some(&last), &mut owed).await {
+            Some(next) => {
+                end = next;
+                // A resumed stream without ids resumes from the same point.
+                if end.last_event_id.is_empty() {
+                    end.last_event_id = last;
+                }
+            }
+            None => return,
+        }
+    }
+}
+
+/// A GET stream (standalone or resuming): `None` when no stream came.
+async fn get_stream(
+    shared: &Shared,
+    via: Via,
+    mut headers: HeaderMap,
+    last_event_id: Option<&str>,
+    owed: &mut Owed,
+) -> Option<crate::client::StreamEnd> {
+    headers.insert(ACCEPT, "text/event-stream".parse().map_err(|_| ()).ok()?);
+    if let Some(id) = last_event_id {
+        set_header(&mut headers, "last-event-id", id).ok()?;
+    }
+    let mut record = request_record("GET", &shared.url, &headers, &[], false);
+    let timeout = shared.options.request_timeout;
+    let request = shared.client.get(shared.url.clone()).headers(headers);
+    let mut resp = match tokio::time::timeout(timeout, request.send()).await {
+        Ok(Ok(resp)) => resp,
+        Ok(Err(e)) => {
+            failed(shared, via, record, &e).await;
+            return None;
+        }
+        Err(_) => {
+            record.error = Some(format!("no response headers within {timeout:?}"));
+            shared
+                .emitter
+                .emit(via, Event::Http(Box::new(record)))
+                .await;
+            return None;
+        }
+    };
+    response_into(&mut record, resp.status().as_u16(), resp.headers());
+    let stream = resp.status().is_success()
+        && media_type(resp.headers()).as_deref() == Some("text/event-stream");
+    if !stream {
+        let max = shared.options.max_message;
+        finish_plain(&shared.emitter, via, record, resp, max, timeout).await;
+        return None;
+    }
+    record.body = "SSE stream".to_owned();
+    shared
+        .emitter
+        .emit(via, Event::Http(Box::new(record)))
+        .await;
+    let max = shared.options.max_message;
+    Some(read_sse(&shared.emitter, via, &mut resp, max, owed, |_| true).await)
+}
+
+/// DELETE with the session id, bounded; then `Closed`.
+async fn delete(shared: Arc<Shared>) {
+    let emitter = &shared.emitter;
+    if shared.session_id().is_none() {
+        emitter.emit_now(
+            Via::Delete,
+            Event::Closed("session closed by the harness (no session id: no DELETE)".into()),
+        );
+        return;
+    }
+    let Ok(headers) = shared.common_headers() else {
+        return;
+    };
+    let mut record = request_record("DELETE", &shared.url, &headers, &[], false);
+    let timeout = shared.options.close_timeout;
+    let request = shared.client.delete(shared.url.clone()).headers(headers);
+    match tokio::time::timeout(timeout, request.send()).await {
+        Ok(Ok(mut resp)) => {
+            response_into(&mut record, resp.status().as_u16(), resp.headers());
+            let (body, _, _) = crate::client::read_body(&mut resp, 4096, timeout).await;
+            record.body = crate::event::body_text(&body);
+        }
+        Ok(Err(e)) => record.error = Some(describe(&e)),
+        Err(_) => record.error = Some(format!("no response within {timeout:?}")),
+    }
+    let status = record
+        .status
+        .map_or_else(|| "no answer".to_owned(), |s| s.to_string());
+    // Not waiting for room: nobody may be reading while the session closes.
+    emitter.emit_now(Via::Delete, Event::Http(Box::new(record)));
+    emitter.emit_now(
+        Via::Delete,
+        Event::Closed(format!("session closed by the harness (DELETE → {status})")),
+    );
+}
