@@ -351,7 +351,7 @@ mod tests {
         assert_eq!(f.len(), e.len());
         assert_eq!(
             forge_session("http://h:1/messages/abc123"),
-            "http://h:1/messages/0f1e2d"
+            "http://h:1/messages/0f1edd"
         );
         assert_eq!(forge_session("/x?a=1&flag"), "/x?a=0&flag");
     }
