@@ -11,7 +11,8 @@
 //! - [`session`]: per-session state for either role — lifecycle, request-id
 //!   bookkeeping per direction, progress tokens — acting as the oracle that
 //!   says whether a message is allowed here and, if not, which requirement it
-//!   breaks.
+//!   breaks. The version decides the lifecycle: 2026-07-28 is judged by the
+//!   stateless rules (`session/stateless.rs`).
 //!
 //! The built-in reference server (crate `mcpspec-reference`) and the runner's
 //! judgement of a target are both thin layers over this crate.

@@ -16,7 +16,11 @@
 //!       │                                   ▼                       ▼
 //!       └──────────────────────────────► (BeforeInit)           Operating ──close──► Closed
 //!
-//!  stateless version (2026-07-28): always Operating; no handshake.
+//!  stateless version (2026-07-28): always Operating; no handshake. A
+//!  dual-era peer may still fall back to `initialize`: once that exchange
+//!  succeeds with a handshake version, the session takes that version and
+//!  goes on from Initialized as above. The stateless rules live in
+//!  [`stateless`].
 //! ```
 //!
 //! Bookkeeping per direction: ids of requests sent (pending, answered,
@@ -32,6 +36,8 @@ use serde_json::Value;
 use crate::level::Role;
 use crate::requirement::{known, Requirement};
 use crate::version::{Lifecycle, Version};
+
+mod stateless;
 
 /// Which way a message travelled, from this session's point of view.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -74,6 +80,10 @@ struct Pending {
     /// An invalid request whose id was readable: it may never be answered
     /// with that id (a null-id error is as good), so it is never "owed".
     invalid: bool,
+    /// The request's `_meta` protocol version (stateless versions), if any.
+    meta_version: Option<String>,
+    /// The request's `_meta` log level (2026-07-28 logging opt-in), if any.
+    log_level: Option<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -94,13 +104,15 @@ pub struct Session {
     sent_answered: HashSet<Id>,
     /// Ids of requests the peer sent (uniqueness).
     received_ids: HashSet<Id>,
-    /// Requests the peer sent that we have not answered.
-    received_pending: HashSet<Id>,
+    /// Requests the peer sent that we have not answered, with their methods.
+    received_pending: HashMap<Id, String>,
     /// Progress tokens we supplied, by token JSON text.
     tokens: HashMap<String, TokenState>,
     /// Unreadable messages we sent: each may earn an error with a null id.
     unreadable_sent: u32,
     negotiated_capabilities: Option<Value>,
+    /// What the stateless rules remember (2026-07-28).
+    stateless: stateless::State,
 }
 
 impl Session {
@@ -119,10 +131,11 @@ impl Session {
             sent_pending: HashMap::new(),
             sent_answered: HashSet::new(),
             received_ids: HashSet::new(),
-            received_pending: HashSet::new(),
+            received_pending: HashMap::new(),
             tokens: HashMap::new(),
             unreadable_sent: 0,
             negotiated_capabilities: None,
+            stateless: stateless::State::default(),
         }
     }
 
@@ -134,12 +147,38 @@ impl Session {
         &self.phase
     }
 
-    /// The negotiated (or pinned) version, once known.
+    /// The negotiated (or pinned) version, once known. A session pinned to a
+    /// stateless version changes it once, when a fallback `initialize`
+    /// exchange succeeds with a handshake version.
     pub fn version(&self) -> Option<Version> {
         self.version
     }
 
-    /// The peer's capabilities from the initialize exchange, once known.
+    /// Whether the stateless rules of 2026-07-28 apply now: the version is
+    /// stateless and no fallback handshake took the session elsewhere.
+    pub fn is_stateless(&self) -> bool {
+        self.version
+            .is_some_and(|v| v.lifecycle() == Lifecycle::Stateless)
+    }
+
+    /// The version an answer to our request `id` is judged by: the
+    /// version the request named in its `_meta` when that is a known
+    /// version, the session's version otherwise. `None` when the request is
+    /// not pending, names an unknown version, or is a fallback `initialize`
+    /// of a stateless session (its version is the one the answer names).
+    /// For the runner's schema check: a dual-era target may answer a
+    /// request by another version's rules than the case's.
+    pub fn request_version(&self, id: &Id) -> Option<Version> {
+        let pending = self.sent_pending.get(id)?;
+        match &pending.meta_version {
+            Some(v) => v.parse().ok(),
+            None if pending.method == "initialize" && self.is_stateless() => None,
+            None => self.version,
+        }
+    }
+
+    /// The peer's capabilities, once known: from the initialize exchange,
+    /// or (2026-07-28) from the latest `server/discover` result.
     pub fn peer_capabilities(&self) -> Option<&Value> {
         self.negotiated_capabilities.as_ref()
     }
@@ -166,7 +205,7 @@ impl Session {
 
     /// Has the peer sent a request with this id that we have not answered?
     pub fn peer_request_pending(&self, id: &Id) -> bool {
-        self.received_pending.contains(id)
+        self.received_pending.contains_key(id)
     }
 
     /// Marks the connection closed.
@@ -198,6 +237,13 @@ impl Session {
                         request: r.id.clone(),
                     };
                 }
+                self.stateless_outbound_request(r);
+                let meta = r.params.as_ref().and_then(|p| p.get("_meta"));
+                let text = |key: &str| {
+                    meta.and_then(|m| m.get(key))
+                        .and_then(Value::as_str)
+                        .map(str::to_owned)
+                };
                 self.sent_pending.insert(
                     r.id.clone(),
                     Pending {
@@ -205,6 +251,8 @@ impl Session {
                         progress_token: token,
                         cancelled: false,
                         invalid: false,
+                        meta_version: text(stateless::PROTOCOL_VERSION),
+                        log_level: text(stateless::LOG_LEVEL),
                     },
                 );
             }
@@ -222,11 +270,12 @@ impl Session {
                 _ => {}
             },
             Message::Response(r) => {
-                if let Some(id) = &r.id {
-                    self.received_pending.remove(id);
-                }
+                let method =
+                    r.id.as_ref()
+                        .and_then(|id| self.received_pending.remove(id));
                 if self.own == Role::Server {
                     self.server_answered(r);
+                    self.stateless_answered(r, method.as_deref());
                 }
             }
         }
@@ -247,6 +296,8 @@ impl Session {
                     progress_token: None,
                     cancelled: false,
                     invalid: true,
+                    meta_version: None,
+                    log_level: None,
                 },
             );
         }
@@ -278,7 +329,10 @@ impl Session {
                         format!("{} reuses id {} from an earlier request", r.method, r.id),
                     );
                 }
-                self.received_pending.insert(r.id.clone());
+                self.received_pending.insert(r.id.clone(), r.method.clone());
+                if self.is_stateless() {
+                    self.stateless_inbound_request(r, &mut flag);
+                }
                 let early = matches!(
                     self.phase,
                     Phase::BeforeInit | Phase::Initializing { .. } | Phase::Initialized
@@ -301,6 +355,7 @@ impl Session {
                 }
             }
             Message::Notification(n) => match n.method.as_str() {
+                _ if self.is_stateless() && self.stateless_inbound_notification(n, &mut flag) => {}
                 "notifications/progress" => self.inbound_progress(n.params.as_ref(), &mut flag),
                 "notifications/message" if self.own == Role::Client => {
                     let declared = self
@@ -360,6 +415,10 @@ impl Session {
     }
 
     fn inbound_response(&mut self, r: &Response, flag: &mut impl FnMut(&'static str, String)) {
+        if self.own == Role::Client {
+            // Before the bookkeeping: the answered request is still pending.
+            self.stateless_inbound_response(r, flag);
+        }
         let Some(id) = &r.id else {
             // Only an error may lack an id, and only for a message we sent
             // that could not be read.
@@ -435,7 +494,13 @@ impl Session {
                         .and_then(|s| s.parse().ok());
                 }
                 self.negotiated_capabilities = result.get("capabilities").cloned();
-                self.phase = Phase::Initialized;
+                // A stateless version has no handshake to finish (a peer
+                // may name 2026-07-28 in an initialize result).
+                self.phase = if self.is_stateless() {
+                    Phase::Operating
+                } else {
+                    Phase::Initialized
+                };
             }
             Err(_) => self.phase = Phase::BeforeInit,
         }
@@ -455,6 +520,9 @@ impl Session {
                             .get("protocolVersion")
                             .and_then(Value::as_str)
                             .and_then(|s| s.parse().ok());
+                    }
+                    if self.is_stateless() {
+                        self.phase = Phase::Operating;
                     }
                 }
             }
@@ -514,243 +582,4 @@ fn request_id_param(params: Option<&Value>) -> Option<Id> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::json;
-
-    fn ids(v: &[Violation]) -> Vec<&str> {
-        v.iter().map(|v| v.requirement.id).collect()
-    }
-
-    fn client() -> Session {
-        let mut s = Session::new(Role::Client, None);
-        s.outbound(
-            &Message::request(
-                0,
-                "initialize",
-                Some(json!({"protocolVersion": "2025-06-18"})),
-            ),
-            0,
-        );
-        let v = s.inbound(
-            &Message::result(
-                Id::from(0),
-                json!({"protocolVersion": "2025-06-18", "capabilities": {"tools": {}}}),
-            ),
-            1,
-        );
-        assert!(v.is_empty());
-        s.outbound(&Message::notification("notifications/initialized", None), 2);
-        s
-    }
-
-    #[test]
-    fn handshake_moves_through_phases() {
-        let s = client();
-        assert_eq!(s.phase(), &Phase::Operating);
-        assert_eq!(s.version(), Some(Version::V2025_06_18));
-        assert_eq!(s.peer_capabilities(), Some(&json!({"tools": {}})));
-    }
-
-    /// Regression (fuzz/corpus/engine, from server/lifecycle/initialize/second-initialize):
-    /// the answer to a second `initialize` moved an operating session back to
-    /// `Initialized`, so the server's next request was flagged as too early.
-    #[test]
-    fn a_second_initialize_does_not_restart_the_lifecycle() {
-        for answer in [
-            Message::result(
-                Id::from(5),
-                json!({"protocolVersion": "2024-11-05", "capabilities": {}}),
-            ),
-            Message::error(Some(Id::from(5)), -32600, "already initialized", None),
-        ] {
-            let mut s = client();
-            s.outbound(&Message::request(5, "initialize", Some(json!({}))), 3);
-            assert!(s.inbound(&answer, 4).is_empty());
-            assert_eq!(s.phase(), &Phase::Operating);
-            assert_eq!(s.version(), Some(Version::V2025_06_18));
-            assert_eq!(s.peer_capabilities(), Some(&json!({"tools": {}})));
-            assert!(s
-                .inbound(&Message::request(1, "roots/list", None), 5)
-                .is_empty());
-        }
-    }
-
-    #[test]
-    fn an_id_of_the_wrong_type_names_the_id_rule() {
-        let mut s = client();
-        let bad = mcpspec_wire::classify(br#"{"jsonrpc":"2.0","id":1.5,"method":"ping"}"#)
-            .expect_err("a float id is invalid");
-        assert_eq!(
-            s.inbound_invalid(&bad, 1).requirement.id,
-            "jsonrpc.request.id-type"
-        );
-        let other = mcpspec_wire::classify(br#"{"jsonrpc":"2.0","id":1,"method":7}"#)
-            .expect_err("a numeric method is invalid");
-        assert_eq!(
-            s.inbound_invalid(&other, 1).requirement.id,
-            "jsonrpc.message.valid"
-        );
-    }
-
-    #[test]
-    fn responses_must_match_a_pending_request_once() {
-        let mut s = client();
-        s.outbound(&Message::request(1, "ping", None), 3);
-        assert!(s
-            .inbound(&Message::result(Id::from(1), json!({})), 4)
-            .is_empty());
-        assert_eq!(
-            ids(&s.inbound(&Message::result(Id::from(1), json!({})), 5)),
-            ["jsonrpc.response.once"]
-        );
-        assert_eq!(
-            ids(&s.inbound(&Message::result(Id::from(9), json!({})), 6)),
-            ["jsonrpc.response.id-matches"]
-        );
-    }
-
-    #[test]
-    fn null_id_error_needs_an_unreadable_message() {
-        let mut s = client();
-        let err = Message::error(None, -32700, "Parse error", None);
-        assert_eq!(ids(&s.inbound(&err, 1)), ["jsonrpc.response.id-matches"]);
-        s.outbound_unreadable(&mcpspec_wire::classify(b"{").unwrap_err());
-        assert!(s.inbound(&err, 2).is_empty());
-        assert_eq!(ids(&s.inbound(&err, 3)), ["jsonrpc.response.id-matches"]);
-    }
-
-    #[test]
-    fn invalid_request_with_readable_id_may_be_answered_either_way() {
-        let bad = mcpspec_wire::classify(br#"{"jsonrpc":"2.0","id":5,"method":7}"#).unwrap_err();
-        let mut s = client();
-        s.outbound_unreadable(&bad);
-        assert!(s
-            .inbound(&Message::error(Some(Id::from(5)), -32600, "x", None), 1)
-            .is_empty());
-        let mut s = client();
-        s.outbound_unreadable(&bad);
-        assert!(s
-            .inbound(&Message::error(None, -32600, "x", None), 1)
-            .is_empty());
-    }
-
-    #[test]
-    fn progress_rules() {
-        let mut s = client();
-        s.outbound(
-            &Message::request(
-                2,
-                "tools/call",
-                Some(json!({"_meta": {"progressToken": "t"}})),
-            ),
-            0,
-        );
-        let p = |v: f64| {
-            Message::notification(
-                "notifications/progress",
-                Some(json!({"progressToken": "t", "progress": v})),
-            )
-        };
-        assert!(s.inbound(&p(1.0), 1).is_empty());
-        assert_eq!(ids(&s.inbound(&p(1.0), 2)), ["progress.increasing"]);
-        assert!(s.inbound(&p(2.0), 3).is_empty());
-        let other = Message::notification(
-            "notifications/progress",
-            Some(json!({"progressToken": "u", "progress": 1})),
-        );
-        assert_eq!(ids(&s.inbound(&other, 4)), ["progress.token-active"]);
-        assert!(s
-            .inbound(&Message::result(Id::from(2), json!({})), 5)
-            .is_empty());
-        assert_eq!(ids(&s.inbound(&p(3.0), 6)), ["progress.token-active"]);
-    }
-
-    #[test]
-    fn pending_lists_only_what_the_peer_owes() {
-        let mut s = client();
-        s.outbound(&Message::request(7, "tools/call", None), 0);
-        s.outbound(&Message::request(8, "tools/call", None), 0);
-        s.outbound(
-            &Message::notification("notifications/cancelled", Some(json!({"requestId": 8}))),
-            1,
-        );
-        let bad = mcpspec_wire::classify(br#"{"jsonrpc":"2.0","id":9,"method":7}"#).unwrap_err();
-        s.outbound_unreadable(&bad);
-        let owed: Vec<String> = s.pending().map(|(id, m)| format!("{m} {id}")).collect();
-        assert_eq!(owed, ["tools/call 7"]);
-    }
-
-    #[test]
-    fn answer_after_cancel_is_flagged() {
-        let mut s = client();
-        s.outbound(&Message::request(3, "tools/call", None), 0);
-        s.outbound(
-            &Message::notification("notifications/cancelled", Some(json!({"requestId": 3}))),
-            1,
-        );
-        assert_eq!(
-            ids(&s.inbound(&Message::result(Id::from(3), json!({})), 2)),
-            ["cancellation.no-response"]
-        );
-    }
-
-    #[test]
-    fn peer_request_ids_must_be_unique_and_wait_for_initialized() {
-        let mut s = Session::new(Role::Client, None);
-        assert_eq!(
-            ids(&s.inbound(&Message::request(1, "roots/list", None), 0)),
-            ["lifecycle.server.no-requests-before-initialized"]
-        );
-        assert!(s.inbound(&Message::request(2, "ping", None), 0).is_empty());
-        assert_eq!(
-            ids(&s.inbound(&Message::request(2, "ping", None), 0)),
-            ["jsonrpc.request.id-unique"]
-        );
-    }
-
-    #[test]
-    fn log_messages_need_the_logging_capability() {
-        let log = Message::notification(
-            "notifications/message",
-            Some(json!({"level": "info", "data": "x"})),
-        );
-        let mut s = client(); // declared tools only
-        assert_eq!(ids(&s.inbound(&log, 1)), ["logging.capability.declared"]);
-        let mut s = Session::new(Role::Client, None);
-        assert!(
-            s.inbound(&log, 1).is_empty(),
-            "unknown capabilities: no judgement"
-        );
-    }
-
-    #[test]
-    fn batches_only_in_2025_03_26() {
-        let mut s = Session::new(Role::Client, Some(Version::V2025_06_18));
-        assert!(s.inbound_batch(0).is_some());
-        let mut s = Session::new(Role::Client, Some(Version::V2025_03_26));
-        assert!(s.inbound_batch(0).is_none());
-    }
-
-    #[test]
-    fn every_requirement_the_engine_names_is_catalogued() {
-        let src = include_str!("session.rs");
-        let mut n = 0;
-        for part in src.split('"').skip(1).step_by(2) {
-            let looks_like_id = part.contains('.')
-                && !part.ends_with(".rs")
-                && !part.contains(' ')
-                && part
-                    .chars()
-                    .all(|c| c.is_ascii_lowercase() || c == '.' || c == '-');
-            if looks_like_id {
-                n += 1;
-                assert!(
-                    crate::lookup(part).is_some(),
-                    "{part} is not in the catalogue"
-                );
-            }
-        }
-        assert!(n >= 8, "found only {n} requirement ids in session.rs");
-    }
-}
+mod tests;

@@ -15,6 +15,9 @@
 pub enum Checker {
     /// The engine's session oracle (`harness/engine/src/session.rs`).
     Session,
+    /// The session oracle's stateless rules, 2026-07-28
+    /// (`harness/engine/src/session/stateless.rs`).
+    StatelessSession,
     /// The runner's stdio connection (`harness/runner/src/conn.rs`).
     StdioConnection,
     /// The runner's schema check (`harness/runner/src/schema.rs`).
@@ -25,7 +28,9 @@ impl Checker {
     /// How the check runs, for listings.
     pub fn describe(self) -> &'static str {
         match self {
-            Checker::Session => "the session oracle judges every message the target sends",
+            Checker::Session | Checker::StatelessSession => {
+                "the session oracle judges every message the target sends"
+            }
             Checker::StdioConnection => "the runner judges every line a stdio target writes",
             Checker::Schema => {
                 "the runner checks every message the target sends against the version's schema"
@@ -42,6 +47,7 @@ impl Checker {
     pub fn source(self) -> &'static str {
         match self {
             Checker::Session => "engine/src/session.rs",
+            Checker::StatelessSession => "engine/src/session/stateless.rs",
             Checker::StdioConnection => "runner/src/conn.rs",
             Checker::Schema => "runner/src/schema.rs",
         }
@@ -59,6 +65,13 @@ const fn session(id: &'static str) -> OracleCheck {
     OracleCheck {
         id,
         by: Checker::Session,
+    }
+}
+
+const fn stateless(id: &'static str) -> OracleCheck {
+    OracleCheck {
+        id,
+        by: Checker::StatelessSession,
     }
 }
 
@@ -81,6 +94,21 @@ pub static ORACLE: &[OracleCheck] = &[
     session("logging.capability.declared"),
     session("progress.token-active"),
     session("progress.increasing"),
+    // Judged in the runner's client-role sessions, so only rules binding
+    // servers (or both sides). The client-binding stateless rules
+    // (`stateless.meta.required-keys`, `stateless.client.era-cached`,
+    // `stateless.client.retry-supported`,
+    // `stateless.client.version-from-supported`) are checked by server-role
+    // sessions, which no case runs yet: list them once client cases exist.
+    stateless("stateless.server.no-requests"),
+    stateless("stateless.removed.not-sent"),
+    stateless("stateless.cancel.listen-only"),
+    stateless("stateless.result.result-type"),
+    stateless("stateless.error.unsupported-version-data"),
+    stateless("stateless.error.missing-capability-data"),
+    stateless("stateless.error.reserved-range"),
+    stateless("stateless.error.retired-codes"),
+    stateless("logging.meta-level.opt-in"),
     stdio("stdio.stdout-only-mcp"),
     stdio("stdio.newline-delimited"),
     OracleCheck {
@@ -114,13 +142,21 @@ mod tests {
 
     #[test]
     fn session_oracle_ids_appear_in_the_session_source() {
-        let src = include_str!("../session.rs");
-        for c in ORACLE.iter().filter(|c| c.by == Checker::Session) {
-            assert!(
-                src.contains(&format!("\"{}\"", c.id)),
-                "{} is listed as checked by the session oracle, but session.rs never names it",
-                c.id
-            );
+        for (checker, src) in [
+            (Checker::Session, include_str!("../session.rs")),
+            (
+                Checker::StatelessSession,
+                include_str!("../session/stateless.rs"),
+            ),
+        ] {
+            for c in ORACLE.iter().filter(|c| c.by == checker) {
+                assert!(
+                    src.contains(&format!("\"{}\"", c.id)),
+                    "{} is listed as checked by {}, which never names it",
+                    c.id,
+                    checker.source()
+                );
+            }
         }
     }
 }

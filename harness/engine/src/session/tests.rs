@@ -1,0 +1,243 @@
+//! Unit tests of the session oracle's JSON-RPC and handshake rules.
+
+use super::*;
+use serde_json::json;
+
+fn ids(v: &[Violation]) -> Vec<&str> {
+    v.iter().map(|v| v.requirement.id).collect()
+}
+
+fn client() -> Session {
+    let mut s = Session::new(Role::Client, None);
+    s.outbound(
+        &Message::request(
+            0,
+            "initialize",
+            Some(json!({"protocolVersion": "2025-06-18"})),
+        ),
+        0,
+    );
+    let v = s.inbound(
+        &Message::result(
+            Id::from(0),
+            json!({"protocolVersion": "2025-06-18", "capabilities": {"tools": {}}}),
+        ),
+        1,
+    );
+    assert!(v.is_empty());
+    s.outbound(&Message::notification("notifications/initialized", None), 2);
+    s
+}
+
+#[test]
+fn handshake_moves_through_phases() {
+    let s = client();
+    assert_eq!(s.phase(), &Phase::Operating);
+    assert_eq!(s.version(), Some(Version::V2025_06_18));
+    assert_eq!(s.peer_capabilities(), Some(&json!({"tools": {}})));
+}
+
+/// Regression (fuzz/corpus/engine, from server/lifecycle/initialize/second-initialize):
+/// the answer to a second `initialize` moved an operating session back to
+/// `Initialized`, so the server's next request was flagged as too early.
+#[test]
+fn a_second_initialize_does_not_restart_the_lifecycle() {
+    for answer in [
+        Message::result(
+            Id::from(5),
+            json!({"protocolVersion": "2024-11-05", "capabilities": {}}),
+        ),
+        Message::error(Some(Id::from(5)), -32600, "already initialized", None),
+    ] {
+        let mut s = client();
+        s.outbound(&Message::request(5, "initialize", Some(json!({}))), 3);
+        assert!(s.inbound(&answer, 4).is_empty());
+        assert_eq!(s.phase(), &Phase::Operating);
+        assert_eq!(s.version(), Some(Version::V2025_06_18));
+        assert_eq!(s.peer_capabilities(), Some(&json!({"tools": {}})));
+        assert!(s
+            .inbound(&Message::request(1, "roots/list", None), 5)
+            .is_empty());
+    }
+}
+
+#[test]
+fn an_id_of_the_wrong_type_names_the_id_rule() {
+    let mut s = client();
+    let bad = mcpspec_wire::classify(br#"{"jsonrpc":"2.0","id":1.5,"method":"ping"}"#)
+        .expect_err("a float id is invalid");
+    assert_eq!(
+        s.inbound_invalid(&bad, 1).requirement.id,
+        "jsonrpc.request.id-type"
+    );
+    let other = mcpspec_wire::classify(br#"{"jsonrpc":"2.0","id":1,"method":7}"#)
+        .expect_err("a numeric method is invalid");
+    assert_eq!(
+        s.inbound_invalid(&other, 1).requirement.id,
+        "jsonrpc.message.valid"
+    );
+}
+
+#[test]
+fn responses_must_match_a_pending_request_once() {
+    let mut s = client();
+    s.outbound(&Message::request(1, "ping", None), 3);
+    assert!(s
+        .inbound(&Message::result(Id::from(1), json!({})), 4)
+        .is_empty());
+    assert_eq!(
+        ids(&s.inbound(&Message::result(Id::from(1), json!({})), 5)),
+        ["jsonrpc.response.once"]
+    );
+    assert_eq!(
+        ids(&s.inbound(&Message::result(Id::from(9), json!({})), 6)),
+        ["jsonrpc.response.id-matches"]
+    );
+}
+
+#[test]
+fn null_id_error_needs_an_unreadable_message() {
+    let mut s = client();
+    let err = Message::error(None, -32700, "Parse error", None);
+    assert_eq!(ids(&s.inbound(&err, 1)), ["jsonrpc.response.id-matches"]);
+    s.outbound_unreadable(&mcpspec_wire::classify(b"{").unwrap_err());
+    assert!(s.inbound(&err, 2).is_empty());
+    assert_eq!(ids(&s.inbound(&err, 3)), ["jsonrpc.response.id-matches"]);
+}
+
+#[test]
+fn invalid_request_with_readable_id_may_be_answered_either_way() {
+    let bad = mcpspec_wire::classify(br#"{"jsonrpc":"2.0","id":5,"method":7}"#).unwrap_err();
+    let mut s = client();
+    s.outbound_unreadable(&bad);
+    assert!(s
+        .inbound(&Message::error(Some(Id::from(5)), -32600, "x", None), 1)
+        .is_empty());
+    let mut s = client();
+    s.outbound_unreadable(&bad);
+    assert!(s
+        .inbound(&Message::error(None, -32600, "x", None), 1)
+        .is_empty());
+}
+
+#[test]
+fn progress_rules() {
+    let mut s = client();
+    s.outbound(
+        &Message::request(
+            2,
+            "tools/call",
+            Some(json!({"_meta": {"progressToken": "t"}})),
+        ),
+        0,
+    );
+    let p = |v: f64| {
+        Message::notification(
+            "notifications/progress",
+            Some(json!({"progressToken": "t", "progress": v})),
+        )
+    };
+    assert!(s.inbound(&p(1.0), 1).is_empty());
+    assert_eq!(ids(&s.inbound(&p(1.0), 2)), ["progress.increasing"]);
+    assert!(s.inbound(&p(2.0), 3).is_empty());
+    let other = Message::notification(
+        "notifications/progress",
+        Some(json!({"progressToken": "u", "progress": 1})),
+    );
+    assert_eq!(ids(&s.inbound(&other, 4)), ["progress.token-active"]);
+    assert!(s
+        .inbound(&Message::result(Id::from(2), json!({})), 5)
+        .is_empty());
+    assert_eq!(ids(&s.inbound(&p(3.0), 6)), ["progress.token-active"]);
+}
+
+#[test]
+fn pending_lists_only_what_the_peer_owes() {
+    let mut s = client();
+    s.outbound(&Message::request(7, "tools/call", None), 0);
+    s.outbound(&Message::request(8, "tools/call", None), 0);
+    s.outbound(
+        &Message::notification("notifications/cancelled", Some(json!({"requestId": 8}))),
+        1,
+    );
+    let bad = mcpspec_wire::classify(br#"{"jsonrpc":"2.0","id":9,"method":7}"#).unwrap_err();
+    s.outbound_unreadable(&bad);
+    let owed: Vec<String> = s.pending().map(|(id, m)| format!("{m} {id}")).collect();
+    assert_eq!(owed, ["tools/call 7"]);
+}
+
+#[test]
+fn answer_after_cancel_is_flagged() {
+    let mut s = client();
+    s.outbound(&Message::request(3, "tools/call", None), 0);
+    s.outbound(
+        &Message::notification("notifications/cancelled", Some(json!({"requestId": 3}))),
+        1,
+    );
+    assert_eq!(
+        ids(&s.inbound(&Message::result(Id::from(3), json!({})), 2)),
+        ["cancellation.no-response"]
+    );
+}
+
+#[test]
+fn peer_request_ids_must_be_unique_and_wait_for_initialized() {
+    let mut s = Session::new(Role::Client, None);
+    assert_eq!(
+        ids(&s.inbound(&Message::request(1, "roots/list", None), 0)),
+        ["lifecycle.server.no-requests-before-initialized"]
+    );
+    assert!(s.inbound(&Message::request(2, "ping", None), 0).is_empty());
+    assert_eq!(
+        ids(&s.inbound(&Message::request(2, "ping", None), 0)),
+        ["jsonrpc.request.id-unique"]
+    );
+}
+
+#[test]
+fn log_messages_need_the_logging_capability() {
+    let log = Message::notification(
+        "notifications/message",
+        Some(json!({"level": "info", "data": "x"})),
+    );
+    let mut s = client(); // declared tools only
+    assert_eq!(ids(&s.inbound(&log, 1)), ["logging.capability.declared"]);
+    let mut s = Session::new(Role::Client, None);
+    assert!(
+        s.inbound(&log, 1).is_empty(),
+        "unknown capabilities: no judgement"
+    );
+}
+
+#[test]
+fn batches_only_in_2025_03_26() {
+    let mut s = Session::new(Role::Client, Some(Version::V2025_06_18));
+    assert!(s.inbound_batch(0).is_some());
+    let mut s = Session::new(Role::Client, Some(Version::V2025_03_26));
+    assert!(s.inbound_batch(0).is_none());
+}
+
+#[test]
+fn every_requirement_the_engine_names_is_catalogued() {
+    let src = [include_str!("../session.rs"), include_str!("stateless.rs")].concat();
+    let mut n = 0;
+    for part in src.split('"').skip(1).step_by(2) {
+        let looks_like_id = part.contains('.')
+            && !part.ends_with(".rs")
+            && !part.contains(' ')
+            && part
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c == '.' || c == '-');
+        if looks_like_id {
+            n += 1;
+            assert!(
+                crate::lookup(part).is_some(),
+                "{part} is not in the catalogue"
+            );
+        }
+    }
+    assert!(
+        n >= 16,
+        "found only {n} requirement ids in the session oracle"
+    );
+}
