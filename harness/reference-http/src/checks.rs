@@ -30,7 +30,7 @@ use axum::body::Body;
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::Response;
 use mcpspec_engine::Version;
-use mcpspec_reference::SUPPORTED_VERSIONS;
+use mcpspec_reference::HANDSHAKE_VERSIONS;
 use serde_json::json;
 
 pub(crate) const SESSION_HEADER: &str = "mcp-session-id";
@@ -109,7 +109,7 @@ pub(crate) fn bad_version_header(negotiated: Version, header: Option<&str>) -> O
     }
     let value = header?;
     match value.parse::<Version>() {
-        Ok(v) if SUPPORTED_VERSIONS.contains(&v) => None,
+        Ok(v) if HANDSHAKE_VERSIONS.contains(&v) => None,
         Ok(v) => Some(format!(
             "Bad Request: unsupported MCP-Protocol-Version {v} (supported: {})",
             supported_list()
@@ -122,7 +122,7 @@ pub(crate) fn bad_version_header(negotiated: Version, header: Option<&str>) -> O
 }
 
 fn supported_list() -> String {
-    SUPPORTED_VERSIONS
+    HANDSHAKE_VERSIONS
         .iter()
         .map(|v| v.as_str())
         .collect::<Vec<_>>()

@@ -15,6 +15,8 @@
 //! - **Streamable HTTP** at `/mcp` (2025-03-26 and later), see `streamable`.
 //! - **Legacy HTTP+SSE** at `/sse`, with its POST endpoint `/message`
 //!   (2024-11-05), see `legacy`.
+//! - **2026-07-28** POSTs to `/mcp` need no session: after the header
+//!   checks of `stateless`, each is served by a session of its own.
 //!
 //! The HTTP faults of [`mcpspec_reference::Fault`] (those that do not apply to
 //! stdio) are carried out here; every other fault is handed to the sans-IO
@@ -23,7 +25,7 @@
 //!
 //! Modules, in reading order: `streamable` and `legacy` (the endpoints),
 //! `checks` (header rules and error bodies), `session` (the per-session task
-//! and its routing), `messages` (what a body holds, what the server emitted), `streams` (SSE streams with event ids and replay), `sse`
+//! and its routing), `stateless` (2026-07-28 POSTs), `messages` (what a body holds, what the server emitted), `streams` (SSE streams with event ids and replay), `sse`
 //! (event encoding and response bodies), `ids` (session ids).
 
 #![cfg_attr(test, allow(clippy::unwrap_used))]
@@ -34,6 +36,7 @@ mod legacy;
 mod messages;
 mod session;
 mod sse;
+mod stateless;
 mod streamable;
 mod streams;
 
@@ -175,6 +178,11 @@ impl App {
 
     pub(crate) fn unregister(&self, table: Table, id: &str) {
         self.table(table).remove(id);
+    }
+
+    /// Whether the server is shutting down.
+    pub(crate) fn is_closing(&self) -> bool {
+        *self.inner.closing.borrow()
     }
 
     /// Resolves at shutdown.

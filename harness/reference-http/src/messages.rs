@@ -8,8 +8,9 @@
 use std::collections::BTreeSet;
 
 use axum::http::StatusCode;
-use mcpspec_reference::Output;
-use mcpspec_wire::{classify, Inbound, Message};
+use mcpspec_engine::Version;
+use mcpspec_reference::{Output, NAMED_ERRORS};
+use mcpspec_wire::{classify, Inbound, Message, Request};
 use serde_json::Value;
 
 /// What a POST body is, as far as routing its answers goes.
@@ -90,6 +91,8 @@ pub(crate) struct Msg {
     pub(crate) text: String,
     pub(crate) kind: Kind,
     pub(crate) is_error: bool,
+    /// An error whose code 2026-07-28 names (-32020 … -32022).
+    pub(crate) named_error: bool,
 }
 
 #[derive(Debug)]
@@ -122,10 +125,15 @@ impl Msg {
             _ => Kind::Response(key(v.get("id"))),
         };
         let is_error = v.get("error").is_some();
+        let named_error = v
+            .pointer("/error/code")
+            .and_then(Value::as_i64)
+            .is_some_and(|c| NAMED_ERRORS.contains(&c));
         Some(Msg {
             text,
             kind,
             is_error,
+            named_error,
         })
     }
 
@@ -181,11 +189,75 @@ pub(crate) fn join(msgs: &[Msg]) -> Vec<u8> {
 }
 
 /// 400 when the body is a lone error with no id (the message as a whole
-/// was rejected: a parse error, an invalid message, a refused batch).
-pub(crate) fn status_of(msgs: &[Msg]) -> StatusCode {
+/// was rejected: a parse error, an invalid message, a refused batch), or,
+/// when `named_400`, a lone error with a code 2026-07-28 names
+/// (`http.status.named-errors`).
+pub(crate) fn status_of(msgs: &[Msg], named_400: bool) -> StatusCode {
     match msgs {
         [m] if m.is_error && matches!(m.kind, Kind::Response(None)) => StatusCode::BAD_REQUEST,
+        [m] if m.named_error && named_400 => StatusCode::BAD_REQUEST,
         _ => StatusCode::OK,
+    }
+}
+
+/// The `_meta` key that names a 2026-07-28 request's protocol version.
+pub(crate) const META_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
+
+/// The requests of a body (none if it is not JSON-RPC).
+fn requests(body: &[u8]) -> Vec<Request> {
+    let messages = match classify(body) {
+        Err(_) => return Vec::new(),
+        Ok(Inbound::Single(m)) => vec![m],
+        Ok(Inbound::Batch(items)) => items.into_iter().filter_map(Result::ok).collect(),
+    };
+    messages
+        .into_iter()
+        .filter_map(|m| match m {
+            Message::Request(r) => Some(r),
+            _ => None,
+        })
+        .collect()
+}
+
+fn meta_version(r: &Request) -> Option<&Value> {
+    r.params
+        .as_ref()
+        .and_then(|p| p.get("_meta"))
+        .and_then(|m| m.get(META_VERSION))
+}
+
+/// True when a request of the body is a 2026-07-28 one by its own account:
+/// `server/discover`, or `_meta` naming a version other than the
+/// handshake-era ones (the sans-IO server's rule, `stateless`).
+pub(crate) fn claims_stateless(body: &[u8]) -> bool {
+    requests(body).iter().any(|r| {
+        r.method == "server/discover"
+            || match meta_version(r) {
+                Some(Value::String(v)) => !v
+                    .parse::<Version>()
+                    .is_ok_and(|v| Version::HANDSHAKE.contains(&v)),
+                Some(_) => true,
+                None => false,
+            }
+    })
+}
+
+/// The id and `_meta` protocolVersion string of a body that is one request.
+/// The method of a body holding one request: `(id, method)`.
+pub(crate) fn single_method(body: &[u8]) -> Option<(Value, String)> {
+    match classify(body) {
+        Ok(Inbound::Single(Message::Request(r))) => Some((r.id.to_value(), r.method)),
+        _ => None,
+    }
+}
+
+pub(crate) fn single_meta_version(body: &[u8]) -> Option<(Value, Option<String>)> {
+    match classify(body) {
+        Ok(Inbound::Single(Message::Request(r))) => {
+            let v = meta_version(&r).and_then(Value::as_str).map(str::to_owned);
+            Some((r.id.to_value(), v))
+        }
+        _ => None,
     }
 }
 
@@ -222,7 +294,18 @@ mod tests {
         let m =
             Msg::parse(r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700}}"#.into()).unwrap();
         assert!(m.is_error && matches!(m.kind, Kind::Response(None)));
-        assert_eq!(status_of(std::slice::from_ref(&m)), StatusCode::BAD_REQUEST);
+        assert_eq!(
+            status_of(std::slice::from_ref(&m), true),
+            StatusCode::BAD_REQUEST
+        );
+        let n =
+            Msg::parse(r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32022,"message":"x"}}"#.into())
+                .unwrap();
+        assert_eq!(
+            status_of(std::slice::from_ref(&n), true),
+            StatusCode::BAD_REQUEST
+        );
+        assert_eq!(status_of(std::slice::from_ref(&n), false), StatusCode::OK);
         let m = Msg::parse(
             r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"t"}}"#
                 .into(),

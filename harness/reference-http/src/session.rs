@@ -67,6 +67,11 @@ pub(crate) async fn ask(
     answer.await.ok()
 }
 
+/// Named 2026-07-28 errors go out with 400 (unless the fault says 200).
+pub(crate) fn named_400(app: &App) -> bool {
+    !app.has(Fault::HttpNamedErrorStatus200)
+}
+
 /// The answer to a body that is not a JSON-RPC message (always 400).
 fn invalid_reply(app: &App, parse: bool, exit: bool, msgs: &[Msg]) -> Response {
     if exit {
@@ -84,7 +89,7 @@ fn quiet_reply(app: &App, exit: bool, msgs: &[Msg]) -> Response {
         checks::empty(StatusCode::INTERNAL_SERVER_ERROR)
     } else if !msgs.is_empty() {
         // Only faults answer these (`answer-notification`).
-        checks::json_response(status_of(msgs), join(msgs), checks::JSON)
+        checks::json_response(status_of(msgs, named_400(app)), join(msgs), checks::JSON)
     } else if app.has(Fault::HttpNotification200) {
         checks::empty(StatusCode::OK)
     } else {
@@ -100,7 +105,7 @@ fn json_reply(app: &App, msg: &Msg) -> Response {
         checks::JSON
     };
     checks::json_response(
-        status_of(std::slice::from_ref(msg)),
+        status_of(std::slice::from_ref(msg), named_400(app)),
         msg.text.clone().into_bytes(),
         content_type,
     )
@@ -119,7 +124,7 @@ pub(crate) fn stateless(app: &App, body: &[u8]) -> Response {
         Shape::Quiet => quiet_reply(app, exit, &msgs),
         Shape::Requests { .. } if exit => checks::empty(StatusCode::INTERNAL_SERVER_ERROR),
         Shape::Requests { .. } => {
-            checks::json_response(status_of(&msgs), join(&msgs), checks::JSON)
+            checks::json_response(status_of(&msgs, named_400(app)), join(&msgs), checks::JSON)
         }
     }
 }
@@ -153,6 +158,29 @@ pub(crate) async fn create(app: App, body: Bytes, version: Option<String>) -> Re
     answer
         .await
         .unwrap_or_else(|_| checks::empty(StatusCode::INTERNAL_SERVER_ERROR))
+}
+
+/// Starts a session for one 2026-07-28 POST: no id, never registered, its
+/// server told that requests without `_meta` are stateless ones
+/// (`ReferenceServer::expecting_stateless`). Each POST stands alone, as the
+/// protocol has it: two clients' request ids never meet in one server. Once
+/// the returned sender is dropped it finishes what its timers owe, then ends.
+pub(crate) fn spawn_stateless(app: App) -> mpsc::Sender<Cmd> {
+    let streams = Streams::new(
+        app.has(Fault::HttpEventIdsPerStream),
+        app.has(Fault::HttpSseStaysOpen),
+    );
+    let mut session = Session::new(
+        app,
+        "(stateless)".to_owned(),
+        Table::Streamable,
+        Mode::Streamable(streams),
+    );
+    session.server = ReferenceServer::new(session.app.config().clone()).expecting_stateless();
+    session.one_request = true;
+    let (tx, rx) = mpsc::channel(32);
+    tokio::spawn(session.run(rx, None));
+    tx
 }
 
 /// Starts a legacy session whose messages go to `events`; registered at once.
@@ -193,6 +221,9 @@ struct Session {
     lines: u64,
     mode: Mode,
     stop: bool,
+    /// Serves one 2026-07-28 POST: when its sender is gone it finishes its
+    /// timers (a slow answer still streaming), then ends.
+    one_request: bool,
 }
 
 impl Session {
@@ -207,6 +238,7 @@ impl Session {
             lines: 0,
             mode,
             stop: false,
+            one_request: false,
         }
     }
 
@@ -231,8 +263,12 @@ impl Session {
             Mode::Legacy(tx) => Some(tx.clone()),
             Mode::Streamable(_) => None,
         };
+        let mut inbox_open = true;
         while !self.stop {
             let deadline = self.server.next_deadline();
+            if !inbox_open && deadline.is_none() {
+                break; // a one-request session with nothing left to send
+            }
             let wake = self.start + Duration::from_millis(deadline.unwrap_or(0));
             let gone = async {
                 match &legacy {
@@ -241,13 +277,15 @@ impl Session {
                 }
             };
             tokio::select! {
-                cmd = rx.recv() => match cmd {
+                cmd = rx.recv(), if inbox_open => match cmd {
                     Some(cmd) => {
                         let (resp, reply) = self.respond(cmd);
                         let _ = reply.send(resp); // the client may have gone
                     }
+                    None if self.one_request => inbox_open = false,
                     None => break, // shutting down
                 },
+                () = self.app.closed(), if !inbox_open => break, // shutting down
                 () = sleep_until(wake), if deadline.is_some() => {
                     // Never tick before the deadline, or the timer would spin.
                     let now = self.now().max(deadline.unwrap_or(0));

@@ -6,6 +6,7 @@
 //! | POST whose Accept lacks `application/json` or `text/event-stream` | 406 |
 //! | POST whose Content-Type is not `application/json` | 415 |
 //! | POST of a body that is not a JSON-RPC message | 400, JSON-RPC error body (-32700 / -32600) |
+//! | POST of a 2026-07-28 request (`_meta`, or header without session) | no session needed: see `stateless` |
 //! | POST `initialize` without `Mcp-Session-Id` | new session: its answer with `Mcp-Session-Id` |
 //! | POST, GET or DELETE without `Mcp-Session-Id` | 400 |
 //! | … with an unknown or ended session id | 404 |
@@ -26,9 +27,12 @@ use bytes::Bytes;
 use mcpspec_reference::Fault;
 
 use crate::checks::{self, EVENT_STREAM, JSON, LAST_EVENT_ID, SESSION_HEADER, VERSION_HEADER};
-use crate::messages::Shape;
+use crate::messages::{self, Shape};
 use crate::session::{self, ask, Cmd};
 use crate::{App, Table};
+
+/// The version whose POSTs need no session.
+const STATELESS: &str = "2026-07-28";
 
 pub(crate) async fn post(State(app): State<App>, headers: HeaderMap, body: Bytes) -> Response {
     if let Some(r) = forbidden(&app, &headers) {
@@ -49,7 +53,13 @@ pub(crate) async fn post(State(app): State<App>, headers: HeaderMap, body: Bytes
     }
     let shape = Shape::of(&body);
     let version = checks::header_string(&headers, VERSION_HEADER);
-    match checks::header_string(&headers, SESSION_HEADER) {
+    let session_id = checks::header_string(&headers, SESSION_HEADER);
+    let stateless_header = session_id.is_none() && version.as_deref() == Some(STATELESS);
+    if !shape.is_invalid() && (stateless_header || messages::claims_stateless(&body)) {
+        let method_header = checks::header_string(&headers, "mcp-method");
+        return crate::stateless::post(&app, body, version, method_header).await;
+    }
+    match session_id {
         Some(id) => match app.lookup(Table::Streamable, &id) {
             Some(tx) => ask(&tx, |reply| Cmd::Post {
                 body,

@@ -11,6 +11,11 @@
 //! |        | prompt or completion reference, invalid cursor, unknown log level |
 //! | -32002 | unknown resource URI (`resources/read`, `subscribe`, `unsubscribe`)|
 //! | -32603 | internal error (never expected from the clean server)             |
+//! | -32020 | (HTTP driver) 2026-07-28: MCP-Protocol-Version header ≠ `_meta`    |
+//! | -32021 | 2026-07-28: the request needs a client capability its `_meta`    |
+//! |        | does not declare (`data.requiredCapabilities`)                     |
+//! | -32022 | 2026-07-28: `_meta` names an unsupported protocol version         |
+//! |        | (`data: { requested, supported }`)                                 |
 //!
 //! Faults that change a code (`unknown-method-code`, `invalid-params-code`,
 //! `resource-not-found-code`) are applied in one place, [`RpcError::with_faults`],
@@ -26,6 +31,18 @@ pub(crate) const METHOD_NOT_FOUND: i64 = -32601;
 pub(crate) const INVALID_PARAMS: i64 = -32602;
 pub(crate) const INTERNAL_ERROR: i64 = -32603;
 pub(crate) const RESOURCE_NOT_FOUND: i64 = -32002;
+/// 2026-07-28 `HeaderMismatchError`: HTTP headers disagree with the body.
+pub const HEADER_MISMATCH: i64 = -32020;
+/// 2026-07-28 `MissingRequiredClientCapabilityError`.
+pub const MISSING_CLIENT_CAPABILITY: i64 = -32021;
+/// 2026-07-28 `UnsupportedProtocolVersionError`.
+pub const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022;
+/// The errors 2026-07-28 names, which go out over HTTP with status 400.
+pub const NAMED_ERRORS: [i64; 3] = [
+    HEADER_MISMATCH,
+    MISSING_CLIENT_CAPABILITY,
+    UNSUPPORTED_PROTOCOL_VERSION,
+];
 
 /// An error answer, before it is given an id.
 #[derive(Debug, Clone, PartialEq)]

@@ -110,6 +110,14 @@ pub enum Fault {
     ProgressAfterCancel,
     RejectMeta,
     StructuredNoText,
+    // ── 2026-07-28 (stateless): the sans-IO server applies these.
+    StatelessMissingMetaAccepted,
+    StatelessUnsupportedVersionWrongCode,
+    StatelessUnsupportedVersionNoData,
+    DiscoverMissingSupportedVersions,
+    StatelessResultTypeMissing,
+    StatelessCapabilityInferred,
+    StatelessRemovedMethodAnswered,
     // ── HTTP layer: the sans-IO server ignores these; `mcpspec-reference-http` applies them.
     HttpUnknownSession400,
     HttpSessionIdSpace,
@@ -125,6 +133,8 @@ pub enum Fault {
     HttpResponseTextPlain,
     HttpAcceptNotChecked,
     HttpContentTypeNotChecked,
+    HttpHeaderMetaMismatchAccepted,
+    HttpNamedErrorStatus200,
     SseEndpointNotFirst,
     SseUnknownSessionHang,
     SseAnswerInPostBody,
@@ -220,6 +230,13 @@ impl Fault {
         Fault::ProgressAfterCancel,
         Fault::RejectMeta,
         Fault::StructuredNoText,
+        Fault::StatelessMissingMetaAccepted,
+        Fault::StatelessUnsupportedVersionWrongCode,
+        Fault::StatelessUnsupportedVersionNoData,
+        Fault::DiscoverMissingSupportedVersions,
+        Fault::StatelessResultTypeMissing,
+        Fault::StatelessCapabilityInferred,
+        Fault::StatelessRemovedMethodAnswered,
         Fault::HttpUnknownSession400,
         Fault::HttpSessionIdSpace,
         Fault::HttpMissingSessionAccepted,
@@ -234,6 +251,8 @@ impl Fault {
         Fault::HttpResponseTextPlain,
         Fault::HttpAcceptNotChecked,
         Fault::HttpContentTypeNotChecked,
+        Fault::HttpHeaderMetaMismatchAccepted,
+        Fault::HttpNamedErrorStatus200,
         Fault::SseEndpointNotFirst,
         Fault::SseUnknownSessionHang,
         Fault::SseAnswerInPostBody,
@@ -438,6 +457,35 @@ impl Fault {
                 "structured-no-text", Should, "tools.structured.text-fallback", "server/tools#structured-content",
                 "from 2025-06-18 on, returns structuredContent with an empty content array instead of also serialising it in a text block",
             ),
+            // ── 2026-07-28 (stateless) ────────────────────────────────────
+            Fault::StatelessMissingMetaAccepted => info(
+                "stateless-missing-meta-accepted", Should, "stateless.meta.missing-rejected", "basic#meta",
+                "serves a request that carries no _meta at all (before any initialize), or whose _meta lacks io.modelcontextprotocol/protocolVersion or io.modelcontextprotocol/clientCapabilities, as a 2026-07-28 request with no client capabilities (a normal result) instead of rejecting it (-32602 for an incomplete _meta; -32600 \"send initialize first\" for no _meta at all over stdio)",
+            ),
+            Fault::StatelessUnsupportedVersionWrongCode => info(
+                "stateless-unsupported-version-wrong-code", Must, "stateless.version.unsupported", "basic/lifecycle#version-negotiation",
+                "answers a request whose _meta names a protocol version it does not support (e.g. \"1999-01-01\") with -32602 (same data) instead of -32022",
+            ),
+            Fault::StatelessUnsupportedVersionNoData => info(
+                "stateless-unsupported-version-no-data", Must, "stateless.version.unsupported", "basic/lifecycle#version-negotiation",
+                "answers a request whose _meta names an unsupported protocol version with -32022 but without data (no requested, no supported list)",
+            ),
+            Fault::DiscoverMissingSupportedVersions => info(
+                "discover-missing-supported-versions", Must, "stateless.discover.result-shape", "server/discover",
+                "leaves the required supportedVersions member out of the server/discover result (everything else is there)",
+            ),
+            Fault::StatelessResultTypeMissing => info(
+                "stateless-result-type-missing", Must, "stateless.result.result-type", "basic#responses",
+                "leaves resultType out of every complete result to a 2026-07-28 request (discover, lists, tools/call, prompts/get, …; an input_required result keeps it)",
+            ),
+            Fault::StatelessCapabilityInferred => info(
+                "stateless-capability-inferred", Must, "stateless.capability.no-inference", "basic#meta",
+                "remembers client capabilities declared on earlier 2026-07-28 requests: after one request declaring roots, a tools/call of the roots tool whose own _meta declares no roots gets an input_required result instead of -32021",
+            ),
+            Fault::StatelessRemovedMethodAnswered => info(
+                "stateless-removed-method-answered", Should, "stateless.removed-methods", "basic#messages",
+                "answers ping sent with 2026-07-28 _meta with a result ({\"resultType\":\"complete\"}) instead of -32601, although 2026-07-28 has no ping",
+            ),
             // ── Streamable HTTP (`/mcp`) ──────────────────────────────────
             Fault::HttpUnknownSession400 => info(
                 "http-unknown-session-400", Must, "http.session.terminated-404", "basic/transports#session-management",
@@ -494,6 +542,14 @@ impl Fault {
             Fault::HttpContentTypeNotChecked => info(
                 "http-content-type-not-checked", Should, "http.post.content-type-rejected", "basic/transports#sending-messages-to-the-server",
                 "processes a POST whose Content-Type is not application/json (e.g. text/plain) instead of refusing it with HTTP 415",
+            ).only(HTTP),
+            Fault::HttpHeaderMetaMismatchAccepted => info(
+                "http-header-meta-mismatch-accepted", Must, "http.header.mismatch-rejected", "basic/transports#protocol-version-header",
+                "serves a 2026-07-28 POST whose MCP-Protocol-Version header is missing or differs from the body's _meta protocolVersion, or whose Mcp-Method header names another method than the body (HTTP 200, a normal result), instead of answering HTTP 400 with error -32020",
+            ).only(HTTP),
+            Fault::HttpNamedErrorStatus200 => info(
+                "http-named-error-status-200", Must, "http.status.named-errors", "basic/transports#sending-messages-to-the-server",
+                "sends the 2026-07-28 named errors -32020, -32021 and -32022 with HTTP status 200 instead of 400 (the JSON-RPC body is unchanged)",
             ).only(HTTP),
             // ── legacy HTTP+SSE (`/sse`) ──────────────────────────────────
             Fault::SseEndpointNotFirst => info(

@@ -129,7 +129,12 @@ impl ReferenceServer {
             ListKind::Templates => "resourceTemplates",
             ListKind::Prompts => "prompts",
         };
-        if self.faults.has(Fault::RejectMeta) && params.contains_key("_meta") {
+        // Under 2026-07-28 every request carries `_meta`; the fault is about
+        // the optional `_meta` of the handshake-era versions.
+        if self.faults.has(Fault::RejectMeta)
+            && params.contains_key("_meta")
+            && self.scope.is_none()
+        {
             return Err(RpcError::invalid_params(format!(
                 "unexpected member _meta in {key} request params"
             )));
@@ -201,6 +206,11 @@ impl ReferenceServer {
                 )))
             }
         };
+        if let Some(caps) = self.request_capabilities() {
+            if name == crate::stateless::roots::NAME {
+                return Reply::Now(crate::stateless::roots::call(params, caps));
+            }
+        }
         if self.faults.has(Fault::HangOnCall) {
             out.stderr(format!(
                 "{SERVER_NAME}: never answering tools/call {name} (fault hang-on-call)"
@@ -248,9 +258,15 @@ impl ReferenceServer {
         }
     }
 
-    /// Sends `notifications/message` if `level` passes the client's threshold.
+    /// Sends `notifications/message` if `level` passes the client's threshold:
+    /// the one `logging/setLevel` set, or under 2026-07-28 the request's own
+    /// `io.modelcontextprotocol/logLevel` (none: no log messages).
     pub(crate) fn log(&self, out: &mut Outbox, level: LogLevel, data: Value) {
-        let threshold = match self.log_level {
+        let set = match &self.scope {
+            Some(scope) => scope.log_level,
+            None => self.log_level,
+        };
+        let threshold = match set {
             Some(l) => l,
             // Without a declared capability nobody asked for logs; the
             // `undeclared-logging` fault sends them anyway, from info up.

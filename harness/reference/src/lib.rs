@@ -21,16 +21,19 @@
 //! - `tools`, `resources`, `prompts`: what the server offers; `content`: the
 //!   non-text content blocks of the `media` prompt.
 //! - `cursor` (with `b64`): opaque, checksummed pagination cursors.
+//! - `stateless`: 2026-07-28 — which requests it judges, `_meta` checks,
+//!   `server/discover`, result members, the `roots` tool (-32021).
 //! - [`fault`]: the fault switches and the rule each one breaks.
 //! - `outbox`: how messages become stdout lines (and where output faults apply).
 //!
 //! Versions: 2024-11-05, 2025-03-26, 2025-06-18 and 2025-11-25 are negotiated
-//! with `initialize`; a request for any other version is answered with
-//! 2025-11-25 ([`server::FALLBACK_VERSION`]). The stateless 2026-07-28 is
-//! meant to slot in beside the handshake (a session that starts operating,
-//! with the version taken from each request's `_meta`) once the server
-//! speaks `server/discover`; version-dependent shapes are already decided by
-//! comparing [`mcpspec_engine::Version`]s, never by string.
+//! with `initialize`; an `initialize` asking for any other version (2026-07-28
+//! included, which has no handshake) is answered with 2025-11-25
+//! ([`server::FALLBACK_VERSION`]). The stateless 2026-07-28 is spoken beside
+//! them: a request whose `_meta` names it is served on its own, judged by its
+//! own `_meta`, whether or not the connection ever initialized (`stateless`).
+//! Version-dependent shapes are decided by comparing
+//! [`mcpspec_engine::Version`]s, never by string.
 
 #![cfg_attr(test, allow(clippy::unwrap_used))]
 
@@ -45,12 +48,16 @@ mod outbox;
 mod prompts;
 mod resources;
 pub mod server;
+mod stateless;
 mod timers;
 mod tools;
 
+pub use error::{
+    HEADER_MISMATCH, MISSING_CLIENT_CAPABILITY, NAMED_ERRORS, UNSUPPORTED_PROTOCOL_VERSION,
+};
 pub use fault::{Fault, Transport};
 pub use log_level::LogLevel;
-pub use server::{ReferenceServer, FALLBACK_VERSION, SUPPORTED_VERSIONS};
+pub use server::{ReferenceServer, FALLBACK_VERSION, HANDSHAKE_VERSIONS, SUPPORTED_VERSIONS};
 
 /// How to run the server.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -89,6 +96,10 @@ pub mod offer {
     /// The resource whose content changes every [`COUNTER_PERIOD_MS`].
     pub const COUNTER_URI: &str = crate::resources::COUNTER_URI;
     pub const COUNTER_PERIOD_MS: u64 = crate::resources::COUNTER_PERIOD_MS;
-    /// Every request method the server implements.
+    /// Every request method the server implements (handshake-era versions).
     pub const METHODS: [&str; 13] = crate::handlers::METHODS;
+    /// Every request method it answers under 2026-07-28.
+    pub const STATELESS_METHODS: [&str; 9] = crate::stateless::METHODS;
+    /// The 2026-07-28-only tool that needs the `roots` client capability.
+    pub const ROOTS_TOOL: &str = crate::stateless::roots::NAME;
 }

@@ -9,6 +9,10 @@
 //!   unknown method → -32601
 //! ```
 //!
+//! A request judged by 2026-07-28's rules (per-request `_meta`, no
+//! handshake) bypasses this lifecycle altogether: see `stateless`, which
+//! leaves the phase untouched, so one connection may mix both eras.
+//!
 //! Each frame is classified with `mcpspec_wire::classify`; a single message is
 //! dispatched here, a batch is answered as one array (2025-03-26 only) or
 //! rejected with one -32600 error. Method handlers live in `handlers`,
@@ -19,21 +23,32 @@ use std::collections::BTreeSet;
 
 use mcpspec_engine::Version;
 use mcpspec_wire::{classify, Frame, FrameError, Id, Inbound, Invalid, Message, Request};
-use serde_json::{json, Value};
+use serde_json::{json, Map, Value};
 
 use crate::error::{RpcError, INVALID_REQUEST, PARSE_ERROR};
 use crate::fault::{Fault, FaultSet};
 use crate::log_level::LogLevel;
 use crate::outbox::Outbox;
+use crate::stateless::Scope;
 use crate::timers::{PendingBatch, SlowCall};
 use crate::{Config, Output};
 
-/// Versions this server negotiates, oldest first. The stateless 2026-07-28
-/// will join once the server speaks `server/discover`.
-pub const SUPPORTED_VERSIONS: [Version; 4] = Version::HANDSHAKE;
+/// Every version this server speaks, oldest first: what `server/discover`
+/// lists and what -32022 names as supported.
+pub const SUPPORTED_VERSIONS: [Version; 5] = Version::ALL;
+
+/// The versions `initialize` negotiates: 2026-07-28 has no handshake, so an
+/// `initialize` asking for it (or for any version not listed here) is
+/// answered with [`FALLBACK_VERSION`].
+pub const HANDSHAKE_VERSIONS: [Version; 4] = Version::HANDSHAKE;
 
 /// What the server answers an `initialize` asking for a version it lacks.
 pub const FALLBACK_VERSION: Version = Version::LATEST_HANDSHAKE;
+
+/// The `instructions` of the initialize and `server/discover` results.
+pub(crate) const INSTRUCTIONS: &str = "mcpspec reference server: tools echo, add, fail, slow, \
+     structured (and, under 2026-07-28, roots); resources mcpspec://static/1..5, mcpspec://blob, \
+     mcpspec://counter; prompts media, simple, greet, summarize, dialogue.";
 
 pub(crate) const SERVER_NAME: &str = "mcpspec-reference";
 
@@ -76,6 +91,13 @@ pub struct ReferenceServer {
     pub(crate) client_has_roots: bool,
     /// Work to do right after the initialize response has been written.
     pub(crate) after_initialize: bool,
+    /// The stateless request being served (its `_meta`), while it is.
+    pub(crate) scope: Option<Scope>,
+    /// Capabilities of earlier stateless requests (only the
+    /// `stateless-capability-inferred` fault keeps and uses them).
+    pub(crate) remembered_capabilities: Map<String, Value>,
+    /// Requests without a version in `_meta` are stateless too.
+    expect_stateless: bool,
     exited: bool,
 }
 
@@ -93,8 +115,20 @@ impl ReferenceServer {
             next_batch: 0,
             client_has_roots: false,
             after_initialize: false,
+            scope: None,
+            remembered_capabilities: Map::new(),
+            expect_stateless: false,
             exited: false,
         }
+    }
+
+    /// A server for requests known to be 2026-07-28 ones (the HTTP driver:
+    /// a POST whose `MCP-Protocol-Version` header says so): a request
+    /// without a protocol version in its `_meta` is a stateless request
+    /// missing it (-32602), not a request before `initialize` (-32600).
+    pub fn expecting_stateless(mut self) -> Self {
+        self.expect_stateless = true;
+        self
     }
 
     /// The negotiated version, once `initialize` has been answered.
@@ -294,6 +328,10 @@ impl ReferenceServer {
                 req.id
             ))));
         }
+        let fresh = self.phase == Phase::AwaitingInit;
+        if crate::stateless::is_stateless(req, self.expect_stateless, self.faults, fresh) {
+            return self.on_stateless(now_ms, req, batch, out);
+        }
         match req.method.as_str() {
             "ping" => return Reply::Now(self.ping()),
             "initialize" => return Reply::Now(self.initialize(req.params.as_ref())),
@@ -383,11 +421,7 @@ impl ReferenceServer {
                 json!({ "name": SERVER_NAME, "version": env!("CARGO_PKG_VERSION") });
         }
         if version >= Version::V2025_03_26 {
-            result["instructions"] = Value::from(
-                "mcpspec reference server: tools echo, add, fail, slow, structured; \
-                 resources mcpspec://static/1..5, mcpspec://blob, mcpspec://counter; \
-                 prompts media, simple, greet, summarize, dialogue.",
-            );
+            result["instructions"] = Value::from(INSTRUCTIONS);
         }
         Ok(result)
     }
@@ -432,12 +466,12 @@ impl ReferenceServer {
     }
 }
 
-/// The version to answer `initialize` with: the requested one when supported,
-/// else the newest supported one.
+/// The version to answer `initialize` with: the requested one when it is a
+/// handshake-era version, else the newest of those.
 pub fn negotiate(requested: &str) -> Version {
     requested
         .parse::<Version>()
         .ok()
-        .filter(|v| SUPPORTED_VERSIONS.contains(v))
+        .filter(|v| HANDSHAKE_VERSIONS.contains(v))
         .unwrap_or(FALLBACK_VERSION)
 }

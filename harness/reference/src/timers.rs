@@ -154,6 +154,9 @@ impl ReferenceServer {
         }
         let mut result = tools::slow_result(call.duration_ms, call.steps);
         tools::apply_result_faults(&mut result, self.faults);
+        if call.version >= Version::V2026_07_28 {
+            result = self.stateless_result("tools/call", result);
+        }
         let result = Ok(result);
         for _ in 0..self.copies("tools/call") {
             self.deliver(

@@ -126,6 +126,9 @@ pub(crate) fn definitions(version: Version, faults: FaultSet) -> Vec<Value> {
     if version >= Version::V2025_11_25 && faults.has(Fault::ToolNameFormat) {
         tools[1]["name"] = Value::from(BAD_ADD_NAME);
     }
+    if version >= Version::V2026_07_28 {
+        tools.push(crate::stateless::roots::definition());
+    }
     if faults.has(Fault::DuplicateToolName) {
         let mut twin = tools[0].clone();
         twin["description"] =

@@ -368,3 +368,56 @@ async fn answer_notification_makes_a_notification_post_200_with_a_body() {
     assert_eq!(r.status, 200);
     assert_eq!(r.json()["id"], json!(null));
 }
+
+/// A sessionless 2026-07-28 POST of `tools/list` whose `_meta` names `meta`.
+fn stateless_list(id: i64, meta: &str) -> Value {
+    request(
+        id,
+        "tools/list",
+        json!({ "_meta": {
+            "io.modelcontextprotocol/protocolVersion": meta,
+            "io.modelcontextprotocol/clientCapabilities": {}
+        } }),
+    )
+}
+
+#[tokio::test]
+async fn http_header_meta_mismatch_accepted() {
+    for (faults, want) in [
+        (vec![], 400),
+        (vec![Fault::HttpHeaderMetaMismatchAccepted], 200),
+    ] {
+        let s = start(&faults).await;
+        let r = Req::post("/mcp")
+            .header("MCP-Protocol-Version", "2025-11-25")
+            .json(&stateless_list(1, "2026-07-28"))
+            .send(s.addr)
+            .await;
+        assert_eq!(r.status, want, "{faults:?}: {}", r.text());
+        let faulty = r.json().get("result").is_some();
+        assert_eq!(faulty, want == 200, "{}", r.text());
+        if want == 400 {
+            assert_eq!(r.json()["error"]["code"], -32020);
+        }
+    }
+}
+
+#[tokio::test]
+async fn http_named_error_status_200() {
+    for (faults, want) in [(vec![], 400), (vec![Fault::HttpNamedErrorStatus200], 200)] {
+        let s = start(&faults).await;
+        let r = Req::post("/mcp")
+            .header("MCP-Protocol-Version", "1999-01-01")
+            .json(&stateless_list(1, "1999-01-01"))
+            .send(s.addr)
+            .await;
+        assert_eq!(r.status, want, "{faults:?}");
+        assert_eq!(r.json()["error"]["code"], -32022, "the body is unchanged");
+        let r = Req::post("/mcp")
+            .json(&stateless_list(2, "2026-07-28"))
+            .send(s.addr)
+            .await;
+        assert_eq!(r.status, want, "-32020 too");
+        assert_eq!(r.json()["error"]["code"], -32020);
+    }
+}

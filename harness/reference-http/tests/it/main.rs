@@ -5,5 +5,6 @@
 
 mod faults;
 mod legacy;
+mod stateless;
 mod streamable;
 mod support;

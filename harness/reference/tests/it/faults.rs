@@ -3,6 +3,7 @@
 //! so a new fault does not compile without its detector.
 
 use crate::fault_detectors as content;
+use crate::stateless_detectors as stateless;
 use crate::support::{exit_code, json_lines, methods, slow_call, split_response, writes, Client};
 use mcpspec_reference::{Fault, Transport};
 use serde_json::{json, Value};
@@ -232,6 +233,13 @@ fn detector(fault: Fault) -> Detector {
         Fault::ProgressAfterCancel => content::progress_after_cancel,
         Fault::RejectMeta => content::reject_meta,
         Fault::StructuredNoText => content::structured_no_text,
+        Fault::StatelessMissingMetaAccepted => stateless::missing_meta_accepted,
+        Fault::StatelessUnsupportedVersionWrongCode => stateless::unsupported_version_wrong_code,
+        Fault::StatelessUnsupportedVersionNoData => stateless::unsupported_version_no_data,
+        Fault::DiscoverMissingSupportedVersions => stateless::discover_missing_supported_versions,
+        Fault::StatelessResultTypeMissing => stateless::result_type_missing,
+        Fault::StatelessCapabilityInferred => stateless::capability_inferred,
+        Fault::StatelessRemovedMethodAnswered => stateless::removed_method_answered,
         // Carried out by the HTTP driver (`mcpspec-reference-http`, whose tests
         // detect them); `http_faults_leave_the_sans_io_server_alone` below.
         Fault::HttpUnknownSession400
@@ -248,6 +256,8 @@ fn detector(fault: Fault) -> Detector {
         | Fault::HttpResponseTextPlain
         | Fault::HttpAcceptNotChecked
         | Fault::HttpContentTypeNotChecked
+        | Fault::HttpHeaderMetaMismatchAccepted
+        | Fault::HttpNamedErrorStatus200
         | Fault::SseEndpointNotFirst
         | Fault::SseUnknownSessionHang
         | Fault::SseAnswerInPostBody => {
@@ -514,4 +524,11 @@ fault_tests! {
     progress_after_cancel => ProgressAfterCancel,
     reject_meta => RejectMeta,
     structured_no_text => StructuredNoText,
+    stateless_missing_meta_accepted => StatelessMissingMetaAccepted,
+    stateless_unsupported_version_wrong_code => StatelessUnsupportedVersionWrongCode,
+    stateless_unsupported_version_no_data => StatelessUnsupportedVersionNoData,
+    discover_missing_supported_versions => DiscoverMissingSupportedVersions,
+    stateless_result_type_missing => StatelessResultTypeMissing,
+    stateless_capability_inferred => StatelessCapabilityInferred,
+    stateless_removed_method_answered => StatelessRemovedMethodAnswered,
 }

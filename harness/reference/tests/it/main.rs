@@ -15,4 +15,6 @@ mod logging;
 mod media;
 mod prompts;
 mod resources;
+mod stateless;
+mod stateless_detectors;
 mod tools;

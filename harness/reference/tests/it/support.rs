@@ -204,3 +204,26 @@ pub fn slow_call(id: i64, duration: f64, steps: u64, token: Option<Value>) -> Va
     }
     json!({ "jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params })
 }
+
+/// The 2026-07-28 `_meta` of a request: a protocol version and client
+/// capabilities.
+pub fn meta(version: &str, caps: Value) -> Value {
+    json!({
+        "io.modelcontextprotocol/protocolVersion": version,
+        "io.modelcontextprotocol/clientCapabilities": caps,
+        "io.modelcontextprotocol/clientInfo": { "name": "mcpspec-test", "version": "0" }
+    })
+}
+
+/// `params` with 2026-07-28 `_meta` (no capabilities) added.
+pub fn at_2026(mut params: Value) -> Value {
+    params["_meta"] = meta("2026-07-28", json!({}));
+    params
+}
+
+impl Client {
+    /// A 2026-07-28 request (no capabilities); returns the whole response.
+    pub fn stateless(&mut self, method: &str, params: Value) -> Value {
+        self.request(method, Some(at_2026(params))).0
+    }
+}

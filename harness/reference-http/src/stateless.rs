@@ -1,0 +1,111 @@
+//! 2026-07-28 POSTs to `/mcp`: no `initialize`, no `Mcp-Session-Id`.
+//!
+//! A POST is a 2026-07-28 one when a request in its body says so itself
+//! (`server/discover`, or `_meta` naming a non-handshake protocol version;
+//! then any `Mcp-Session-Id` is ignored), or when it carries no session id
+//! and its `MCP-Protocol-Version` header is `2026-07-28`.
+//!
+//! | case (one request in the body)                              | answer                          |
+//! |--------------------------------------------------------------|---------------------------------|
+//! | `_meta` protocolVersion ≠ `MCP-Protocol-Version`, or header missing | 400, error -32020 with the request's id, `data: { header, body }` |
+//! | header 2026-07-28, body without `_meta` protocolVersion       | 200, -32602 (from the server)   |
+//! | anything else                                                | served by a session of its own; -32021 / -32022 with 400 |
+//!
+//! `http.header.mismatch-rejected`: the header must equal the body's
+//! `_meta` value, and a missing required header is the same error.
+//! `http.status.named-errors`: -32020, -32021 and -32022 go out with 400
+//! (`messages::status_of`). Everything else (Accept, Content-Type, Origin,
+//! 202 for notifications, SSE for slow answers) is as for sessions.
+
+use axum::http::StatusCode;
+use axum::response::Response;
+use bytes::Bytes;
+use mcpspec_reference::{Fault, HEADER_MISMATCH};
+use serde_json::{json, Value};
+
+use crate::checks::{self, JSON};
+use crate::messages::{single_meta_version, single_method, META_VERSION};
+use crate::session::{ask, named_400, Cmd};
+use crate::App;
+
+/// Serves a 2026-07-28 POST whose `MCP-Protocol-Version` header is
+/// `header` and whose `Mcp-Method` header is `method_header`.
+pub(crate) async fn post(
+    app: &App,
+    body: Bytes,
+    header: Option<String>,
+    method_header: Option<String>,
+) -> Response {
+    let lenient = app.has(Fault::HttpHeaderMetaMismatchAccepted);
+    if let Some((id, Some(meta))) = single_meta_version(&body) {
+        let agree = header.as_deref() == Some(meta.as_str());
+        if !agree && !lenient {
+            return mismatch(app, id, header.as_deref(), &meta);
+        }
+    }
+    // An Mcp-Method header, when sent, must name the body's method (routers
+    // act on the header). Its absence is not refused: clients of this
+    // version send it, but the reference accepts older routing.
+    if let (Some(sent), Some((id, method))) = (method_header, single_method(&body)) {
+        if sent != method && !lenient {
+            return method_mismatch(app, id, &sent, &method);
+        }
+    }
+    if app.is_closing() {
+        return checks::empty(StatusCode::SERVICE_UNAVAILABLE);
+    }
+    let tx = crate::session::spawn_stateless(app.clone());
+    ask(&tx, |reply| Cmd::Post {
+        body,
+        version: None,
+        reply,
+    })
+    .await
+    .unwrap_or_else(|| checks::empty(StatusCode::INTERNAL_SERVER_ERROR))
+}
+
+/// -32020 for an `Mcp-Method` header that is not the body's method.
+fn method_mismatch(app: &App, id: Value, sent: &str, method: &str) -> Response {
+    let body = json!({
+        "jsonrpc": "2.0",
+        "id": id,
+        "error": {
+            "code": HEADER_MISMATCH,
+            "message": format!("header mismatch: Mcp-Method {sent:?} differs from the body's method {method:?}"),
+            "data": { "header": sent, "body": method },
+        },
+    });
+    let status = if named_400(app) {
+        StatusCode::BAD_REQUEST
+    } else {
+        StatusCode::OK
+    };
+    checks::json_response(status, body.to_string().into_bytes(), JSON)
+}
+
+/// -32020 `HeaderMismatchError`, with status 400.
+fn mismatch(app: &App, id: Value, header: Option<&str>, meta: &str) -> Response {
+    let message = match header {
+        Some(h) => format!(
+            "header mismatch: MCP-Protocol-Version {h:?} differs from _meta {META_VERSION} {meta:?}"
+        ),
+        None => format!(
+            "header mismatch: MCP-Protocol-Version is required and must equal _meta {META_VERSION} {meta:?}"
+        ),
+    };
+    let body = json!({
+        "jsonrpc": "2.0",
+        "id": id,
+        "error": {
+            "code": HEADER_MISMATCH,
+            "message": message,
+            "data": { "header": header, "body": meta },
+        },
+    });
+    let status = if named_400(app) {
+        StatusCode::BAD_REQUEST
+    } else {
+        StatusCode::OK
+    };
+    checks::json_response(status, body.to_string().into_bytes(), JSON)
+}

@@ -1,0 +1,59 @@
+//! Detectors for the 2026-07-28 faults (used by `faults`): each runs a few
+//! stateless requests against a server with the given faults and says
+//! whether its violation showed.
+
+use crate::support::{meta, Client};
+use mcpspec_reference::Fault;
+use serde_json::{json, Value};
+
+pub fn missing_meta_accepted(f: &[Fault]) -> bool {
+    let mut c = Client::new(f);
+    let partial = json!({ "_meta": { "io.modelcontextprotocol/clientCapabilities": {} } });
+    let (a, _) = c.request("tools/list", Some(partial));
+    let (b, _) = c.request("prompts/list", Some(json!({})));
+    a.get("result").is_some() || b.get("result").is_some()
+}
+
+fn unsupported(f: &[Fault]) -> Value {
+    let mut c = Client::new(f);
+    let params = json!({ "_meta": meta("1999-01-01", json!({})) });
+    c.request("tools/list", Some(params)).0
+}
+
+pub fn unsupported_version_wrong_code(f: &[Fault]) -> bool {
+    let e = &unsupported(f)["error"];
+    e.is_object() && e["code"] != -32022
+}
+
+pub fn unsupported_version_no_data(f: &[Fault]) -> bool {
+    let e = &unsupported(f)["error"];
+    e["code"] == -32022 && !e["data"]["supported"].is_array()
+}
+
+pub fn discover_missing_supported_versions(f: &[Fault]) -> bool {
+    let r = Client::new(f).stateless("server/discover", json!({}));
+    r["result"].is_object() && r["result"].get("supportedVersions").is_none()
+}
+
+pub fn result_type_missing(f: &[Fault]) -> bool {
+    let r = Client::new(f).stateless("prompts/list", json!({}));
+    r["result"].is_object() && r["result"].get("resultType").is_none()
+}
+
+pub fn capability_inferred(f: &[Fault]) -> bool {
+    let mut c = Client::new(f);
+    let declaring = json!({ "_meta": meta("2026-07-28", json!({ "roots": {} })) });
+    c.request("prompts/list", Some(declaring));
+    let call = json!({ "name": "roots", "_meta": meta("2026-07-28", json!({})) });
+    c.request("tools/call", Some(call))
+        .0
+        .get("result")
+        .is_some()
+}
+
+pub fn removed_method_answered(f: &[Fault]) -> bool {
+    Client::new(f)
+        .stateless("ping", json!({}))
+        .get("result")
+        .is_some()
+}
