@@ -130,7 +130,7 @@ impl Ctx<'_> {
 
 /// Binds `transport`: its kind, and over HTTP the URL, the legacy POST
 /// endpoint and the session id (once issued).
-fn bind_transport(ctx: &mut Ctx<'_>) {
+pub(crate) fn bind_transport(ctx: &mut Ctx<'_>) {
     use mcpspec_transport::Connection;
     let mut t = serde_json::Map::new();
     t.insert("kind".into(), json!(ctx.conn.transport()));
@@ -266,7 +266,12 @@ fn owed_answers(ctx: &mut Ctx<'_>) {
 
 async fn play(ctx: &mut Ctx<'_>) -> Option<Stop> {
     if ctx.scenario.session == SessionMode::Initialized {
-        if let Err(stop) = handshake(ctx).await {
+        let started = if ctx.version.lifecycle() == mcpspec_engine::Lifecycle::Stateless {
+            crate::stateless::discover(ctx).await
+        } else {
+            handshake(ctx).await
+        };
+        if let Err(stop) = started {
             return Some(stop);
         }
     }
@@ -368,26 +373,32 @@ async fn handshake(ctx: &mut Ctx<'_>) -> Result<(), Stop> {
     }
     let caps = result.get("capabilities").cloned().unwrap_or(Value::Null);
     bind_transport(ctx);
+    check_requires(ctx, &caps)?;
+    ctx.vars.set("init", result);
+    ctx.vars.set("capabilities", caps);
+    let initialized = Message::notification("notifications/initialized", None);
+    ctx.conn
+        .send(&initialized)
+        .await
+        .map_err(|e| Stop::Error(Blame::Target, e))
+}
+
+/// The scenario's gates, once the target's capabilities are known.
+pub(crate) fn check_requires(ctx: &mut Ctx<'_>, caps: &Value) -> Result<(), Stop> {
     if ctx.scenario.requires.http_session && ctx.conn.connection_ref().session_id().is_none() {
         return Err(Stop::NotApplicable(
             "the server issued no Mcp-Session-Id (sessions are optional, and so are their rules)"
                 .to_owned(),
         ));
     }
-    ctx.vars.set("init", result);
-    ctx.vars.set("capabilities", caps.clone());
     for path in &ctx.scenario.requires.capabilities {
-        if !has_capability(&caps, path) {
+        if !has_capability(caps, path) {
             return Err(Stop::NotApplicable(format!(
                 "the target does not declare the `{path}` capability"
             )));
         }
     }
-    let initialized = Message::notification("notifications/initialized", None);
-    ctx.conn
-        .send(&initialized)
-        .await
-        .map_err(|e| Stop::Error(Blame::Target, e))
+    Ok(())
 }
 
 pub fn is_response_to(m: &Message, id: &Id) -> bool {

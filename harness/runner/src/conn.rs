@@ -20,7 +20,9 @@ use crate::outcome::TranscriptLine;
 use crate::schema;
 
 mod http;
+mod stateless;
 pub use http::describe_record;
+pub use stateless::{CLIENT_CAPABILITIES_KEY, CLIENT_INFO_KEY, PROTOCOL_VERSION_KEY};
 
 /// A message received and not yet consumed by an `expect`.
 #[derive(Debug, Clone)]
@@ -95,7 +97,11 @@ impl Conn {
     /// A connection to a freshly spawned target; `startup` is how long it
     /// may take to write its first line (see [`Conn::wait_for`]).
     pub fn new(proc: impl Into<Connection>, version: Version, startup: Duration) -> Self {
-        let proc = proc.into();
+        let mut proc = proc.into();
+        if version.lifecycle() == mcpspec_engine::Lifecycle::Stateless {
+            // No negotiation to wait for: every HTTP request names the version.
+            proc.set_protocol_version(Some(version.as_str().to_owned()));
+        }
         Conn {
             transport: proc.transport(),
             proc,
@@ -183,6 +189,8 @@ impl Conn {
 
     /// Sends one message as a line; the engine records it.
     pub async fn send(&mut self, msg: &Message) -> Result<(), String> {
+        let stamped = self.with_request_meta(msg);
+        let msg = stamped.as_ref().unwrap_or(msg);
         let text = msg.to_json();
         let now = self.now_ms();
         let mut line = text.clone().into_bytes();
@@ -465,7 +473,10 @@ impl Conn {
                     "--",
                     format!("sse event `{event}`{id_text}, {data_len} bytes of data [{via}]"),
                 );
-                let streamable = matches!(via, Via::Post(_) | Via::Resumed(_) | Via::Get);
+                // Sessions (and the rule) end with 2025-11-25: a stateless
+                // POST's stream stands alone.
+                let streamable = matches!(via, Via::Post(_) | Via::Resumed(_) | Via::Get)
+                    && self.version.lifecycle() != mcpspec_engine::Lifecycle::Stateless;
                 if let (true, Some(id)) = (streamable, id) {
                     if !id.is_empty() && !self.event_ids.insert(id.clone()) {
                         self.violation(Violation {
@@ -500,7 +511,7 @@ impl Conn {
     }
 
     fn receive(&mut self, at_ms: u64, via: Via, msg: Message) {
-        if self.is_refusal_body(via, &msg) {
+        if self.refusal_body(via, &msg) {
             if self.inbox.len() < INBOX_MAX {
                 self.inbox.push(Received { at_ms, msg });
             }

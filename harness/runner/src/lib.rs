@@ -23,6 +23,7 @@ pub mod outcome;
 pub mod plan;
 pub mod run;
 pub mod schema;
+pub mod stateless;
 pub mod steps;
 pub mod target;
 

@@ -209,6 +209,12 @@ pub async fn probe(version: Version, cfg: &CaseConfig) -> Offer {
         Err(e) => return Offer::Broken(e),
     };
     let mut conn = Conn::new(proc, version, cfg.startup_timeout);
+    if version.lifecycle() == mcpspec_engine::Lifecycle::Stateless {
+        let within = cfg.step_timeout.max(cfg.startup_timeout);
+        let offer = crate::stateless::probe(&mut conn, version.as_str(), within).await;
+        conn.end().await;
+        return offer;
+    }
     let id = conn.next_id();
     let init = Message::request(
         id.clone(),

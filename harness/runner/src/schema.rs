@@ -23,6 +23,30 @@ use mcpspec_engine::{Role, Session, Version, Violation};
 use mcpspec_wire::Message;
 use serde_json::Value;
 
+/// The version a message is judged by: an answer by the version its
+/// request named (2026-07-28 requests name theirs in `_meta`; a fallback
+/// `initialize` is answered by the era it asks for), anything else by the
+/// session's version (which a successful fallback changes), else the case's.
+fn judged_version(session: &Session, case: Version, msg: &Message) -> Version {
+    let session_version = session.version().unwrap_or(case);
+    let Message::Response(r) = msg else {
+        return session_version;
+    };
+    let Some(id) = &r.id else {
+        return session_version;
+    };
+    if let Some(v) = session.request_version(id) {
+        return v;
+    }
+    r.outcome
+        .as_ref()
+        .ok()
+        .and_then(|v| v.get("protocolVersion"))
+        .and_then(Value::as_str)
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(session_version)
+}
+
 /// How many schema violations of one message are spelled out.
 const SHOWN: usize = 3;
 
@@ -36,6 +60,7 @@ pub fn check(
     msg: &Message,
     at_ms: u64,
 ) -> Option<Violation> {
+    let version = judged_version(session, version, msg);
     let schemas = mcpspec_schema::schemas(version);
     let (what, found) = match msg {
         Message::Request(r) => (

@@ -164,6 +164,15 @@ impl HttpSession {
                 .parse()
                 .map_err(|_| invalid("content-type"))?,
         );
+        if self
+            .shared
+            .protocol_version()
+            .is_some_and(|v| v.as_str() >= STATELESS_SINCE)
+        {
+            for (name, value) in routing_headers(&body) {
+                headers.insert(name, value.parse().map_err(|_| invalid(name))?);
+            }
+        }
         self.posts += 1;
         let via = Via::Post(self.posts);
         let shared = self.shared.clone();
@@ -267,6 +276,54 @@ impl Drop for HttpSession {
     fn drop(&mut self) {
         self.abort_all();
     }
+}
+
+/// The first version whose POSTs carry `Mcp-Method` (and `Mcp-Name`).
+const STATELESS_SINCE: &str = "2026-07-28";
+
+/// From 2026-07-28 a POST names its JSON-RPC method in `Mcp-Method`, and
+/// the tool, prompt or resource it targets in `Mcp-Name`, so that it can be
+/// routed without reading the body; its `MCP-Protocol-Version` is the one
+/// the request's `_meta` names, should that differ from the session's. Nothing for a body that is not one
+/// message with a method (a batch, a response, unreadable bytes).
+fn routing_headers(body: &[u8]) -> Vec<(&'static str, String)> {
+    use mcpspec_wire::{classify, Inbound, Message};
+    let (method, params) = match classify(body) {
+        Ok(Inbound::Single(Message::Request(r))) => (r.method, r.params),
+        Ok(Inbound::Single(Message::Notification(n))) => (n.method, n.params),
+        _ => return Vec::new(),
+    };
+    let visible = |s: &str| s.bytes().all(|b| (0x20..0x7f).contains(&b));
+    let mut out = Vec::new();
+    if visible(&method) {
+        out.push(("mcp-method", method.clone()));
+    }
+    // The header names the version the request itself names (they must agree).
+    if let Some(v) = params
+        .as_ref()
+        .and_then(|p| p.get("_meta"))
+        .and_then(|m| m.get("io.modelcontextprotocol/protocolVersion"))
+        .and_then(|v| v.as_str())
+    {
+        if visible(v) {
+            out.push(("mcp-protocol-version", v.to_owned()));
+        }
+    }
+    let target = match method.as_str() {
+        "tools/call" | "prompts/get" => "name",
+        "resources/read" => "uri",
+        _ => return out,
+    };
+    if let Some(name) = params
+        .as_ref()
+        .and_then(|p| p.get(target))
+        .and_then(|v| v.as_str())
+    {
+        if visible(name) {
+            out.push(("mcp-name", name.to_owned()));
+        }
+    }
+    out
 }
 
 fn invalid(name: &str) -> TransportError {
@@ -444,4 +501,44 @@ async fn delete(shared: Arc<Shared>) {
         Via::Delete,
         Event::Closed(format!("session closed by the harness (DELETE → {status})")),
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::routing_headers;
+
+    #[test]
+    fn stateless_posts_name_their_method_and_target() {
+        let call = br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{}}}"#;
+        assert_eq!(
+            routing_headers(call),
+            vec![
+                ("mcp-method", "tools/call".to_owned()),
+                ("mcp-name", "echo".to_owned())
+            ]
+        );
+        let read =
+            br#"{"jsonrpc":"2.0","id":2,"method":"resources/read","params":{"uri":"mcpspec://a"}}"#;
+        assert_eq!(
+            routing_headers(read)[1],
+            ("mcp-name", "mcpspec://a".to_owned())
+        );
+        let other = br#"{"jsonrpc":"2.0","id":4,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"1999-01-01"}}}"#;
+        assert_eq!(
+            routing_headers(other)[1],
+            ("mcp-protocol-version", "1999-01-01".to_owned())
+        );
+        let list = br#"{"jsonrpc":"2.0","id":3,"method":"tools/list"}"#;
+        assert_eq!(
+            routing_headers(list),
+            vec![("mcp-method", "tools/list".to_owned())]
+        );
+        // Responses, batches and unreadable bodies carry no routing headers.
+        assert!(routing_headers(br#"{"jsonrpc":"2.0","id":1,"result":{}}"#).is_empty());
+        assert!(routing_headers(br#"[{"jsonrpc":"2.0","id":1,"method":"ping"}]"#).is_empty());
+        assert!(routing_headers(b"{").is_empty());
+        // A value that cannot be a header value is left out, not sent broken.
+        let odd = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"a\\nb\"}}";
+        assert_eq!(routing_headers(odd.as_bytes()).len(), 1);
+    }
 }

@@ -45,24 +45,59 @@ impl Conn {
             return;
         };
         entry.1 = record.status;
+        let json_body = record
+            .response_header("content-type")
+            .is_some_and(|ct| ct.to_ascii_lowercase().starts_with("application/json"));
         let refused = match (record.status, &record.error) {
+            // A JSON body follows as a frame: it may answer the request
+            // (a named error goes out with 400), or be a refusal without an
+            // id, which `refusal_body` then notes.
+            (Some(s), _) if s >= 400 && json_body => return,
             (Some(s), _) if s >= 400 => format!("the POST carrying it was refused with HTTP {s}"),
             (None, Some(e)) => format!("the POST carrying it failed: {e}"),
             _ => return,
         };
-        for id in entry.0.clone() {
-            self.refused.push((id, refused.clone()));
+        self.refuse(n, &refused);
+    }
+
+    /// The requests of POST `n` will get no answer: `how` says why.
+    fn refuse(&mut self, n: u64, how: &str) {
+        let Some(ids) = post_index(n)
+            .and_then(|i| self.posts.get(i))
+            .map(|p| p.0.clone())
+        else {
+            return;
+        };
+        for id in ids {
+            self.refused.push((id, how.to_owned()));
         }
     }
 
     /// An HTTP error body (`id: null` error) answering a refused POST: the
-    /// transport's refusal, not a JSON-RPC response to judge.
-    pub(super) fn is_refusal_body(&self, via: Via, msg: &Message) -> bool {
+    /// transport's refusal, not a JSON-RPC response to judge; the POST's
+    /// requests will get no other answer.
+    pub(super) fn refusal_body(&mut self, via: Via, msg: &Message) -> bool {
         let Via::Post(n) = via else { return false };
         let status = post_index(n)
             .and_then(|i| self.posts.get(i))
             .and_then(|p| p.1);
-        matches!(msg, Message::Response(r) if r.id.is_none()) && status.is_some_and(|s| s >= 400)
+        let Some(status) = status.filter(|s| *s >= 400) else {
+            return false;
+        };
+        if !matches!(msg, Message::Response(r) if r.id.is_none()) {
+            return false;
+        }
+        let how = match msg {
+            Message::Response(mcpspec_wire::Response {
+                outcome: Err(e), ..
+            }) => format!(
+                "the POST carrying it was refused with HTTP {status} and error {} {:?}",
+                e.code, e.message
+            ),
+            _ => format!("the POST carrying it was refused with HTTP {status}"),
+        };
+        self.refuse(n, &how);
+        true
     }
 
     /// A request was answered after all: its POST's refusal does not stand.

@@ -122,14 +122,16 @@ fn url(ctx: &Ctx, node: &Node) -> Result<HttpUrl, ScenarioError> {
             check_str(text, false).map_err(|m| ctx.err(node.at, m))?;
             HttpUrl::Path(text.to_owned())
         }
-        _ => return Err(ctx.err(
-            node.at,
-            format!(
+        _ => {
+            return Err(ctx.err(
+                node.at,
+                format!(
                 "`url` {text:?} is neither a keyword ({}){} nor a path starting with `/` or `?`",
                 keys::one_of(&HttpUrl::KEYWORDS),
                 suggest(text, &HttpUrl::KEYWORDS)
             ),
-        )),
+            ))
+        }
     })
 }
 
