@@ -198,7 +198,7 @@ fn parse_version(s: &str) -> Result<Version, String> {
 }
 
 /// `Name: value` of `--header`.
-fn parse_header(s: &str) -> Result<(String, String), String> {
+pub(crate) fn parse_header(s: &str) -> Result<(String, String), String> {
     let (name, value) = s
         .split_once(':')
         .ok_or_else(|| format!("invalid header {s:?} (write `Name: value`)"))?;

@@ -1,11 +1,12 @@
-//! `mcpspec fuzz server`: black-box fuzzing of an MCP server over stdio.
+//! `mcpspec fuzz server`: black-box fuzzing of an MCP server over stdio,
+//! Streamable HTTP (`--url`) or legacy HTTP+SSE (`--sse-url`).
 //!
 //! Parses the options, runs `mcpspec_fuzz::fuzz` against the command after
-//! `--` (or the built-in reference server), prints progress (execs/s) on
-//! stderr and the findings on stdout, writes `--json`, and maps the outcome
-//! to the exit code: 0 no findings, 1 findings, 2 usage error, 3 the target
-//! could not be run. `fuzz client` does not exist yet (no client testing),
-//! nor do HTTP targets (`--url`, `--sse-url`).
+//! `--` (or the built-in reference server) or the URL, prints progress
+//! (execs/s) on stderr and the findings on stdout, writes `--json`, and maps
+//! the outcome to the exit code: 0 no findings, 1 findings, 2 usage error, 3
+//! the target could not be run. `fuzz client` does not exist yet (no client
+//! testing).
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -13,7 +14,8 @@ use std::time::Duration;
 
 use clap::{Args, Subcommand};
 use mcpspec_engine::Version;
-use mcpspec_fuzz::{fuzz, Config, Level, RunError, Summary};
+use mcpspec_fuzz::{fuzz, Config, Level, RunError, Summary, Target};
+use mcpspec_transport::HttpOptions;
 use serde_json::json;
 
 use crate::cli::parse_duration;
@@ -26,7 +28,8 @@ const EXIT_TARGET: u8 = 3;
 
 #[derive(Debug, Subcommand)]
 pub enum FuzzCommand {
-    /// Fuzz an MCP server started over stdio (no command: the built-in reference server)
+    /// Fuzz an MCP server: a command over stdio (none: the built-in reference server), or
+    /// --url / --sse-url for a live HTTP server
     Server(FuzzServerArgs),
 }
 
@@ -59,7 +62,17 @@ pub struct FuzzServerArgs {
     /// Where reproducers go (default: reports/fuzz/<run>/)
     #[arg(long, value_name = "DIR")]
     pub report_dir: Option<PathBuf>,
-    /// Resident memory growth of the target, in MiB, that counts as a finding
+    /// Fuzz a Streamable HTTP server at this URL (http://…/mcp): each input is one POST body
+    #[arg(long, value_name = "URL", conflicts_with_all = ["sse_url", "command"])]
+    pub url: Option<String>,
+    /// Fuzz a legacy HTTP+SSE (2024-11-05) server whose SSE stream is at this URL: each input is
+    /// one POST to the announced endpoint
+    #[arg(long, value_name = "URL", conflicts_with = "command")]
+    pub sse_url: Option<String>,
+    /// An extra header for every HTTP request, `Name: value` (repeatable; not written to reproducers)
+    #[arg(long = "header", short = 'H', value_name = "NAME: VALUE", value_parser = crate::cli::parse_header)]
+    pub headers: Vec<(String, String)>,
+    /// Resident memory growth of the target, in MiB, that counts as a finding (stdio only)
     #[arg(long, default_value_t = 512, value_name = "MIB")]
     pub max_rss_growth: u64,
     /// Longest stdout line accepted from the target, in bytes
@@ -86,7 +99,12 @@ fn parse_version(s: &str) -> Result<Version, String> {
 
 pub async fn run(command: FuzzCommand) -> u8 {
     let FuzzCommand::Server(args) = command;
-    let target = match crate::server::target(&args.command) {
+    let target = match fuzz_target(
+        args.url.as_deref(),
+        args.sse_url.as_deref(),
+        &args.headers,
+        &args.command,
+    ) {
         Ok(t) => t,
         Err(e) => {
             eprintln!("error: {e}");
@@ -102,13 +120,18 @@ pub async fn run(command: FuzzCommand) -> u8 {
         (None, None) => Some(Duration::from_secs(30)),
         (_, d) => d,
     };
+    // The legacy transport is 2024-11-05's.
+    let default_version = match target {
+        Target::Sse { .. } => Version::V2024_11_05,
+        _ => Version::LATEST_HANDSHAKE,
+    };
     let cfg = Config {
-        command: target,
+        target,
         seed,
         runs: args.runs,
         duration,
         levels: args.levels.clone(),
-        version: args.spec_version.unwrap_or(Version::LATEST_HANDSHAKE),
+        version: args.spec_version.unwrap_or(default_version),
         timeout: args.timeout,
         report_dir: args
             .report_dir
@@ -120,9 +143,10 @@ pub async fn run(command: FuzzCommand) -> u8 {
     };
     eprintln!(
         "fuzzing `{}` with seed {seed} (levels: {})",
-        cfg.command.display(),
+        cfg.target.display(),
         levels_text(&cfg.levels)
     );
+    let http = !matches!(cfg.target, Target::Stdio(_));
     let mut report = |p: mcpspec_fuzz::run::Progress| {
         eprintln!(
             "fuzz: {} execs, {:.0} execs/s, {} finding(s), {} session(s)",
@@ -140,7 +164,7 @@ pub async fn run(command: FuzzCommand) -> u8 {
             return EXIT_USAGE;
         }
     };
-    print_summary(&summary, seed);
+    print_summary(&summary, seed, http);
     if let Some(path) = &args.json {
         if let Err(e) = write_json(path, &summary, seed) {
             eprintln!("error: failed to write {}: {e}", path.display());
@@ -165,7 +189,41 @@ fn levels_text(levels: &[Level]) -> String {
         .join(", ")
 }
 
-fn print_summary(s: &Summary, seed: u64) {
+/// The target of `fuzz server`: `--url`, `--sse-url`, or a command (the
+/// reference server when none is given). Shared with `replay`.
+pub(crate) fn fuzz_target(
+    url: Option<&str>,
+    sse_url: Option<&str>,
+    headers: &[(String, String)],
+    command: &[String],
+) -> Result<Target, String> {
+    let options = || HttpOptions {
+        headers: headers.to_vec(),
+        ..HttpOptions::default()
+    };
+    let checked = |url: &str| {
+        if url.starts_with("http://") {
+            Ok(url.to_owned())
+        } else if url.starts_with("https://") {
+            Err(format!("{url}: https is not supported (mcpspec is built without TLS); fuzz the server over http:// on loopback"))
+        } else {
+            Err(format!("{url}: not an http:// URL"))
+        }
+    };
+    match (url, sse_url) {
+        (Some(url), _) => Ok(Target::Http {
+            url: checked(url)?,
+            options: options(),
+        }),
+        (None, Some(url)) => Ok(Target::Sse {
+            url: checked(url)?,
+            options: options(),
+        }),
+        (None, None) => crate::server::target(command).map(Target::Stdio),
+    }
+}
+
+fn print_summary(s: &Summary, seed: u64, http: bool) {
     let mut out = std::io::stdout().lock();
     for (i, f) in s.findings.iter().enumerate() {
         let _ = writeln!(
@@ -185,12 +243,16 @@ fn print_summary(s: &Summary, seed: u64) {
             f.reproducer.display()
         );
     }
+    if let Some(why) = &s.stopped {
+        let _ = writeln!(out, "STOPPED: {why}");
+    }
     let _ = writeln!(
         out,
-        "{} execs in {:.1} s ({:.0} execs/s, {} session(s), {:.1} s minimising), seed {seed}: {} finding(s)",
+        "{} execs in {:.1} s ({:.0} execs/s{}, {} session(s), {:.1} s minimising), seed {seed}: {} finding(s)",
         s.execs,
         s.seconds,
         s.execs_per_sec,
+        if http { "; HTTP: two POSTs per input, slower than stdio" } else { "" },
         s.sessions,
         s.minimize_seconds,
         s.findings.len()
@@ -221,6 +283,7 @@ fn write_json(path: &std::path::Path, s: &Summary, seed: u64) -> std::io::Result
         "seconds": s.seconds,
         "minimize_seconds": s.minimize_seconds,
         "sessions": s.sessions,
+        "stopped": s.stopped,
         "seed": seed,
         "findings": findings,
     });

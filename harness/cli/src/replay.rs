@@ -1,7 +1,9 @@
 //! `mcpspec replay FILE [-- CMD ...]`, for two kinds of file:
 //!
-//! - a fuzzing reproducer (JSON): re-runs it in a fresh target process and
-//!   says whether its oracle trips again on the same kind of message. Exit
+//! - a fuzzing reproducer (JSON): re-runs it in a fresh target process (or
+//!   a fresh HTTP session, over the transport it records; `--url` /
+//!   `--sse-url` point it elsewhere) and says whether its oracle trips
+//!   again on the same kind of message. Exit
 //!   1 when it reproduces, 0 when it does not, 2 when the file is not a
 //!   reproducer, 3 when the target could not be run.
 //! - a transcript (`.jsonl`, from `--report-dir`): re-sends the harness
@@ -40,8 +42,17 @@ pub struct ReplayArgs {
     /// Longest stdout line accepted from the target, in bytes
     #[arg(long, default_value_t = mcpspec_wire::DEFAULT_MAX_LINE)]
     pub max_line: usize,
-    /// The server command (after `--`; default: the command the reproducer
-    /// names, or for a transcript the built-in reference server)
+    /// Reproducers: replay over Streamable HTTP against this URL (default: the reproducer's)
+    #[arg(long, value_name = "URL", conflicts_with_all = ["sse_url", "command"])]
+    pub url: Option<String>,
+    /// Reproducers: replay over legacy HTTP+SSE against this SSE stream URL
+    #[arg(long, value_name = "URL", conflicts_with = "command")]
+    pub sse_url: Option<String>,
+    /// Reproducers: an extra header for every HTTP request, `Name: value` (repeatable)
+    #[arg(long = "header", short = 'H', value_name = "NAME: VALUE", value_parser = crate::cli::parse_header)]
+    pub headers: Vec<(String, String)>,
+    /// The server command (after `--`; default: the command or URL the
+    /// reproducer names, or for a transcript the built-in reference server)
     #[arg(last = true, value_name = "CMD")]
     pub command: Vec<String>,
 }
@@ -55,6 +66,10 @@ fn is_transcript(file: &std::path::Path) -> bool {
 
 pub async fn run(args: ReplayArgs) -> u8 {
     if is_transcript(&args.file) {
+        if args.url.is_some() || args.sse_url.is_some() {
+            eprintln!("error: --url and --sse-url replay fuzzing reproducers; a transcript is replayed over stdio");
+            return EXIT_USAGE;
+        }
         let rules = match crate::diff::load_redactions(args.redactions.as_deref()) {
             Ok(r) => r,
             Err(code) => return code,
@@ -81,11 +96,20 @@ pub async fn run(args: ReplayArgs) -> u8 {
             return EXIT_USAGE;
         }
     };
-    let command = if args.command.is_empty() {
+    let given = !args.command.is_empty() || args.url.is_some() || args.sse_url.is_some();
+    let target = if !given && (args.headers.is_empty() || repro.transport == "stdio") {
         None
     } else {
-        match crate::server::target(&args.command) {
-            Ok(c) => Some(c),
+        let url = args.url.as_deref();
+        let sse_url = args.sse_url.as_deref();
+        // Headers alone: the reproducer's own URL, with them.
+        let (url, sse_url) = match (given, repro.transport.as_str()) {
+            (false, "http") => (repro.url.as_deref(), None),
+            (false, "sse") => (None, repro.url.as_deref()),
+            _ => (url, sse_url),
+        };
+        match crate::fuzz::fuzz_target(url, sse_url, &args.headers, &args.command) {
+            Ok(t) => Some(t),
             Err(e) => {
                 eprintln!("error: {e}");
                 return EXIT_USAGE;
@@ -101,7 +125,7 @@ pub async fn run(args: ReplayArgs) -> u8 {
         repro.level,
         repro.requirement
     );
-    match replay(&repro, command, args.max_line).await {
+    match replay(&repro, target, args.max_line).await {
         Ok(outcome) => {
             for (v, kind) in &outcome.tripped {
                 println!("  tripped: {} on {kind}: {}", v.oracle, v.detail);

@@ -17,7 +17,10 @@ async fn main() {
     let seed = args[0].parse().unwrap_or(1);
     let runs = args[1].parse().unwrap_or(10_000);
     let cfg = Config {
-        command: CommandSpec::new(args[2].clone(), args[3..].iter().cloned()),
+        target: mcpspec_fuzz::Target::Stdio(CommandSpec::new(
+            args[2].clone(),
+            args[3..].iter().cloned(),
+        )),
         seed,
         runs: Some(runs),
         duration: None,

@@ -1,46 +1,59 @@
-//! One MCP session with the target over stdio (tokio): spawn, handshake,
-//! learn what the target offers, then one exec per input.
+//! One MCP session with the target (tokio), over stdio or HTTP: connect,
+//! handshake, learn what the target offers, then one exec per input.
 //!
 //! ```text
-//!  exec n:  input bytes (flushed chunk by chunk) ─► ping "mcpspec-ping-k" ─► wait for its answer
-//!           every frame meanwhile: own answers consumed here, requests from the
-//!           target answered (ping → {}, anything else → -32601), progress noted,
-//!           everything else judged by the session's Judge
-//!  verdicts: exit ⇒ alive; no ping answer within the timeout ⇒ ping;
+//!  stdio  exec n:  input bytes (flushed chunk by chunk) ─► ping "mcpspec-ping-k" ─► wait for its answer
+//!  HTTP   exec n:  POST each body of the input ─► wait for its status (bounded) ─► POST ping ─► wait for its answer
+//!         every frame meanwhile: own answers consumed here, requests from the
+//!         target answered (ping → {}, anything else → -32601), progress noted,
+//!         everything else judged by the session's Judge; every input POST's
+//!         exchange judged by `crate::http`
+//!  verdicts: exit / session gone ⇒ alive; no ping answer within the timeout ⇒ ping;
 //!            judge's verdicts; owed requests past their deadline ⇒ unanswered
 //! ```
 //!
 //! The ping is the liveness check and the synchronisation point, so one
-//! process and one session serve every input until an oracle trips.
+//! process (or one HTTP session) serves every input until an oracle trips.
+//! Over HTTP the session is gone ("alive" trips) when a POST of the driver's
+//! own cannot reach the server (refused, reset), when it is answered 404
+//! (the session ended), or when the legacy event stream ends; the server is
+//! then *unreachable* if the connection itself failed ([`Session::unreachable`]).
+//! Over HTTP each POST waits for the previous one's status, so the server
+//! sees the input before the ping and `notifications/initialized` before
+//! anything else.
 
 use std::collections::HashMap;
 use std::time::Duration;
 
 use mcpspec_engine::Version;
-use mcpspec_transport::{CommandSpec, Event, SpawnError, StdioProcess};
+use mcpspec_transport::{Connection, Event, HttpRecord, Via};
 use mcpspec_wire::{classify, Id, Inbound, Message};
 use serde_json::{json, Value};
 use tokio::time::Instant;
 
-use crate::expect::Expect;
+use crate::expect::{Ctx as ExpectCtx, Expect};
 use crate::gen::mcp::initialize_params;
-use crate::gen::{Knowledge, Prompt, Tool};
-use crate::input::Input;
+use crate::gen::Knowledge;
+use crate::input::{Framing, Input};
 use crate::memory::rss_kib;
 pub use crate::memory::{memory_verdict, DEFAULT_RSS_GROWTH_KIB, MEMORY_GROWTH};
 use crate::oracle::{Judge, Oracle, Verdict};
+use crate::post::{posts, Shape};
+use crate::target::Target;
+
+mod discover;
 
 /// How to run one session.
 #[derive(Debug, Clone)]
 pub struct SessionConfig {
-    pub command: CommandSpec,
+    pub target: Target,
     /// The version asked for in `initialize`.
     pub version: Version,
     /// Wait for each answer (the sync ping, an owed request) this long.
     pub timeout: Duration,
     pub max_line: usize,
     /// Resident memory growth (KiB) over the reading after the handshake
-    /// that counts as a finding.
+    /// that counts as a finding (stdio only: the process is ours).
     pub rss_growth_kib: u64,
 }
 
@@ -52,9 +65,24 @@ pub struct HandshakeError {
     pub message: String,
 }
 
+/// What one HTTP POST of the session carried, until its exchange is recorded.
+#[derive(Debug, Clone)]
+enum Sent {
+    /// The driver's own (the handshake, the sync ping, an answer).
+    Own,
+    /// A notification of the handshake, or an input's body: judged.
+    Judged {
+        exec: Option<u64>,
+        shape: Shape,
+        /// The requests it carried (refused together by a 4xx).
+        ids: Vec<Id>,
+    },
+}
+
 /// A live session.
 pub struct Session {
-    proc: StdioProcess,
+    conn: Connection,
+    framing: Framing,
     pid: Option<u32>,
     pub judge: Judge,
     version: Version,
@@ -66,10 +94,17 @@ pub struct Session {
     pub capabilities: Option<Value>,
     pub know: Knowledge,
     exit: Option<String>,
+    /// Set when the connection itself failed (the server went away).
+    unreachable: Option<String>,
     stderr: Vec<String>,
     /// Verdicts seen while the driver waited for its own answers (the
     /// handshake, the lists), reported with the next exec.
     carry: Vec<Verdict>,
+    /// HTTP: POSTs sent, and what those not yet recorded carried.
+    posts: u64,
+    pending: HashMap<u64, Sent>,
+    /// HTTP: the status of the last own POST that was refused (≥ 400).
+    own_refused: Option<u16>,
 }
 
 /// How long the handshake waits on after broken output before giving up.
@@ -81,16 +116,29 @@ pub const PING_BEFORE_INIT: &str = "ping before initialize";
 /// How long the answer to `initialize` may take at least.
 const STARTUP_TIMEOUT: Duration = Duration::from_secs(10);
 
+/// How long the driver waits for an own POST's answer once the POST was refused.
+const REFUSED_QUIET: Duration = Duration::from_millis(200);
+
 impl Session {
-    /// Starts the target (no handshake yet).
-    pub fn spawn(cfg: &SessionConfig) -> Result<Self, SpawnError> {
-        let proc = StdioProcess::spawn(&cfg.command, cfg.max_line)?;
-        let pid = proc.pid();
+    /// Connects to the target (a new process or HTTP session; no handshake yet).
+    pub async fn connect(cfg: &SessionConfig) -> Result<Self, String> {
+        let conn = cfg.target.connect(cfg.max_line).await?;
+        let pid = match &conn {
+            Connection::Stdio(p) => p.pid(),
+            _ => None,
+        };
+        let framing = cfg.target.framing();
         let timeout_ms = u64::try_from(cfg.timeout.as_millis()).unwrap_or(u64::MAX);
+        let judge = Judge::new(cfg.version, timeout_ms);
         Ok(Session {
-            proc,
+            conn,
+            framing,
             pid,
-            judge: Judge::new(cfg.version, timeout_ms),
+            judge: if framing.is_http() {
+                judge.over_http()
+            } else {
+                judge
+            },
             version: cfg.version,
             timeout: cfg.timeout,
             seq: 0,
@@ -99,8 +147,12 @@ impl Session {
             capabilities: None,
             know: Knowledge::default(),
             exit: None,
+            unreachable: None,
             stderr: Vec::new(),
             carry: Vec::new(),
+            posts: 0,
+            pending: HashMap::new(),
+            own_refused: None,
         })
     }
 
@@ -108,7 +160,7 @@ impl Session {
         self.version
     }
 
-    /// Resident memory of the target, when its pid is known.
+    /// Resident memory of the target, when its pid is known (stdio only).
     pub fn rss_kib(&self) -> Option<u64> {
         self.pid.and_then(rss_kib)
     }
@@ -118,8 +170,23 @@ impl Session {
         &self.stderr
     }
 
+    /// Why the server could not be reached any more (HTTP), if it could not.
+    pub fn unreachable(&self) -> Option<&str> {
+        self.unreachable.as_deref()
+    }
+
+    /// What expectations are derived in, for this session's state.
+    pub fn expect_ctx(&self) -> ExpectCtx<'_> {
+        ExpectCtx {
+            version: self.version,
+            initialized: self.initialized,
+            capabilities: self.capabilities.as_ref(),
+            framing: self.framing,
+        }
+    }
+
     fn now_ms(&self) -> u64 {
-        u64::try_from(self.proc.elapsed().as_millis()).unwrap_or(u64::MAX)
+        u64::try_from(self.conn.elapsed().as_millis()).unwrap_or(u64::MAX)
     }
 
     fn own_id(&mut self, what: &str) -> Id {
@@ -129,8 +196,27 @@ impl Session {
         id
     }
 
-    async fn write(&mut self, bytes: &[u8]) -> bool {
-        self.proc.send(bytes).await.is_ok()
+    /// Writes bytes (stdio) or POSTs one body exactly (HTTP: the transport
+    /// strips the `\r\n` added here); returns the POST's number.
+    async fn write(&mut self, bytes: &[u8], sent: Sent) -> Result<u64, ()> {
+        if !self.framing.is_http() {
+            return self.conn.send(bytes).await.map(|_| 0).map_err(|_| ());
+        }
+        let mut body = bytes.to_vec();
+        body.extend_from_slice(b"\r\n");
+        match self.conn.send(&body).await {
+            Ok(()) => {
+                self.posts += 1;
+                self.pending.insert(self.posts, sent);
+                Ok(self.posts)
+            }
+            Err(_) => Err(()),
+        }
+    }
+
+    /// HTTP: handles events until POST `n` has been recorded or `deadline`.
+    async fn await_record(&mut self, n: u64, deadline: Instant, verdicts: &mut Vec<Verdict>) {
+        while self.pending.contains_key(&n) && self.pump(deadline, verdicts).await {}
     }
 
     /// Sends a request of the driver's own and waits for its answer.
@@ -144,7 +230,7 @@ impl Session {
     }
 
     /// Like [`Session::call`], with `prefix` written in the same write (one
-    /// system call for an input and its sync ping).
+    /// system call for an input and its sync ping; stdio only).
     async fn call_after(
         &mut self,
         prefix: &[u8],
@@ -159,9 +245,12 @@ impl Session {
                 .to_json()
                 .as_bytes(),
         );
-        bytes.push(b'\n');
+        if !self.framing.is_http() {
+            bytes.push(b'\n');
+        }
         let mut verdicts = Vec::new();
-        if !self.write(&bytes).await {
+        self.own_refused = None;
+        if self.write(&bytes, Sent::Own).await.is_err() {
             self.settle_exit(&mut verdicts).await;
         }
         // A target may take a while to start (`npx`, a JIT): the first
@@ -180,6 +269,11 @@ impl Session {
                 shortened = true;
                 deadline = deadline.min(Instant::now() + BROKEN_ANSWER_QUIET);
             }
+            // A refused POST brings its answer in its body, or none.
+            if self.own_refused.is_some() && !shortened {
+                shortened = true;
+                deadline = deadline.min(Instant::now() + REFUSED_QUIET);
+            }
             if let Some(Some(m)) = self.own.get(&id) {
                 let m = m.clone();
                 self.own.remove(&id);
@@ -194,15 +288,16 @@ impl Session {
                 if self.exit.is_some() {
                     return Err(verdicts);
                 }
+                let how = match self.own_refused {
+                    Some(status) => format!("its POST was refused with HTTP {status}"),
+                    None => format!("within {} ms", within.as_millis()),
+                };
                 let v = if method == "ping" && !self.initialized {
                     // Before initialize, answering ping is a SHOULD.
                     Verdict::new(
                         Oracle::Ping,
                         "lifecycle.server.ping-before-init",
-                        format!(
-                            "a ping before initialize was not answered within {} ms",
-                            self.timeout.as_millis()
-                        ),
+                        format!("a ping before initialize was not answered ({how})"),
                         None,
                     )
                     .about(PING_BEFORE_INIT.to_owned())
@@ -210,17 +305,14 @@ impl Session {
                     Verdict::new(
                         Oracle::Ping,
                         "ping.respond",
-                        format!(
-                            "the sync ping was not answered within {} ms",
-                            self.timeout.as_millis()
-                        ),
+                        format!("the sync ping was not answered ({how})"),
                         None,
                     )
                 } else {
                     Verdict::new(
                         Oracle::Unanswered,
                         "jsonrpc.request.answered",
-                        format!("{method} was not answered within {} ms", within.as_millis()),
+                        format!("{method} was not answered ({how})"),
                         None,
                     )
                 };
@@ -234,10 +326,12 @@ impl Session {
     async fn settle_exit(&mut self, verdicts: &mut Vec<Verdict>) {
         let deadline = Instant::now() + Duration::from_millis(500);
         while self.exit.is_none() && self.pump(deadline, verdicts).await {}
-        if self.exit.is_none() {
-            self.exit = Some("the target closed its stdin".to_owned());
-            verdicts.push(self.alive_verdict());
-        }
+        let how = if self.framing.is_http() {
+            "the HTTP session could not be used any more"
+        } else {
+            "the target closed its stdin"
+        };
+        self.ended(how.to_owned(), false, verdicts);
     }
 
     /// The sync ping was answered with an error: alive, but not as the
@@ -281,20 +375,30 @@ impl Session {
         }
     }
 
+    /// The session ended (`how`); `gone`: the server itself could not be reached.
+    fn ended(&mut self, how: String, gone: bool, verdicts: &mut Vec<Verdict>) {
+        if self.exit.is_none() {
+            if gone {
+                self.unreachable = Some(how.clone());
+            }
+            self.exit = Some(how);
+            verdicts.push(self.alive_verdict());
+        }
+    }
+
     /// Receives one event before `deadline` and handles it. False on timeout
-    /// or once the target has exited.
+    /// or once the target has exited (or the HTTP session ended).
     async fn pump(&mut self, deadline: Instant, verdicts: &mut Vec<Verdict>) -> bool {
         if self.exit.is_some() {
             return false;
         }
-        let ev = match tokio::time::timeout_at(deadline, self.proc.recv()).await {
+        let (via, ev) = match tokio::time::timeout_at(deadline, self.conn.recv()).await {
             Err(_) => return false,
             Ok(None) => {
-                self.exit = Some("the target's output ended".to_owned());
-                verdicts.push(self.alive_verdict());
+                self.ended("the target's output ended".to_owned(), false, verdicts);
                 return false;
             }
-            Ok(Some(ev)) => ev.event,
+            Ok(Some(ev)) => (ev.via, ev.event),
         };
         match &ev {
             Event::Frame(f) => {
@@ -318,14 +422,60 @@ impl Session {
                     (None, Some(s)) => format!("the target was killed by signal {s}"),
                     (None, None) => "the target exited".to_owned(),
                 };
-                self.exit = Some(how);
-                verdicts.push(self.alive_verdict());
+                self.ended(how, false, verdicts);
                 return false;
             }
-            // HTTP transports only; the fuzzer drives stdio.
-            Event::Http(_) | Event::SseEvent { .. } | Event::SseError(_) | Event::Closed(_) => {}
+            Event::Http(record) => {
+                if let Via::Post(n) = via {
+                    self.recorded(n, record, verdicts);
+                    if self.exit.is_some() {
+                        return false;
+                    }
+                }
+            }
+            Event::Closed(why) => {
+                let gone = why.starts_with("could not connect");
+                let how = match via {
+                    Via::Legacy => format!("the SSE stream ended ({why})"),
+                    _ => format!("the session ended ({why})"),
+                };
+                self.ended(how, gone, verdicts);
+                return false;
+            }
+            // SSE framing is `mcpspec server`'s business (its scenarios).
+            Event::SseEvent { .. } | Event::SseError(_) => {}
         }
         true
+    }
+
+    /// HTTP: the exchange of POST `n` was recorded.
+    fn recorded(&mut self, n: u64, record: &HttpRecord, verdicts: &mut Vec<Verdict>) {
+        let Some(sent) = self.pending.remove(&n) else {
+            return;
+        };
+        let streamable = matches!(self.framing, Framing::HttpBody { streamable: true });
+        match (sent, record.status) {
+            (Sent::Own, None) => {
+                let error = record.error.clone().unwrap_or_default();
+                // A POST that got no headers in time is the ping oracle's.
+                if !error.starts_with("no response headers") {
+                    let how = format!("the server could not be reached ({error})");
+                    self.ended(how, true, verdicts);
+                }
+            }
+            (Sent::Own, Some(404)) => {
+                let how = "the server ended the session (a POST of the driver's own → HTTP 404)";
+                self.ended(how.to_owned(), false, verdicts);
+            }
+            (Sent::Own, Some(s)) if s >= 400 => self.own_refused = Some(s),
+            (Sent::Own, Some(_)) => {}
+            (Sent::Judged { exec, shape, ids }, _) => {
+                if record.status.is_some_and(|s| (400..500).contains(&s)) {
+                    self.judge.refused(&ids);
+                }
+                verdicts.extend(crate::http::judge_post(streamable, shape, record, exec));
+            }
+        }
     }
 
     /// Handles what is the driver's own business; true when consumed.
@@ -344,8 +494,11 @@ impl Session {
                 } else {
                     Message::error(Some(r.id.clone()), -32601, "method not found", None)
                 };
-                let line = answer.to_json() + "\n";
-                self.write(line.as_bytes()).await;
+                let mut line = answer.to_json();
+                if !self.framing.is_http() {
+                    line.push('\n');
+                }
+                let _ = self.write(line.as_bytes(), Sent::Own).await;
                 true
             }
             Message::Notification(n) => {
@@ -393,10 +546,29 @@ impl Session {
             }
         }
         self.judge.set_version(self.version);
+        if self.framing == (Framing::HttpBody { streamable: true }) {
+            self.conn
+                .set_protocol_version(Some(self.version.as_str().to_owned()));
+        }
         self.capabilities = result.get("capabilities").cloned();
-        let line = Message::notification("notifications/initialized", None).to_json() + "\n";
-        self.write(line.as_bytes()).await;
+        let mut line = Message::notification("notifications/initialized", None).to_json();
         self.judge.handshake_notification();
+        let sent = Sent::Judged {
+            exec: None,
+            shape: Shape::Quiet,
+            ids: Vec::new(),
+        };
+        if self.framing.is_http() {
+            if let Ok(n) = self.write(line.as_bytes(), sent).await {
+                let mut verdicts = Vec::new();
+                let deadline = Instant::now() + self.timeout;
+                self.await_record(n, deadline, &mut verdicts).await;
+                self.carry.append(&mut verdicts);
+            }
+        } else {
+            line.push('\n');
+            let _ = self.write(line.as_bytes(), sent).await;
+        }
         self.initialized = true;
         self.discover().await.map_err(|v| HandshakeError {
             message: v.first().map_or_else(String::new, |v| v.detail.clone()),
@@ -404,96 +576,54 @@ impl Session {
         })
     }
 
-    async fn discover(&mut self) -> Result<(), Vec<Verdict>> {
-        let caps = self.capabilities.clone().unwrap_or(Value::Null);
-        if caps.get("tools").is_some() {
-            if let Message::Response(r) = self.call("list", "tools/list", None).await? {
-                for t in r
-                    .outcome
-                    .ok()
-                    .and_then(|v| v.get("tools").cloned())
-                    .and_then(|v| v.as_array().cloned())
-                    .unwrap_or_default()
-                {
-                    if let Some(name) = t.get("name").and_then(Value::as_str) {
-                        let input_schema = t.get("inputSchema").cloned().unwrap_or(json!({}));
-                        self.know.tools.push(Tool {
-                            name: name.to_owned(),
-                            input_schema,
-                        });
-                    }
-                }
-            }
-        }
-        if caps.get("prompts").is_some() {
-            if let Message::Response(r) = self.call("list", "prompts/list", None).await? {
-                for p in r
-                    .outcome
-                    .ok()
-                    .and_then(|v| v.get("prompts").cloned())
-                    .and_then(|v| v.as_array().cloned())
-                    .unwrap_or_default()
-                {
-                    if let Some(name) = p.get("name").and_then(Value::as_str) {
-                        let arguments = p
-                            .get("arguments")
-                            .and_then(Value::as_array)
-                            .map(|a| {
-                                a.iter()
-                                    .filter_map(|x| {
-                                        let n = x.get("name")?.as_str()?.to_owned();
-                                        Some((
-                                            n,
-                                            x.get("required")
-                                                .and_then(Value::as_bool)
-                                                .unwrap_or(false),
-                                        ))
-                                    })
-                                    .collect()
-                            })
-                            .unwrap_or_default();
-                        self.know.prompts.push(Prompt {
-                            name: name.to_owned(),
-                            arguments,
-                        });
-                    }
-                }
-            }
-        }
-        if caps.get("resources").is_some() {
-            if let Message::Response(r) = self.call("list", "resources/list", None).await? {
-                for x in r
-                    .outcome
-                    .ok()
-                    .and_then(|v| v.get("resources").cloned())
-                    .and_then(|v| v.as_array().cloned())
-                    .unwrap_or_default()
-                {
-                    if let Some(uri) = x.get("uri").and_then(Value::as_str) {
-                        self.know.resources.push(uri.to_owned());
-                    }
-                }
-            }
-        }
-        Ok(())
-    }
-
     /// Sends one input and the sync ping; returns what tripped.
     pub async fn exec(&mut self, exec: u64, input: &Input, expects: &[Expect]) -> Vec<Verdict> {
         let now = self.now_ms();
         self.judge.sent(exec, expects, now);
         let mut verdicts = Vec::new();
+        if self.framing.is_http() {
+            for post in posts(input, self.expect_ctx()) {
+                let ids = post
+                    .expects
+                    .iter()
+                    .filter_map(|e| match e {
+                        Expect::Owed { id, .. } => Some(id.clone()),
+                        _ => None,
+                    })
+                    .collect();
+                let sent = Sent::Judged {
+                    exec: Some(exec),
+                    shape: post.shape,
+                    ids,
+                };
+                let Ok(n) = self.write(&post.body, sent).await else {
+                    self.settle_exit(&mut verdicts).await;
+                    return attribute(verdicts, exec);
+                };
+                let deadline = Instant::now() + self.timeout;
+                self.await_record(n, deadline, &mut verdicts).await;
+                if self.exit.is_some() {
+                    return attribute(verdicts, exec);
+                }
+            }
+            return self.sync(verdicts, &[], exec).await;
+        }
         let mut chunks = input.chunks();
         let last = chunks.pop().unwrap_or_default();
         for chunk in &chunks {
-            if !self.write(chunk).await {
+            if self.write(chunk, Sent::Own).await.is_err() {
                 self.settle_exit(&mut verdicts).await;
                 return attribute(verdicts, exec);
             }
             // Separate writes; give the target a chance to read each on its own.
             tokio::task::yield_now().await;
         }
-        match self.call_after(&last, "ping", "ping", None).await {
+        self.sync(verdicts, &last, exec).await
+    }
+
+    /// The sync ping (after `prefix`, in the same write), then what is overdue.
+    async fn sync(&mut self, mut verdicts: Vec<Verdict>, prefix: &[u8], exec: u64) -> Vec<Verdict> {
+        match self.call_after(prefix, "ping", "ping", None).await {
             Err(v) => verdicts.extend(v),
             Ok(Message::Response(r)) => {
                 if let Err(e) = &r.outcome {
@@ -535,8 +665,13 @@ impl Session {
         self.exit.is_some()
     }
 
-    pub fn kill(&mut self) {
-        self.proc.kill();
+    /// Ends the session: kills the process; over HTTP ends the MCP session
+    /// properly (DELETE, bounded; the legacy stream closed) unless it is gone.
+    pub async fn end(&mut self) {
+        if self.framing.is_http() && self.exit.is_none() {
+            self.conn.close().await;
+        }
+        self.conn.kill();
     }
 }
 

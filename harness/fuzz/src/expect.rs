@@ -26,7 +26,7 @@ use mcpspec_schema::schemas;
 use mcpspec_wire::{classify, Id, Inbound, InvalidKind, Message, NdjsonDecoder, DEFAULT_MAX_LINE};
 use serde_json::Value;
 
-use crate::input::{Hint, Input};
+use crate::input::{Framing, Hint, Input};
 
 /// The error a malformed input should earn: acceptable codes (empty: any
 /// error) and the requirement a success result or another code breaks.
@@ -102,10 +102,18 @@ pub struct Ctx<'a> {
     pub initialized: bool,
     /// The capabilities the target declared.
     pub capabilities: Option<&'a Value>,
+    /// Stdio lines or HTTP bodies ([`crate::post`]).
+    pub framing: Framing,
 }
 
 /// The expectations of one input, in order.
 pub fn derive(input: &Input, ctx: Ctx<'_>) -> Vec<Expect> {
+    if ctx.framing.is_http() {
+        return crate::post::posts(input, ctx)
+            .into_iter()
+            .flat_map(|p| p.expects)
+            .collect();
+    }
     let mut out = Vec::new();
     let mut decoder = NdjsonDecoder::new(DEFAULT_MAX_LINE);
     decoder.push(&input.wire_bytes());
@@ -140,7 +148,7 @@ pub fn derive(input: &Input, ctx: Ctx<'_>) -> Vec<Expect> {
 
 /// Parsers disagree on this input: nothing is owed, nothing forbidden beyond
 /// what no reading allows.
-fn ambiguous(exact: Vec<Expect>, input: &Input) -> Vec<Expect> {
+pub(crate) fn ambiguous(exact: Vec<Expect>, input: &Input) -> Vec<Expect> {
     let mut out: Vec<Expect> = Vec::new();
     for e in exact {
         match e {
@@ -170,7 +178,7 @@ fn id_of(v: &Value) -> Option<Id> {
 }
 
 /// A lenient receiver's reading: any request id it finds may be answered.
-fn second_reading(bytes: &[u8], out: &mut Vec<Expect>) {
+pub(crate) fn second_reading(bytes: &[u8], out: &mut Vec<Expect>) {
     let mut ids = Vec::new();
     match classify(bytes) {
         Ok(Inbound::Single(Message::Request(r))) => ids.push(r.id),
@@ -187,7 +195,7 @@ fn second_reading(bytes: &[u8], out: &mut Vec<Expect>) {
     );
 }
 
-fn line(bytes: &[u8], ctx: Ctx<'_>, hint: Hint, out: &mut Vec<Expect>) {
+pub(crate) fn line(bytes: &[u8], ctx: Ctx<'_>, hint: Hint, out: &mut Vec<Expect>) {
     match classify(bytes) {
         Err(inv) => invalid(bytes, &inv.kind, inv.id, out),
         Ok(Inbound::Single(msg)) => single(&msg, bytes, ctx, hint, false, out),
@@ -357,6 +365,7 @@ mod tests {
             version: Version::V2025_06_18,
             initialized: true,
             capabilities: Some(caps),
+            framing: Framing::Ndjson,
         }
     }
 

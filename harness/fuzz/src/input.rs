@@ -7,6 +7,10 @@
 //! input whose meaning parsers disagree on, an answer carrying one of those
 //! ids is recognised). What the target owes in return is not stored here: it
 //! is derived from the bytes by [`crate::expect`].
+//!
+//! Over HTTP ([`Framing::HttpBody`]) an input is one POST body, exactly the
+//! bytes the server receives ([`Input::bodies`]); an input marked
+//! [`Input::separate`] (a request and its cancellation) is one POST per line.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -58,6 +62,26 @@ impl std::fmt::Display for Level {
     }
 }
 
+/// How an input's bytes reach the target.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Framing {
+    /// Newline-delimited JSON over stdio: the bytes are written as they are.
+    Ndjson,
+    /// HTTP: each input is one POST body (Streamable HTTP to the endpoint,
+    /// or legacy HTTP+SSE to the announced message endpoint).
+    HttpBody {
+        /// Streamable HTTP (answers in the POST's response) rather than
+        /// legacy HTTP+SSE (answers on the event stream).
+        streamable: bool,
+    },
+}
+
+impl Framing {
+    pub fn is_http(self) -> bool {
+        matches!(self, Framing::HttpBody { .. })
+    }
+}
+
 /// What the generator knows about its input beyond the bytes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -91,6 +115,10 @@ pub struct Input {
     /// Request ids the generator embedded (as JSON values), for [`Hint::Ambiguous`] input.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub ids: Vec<Value>,
+    /// Its lines are separate messages (a request and its cancellation):
+    /// over HTTP each line is POSTed on its own. Ignored over stdio.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub separate: bool,
 }
 
 impl Input {
@@ -102,7 +130,30 @@ impl Input {
             bytes,
             splits: Vec::new(),
             ids: Vec::new(),
+            separate: false,
         }
+    }
+
+    /// Marks the lines as separate messages (one POST each over HTTP).
+    pub fn separate(mut self) -> Self {
+        self.separate = true;
+        self
+    }
+
+    /// The POST bodies over HTTP, exactly as the server receives them: the
+    /// bytes as they are (a trailing newline is JSON whitespace), or for a
+    /// [`Input::separate`] input each line without its newline. Splits have
+    /// no meaning over HTTP (a body is sent as one).
+    pub fn bodies(&self) -> Vec<Vec<u8>> {
+        if self.separate {
+            return self
+                .bytes
+                .split(|&b| b == b'\n')
+                .filter(|l| !l.is_empty())
+                .map(<[u8]>::to_vec)
+                .collect();
+        }
+        vec![self.bytes.clone()]
     }
 
     pub fn with_ids(mut self, ids: Vec<Value>) -> Self {
@@ -159,5 +210,13 @@ mod tests {
         assert_eq!(i.chunks().len(), 2);
         assert_eq!("mcp".parse::<Level>(), Ok(Level::Mcp));
         assert!("xml".parse::<Level>().is_err());
+    }
+
+    #[test]
+    fn bodies_are_what_the_server_receives() {
+        let one = Input::new(Level::Bytes, "t", Hint::Exact, b"{}\n{}\n".to_vec());
+        assert_eq!(one.bodies(), vec![b"{}\n{}\n".to_vec()]);
+        let two = one.clone().separate();
+        assert_eq!(two.bodies(), vec![b"{}".to_vec(), b"{}".to_vec()]);
     }
 }

@@ -1,22 +1,26 @@
 //! # mcpspec-fuzz — black-box fuzzing of a live MCP server
 //!
-//! `mcpspec fuzz server` drives one target process over stdio with seeded,
-//! generated input, and after every input checks, with a ping, that the
-//! target is still alive and still speaks JSON-RPC correctly. Findings are
+//! `mcpspec fuzz server` drives one target — a process over stdio, a
+//! Streamable HTTP endpoint or a legacy HTTP+SSE server ([`target`]) — with
+//! seeded, generated input, and after every input checks, with a ping, that
+//! the target is still alive and still speaks JSON-RPC correctly. Findings are
 //! deduplicated, minimised by delta debugging over the input sequence, and
 //! saved as reproducers that `mcpspec replay` runs again.
 //!
 //! ```text
 //!   gen (seeded, pure) ─► Input ─► expect::derive ─► Expect ─┐
 //!                           │                                 ▼
-//!                           └──► driver (StdioProcess) ─► frames ─► oracle::Judge ─► Verdict
-//!                                   │ ping sync, exit, RSS ──────────────────────────► Verdict
+//!                           └──► driver (Connection) ─► frames ─► oracle::Judge ─► Verdict
+//!                                   │ HTTP: each POST's exchange ─► http::judge_post ─► Verdict
+//!                                   │ ping sync, exit / session gone, RSS ───────────► Verdict
 //!   run: sessions, restarts, dedup ─► minimize (ddmin, fresh process) ─► repro (file)
 //! ```
 //!
 //! ```sh
 //! mcpspec fuzz server --seed 7 --duration 30s -- node build/index.js
 //! mcpspec fuzz server --level bytes --level json --runs 100000 --json out.json
+//! mcpspec fuzz server --url http://127.0.0.1:3000/mcp --duration 30s
+//! mcpspec fuzz server --sse-url http://127.0.0.1:3000/sse --duration 30s
 //! mcpspec replay reports/fuzz/<run>/001-alive-unparsable.json [-- CMD ...]
 //! ```
 //!
@@ -31,29 +35,41 @@
 //!   target is derived from the bytes actually sent ([`expect`]); input
 //!   that parsers may read differently is owed nothing; the rule of each oracle,
 //!   with its requirement id and level, is in [`oracle`].
-//! - **Scope**: stdio servers of the handshake versions (2024-11-05 to
-//!   2025-11-25). Not yet: HTTP targets, fuzzing clients, the stateless
-//!   2026-07-28 (no ping to synchronise on).
+//! - **Over HTTP** an input is one POST body ([`post`]: how bodies are read,
+//!   what ndjson-only mutations become), the sync ping its own POST; each
+//!   POST's status is judged ([`http`]); a refused or reset connection, a
+//!   404 or the end of the legacy stream is the "process died" analogue, a
+//!   new session the restart, and a server that cannot be reached ends the
+//!   run. RSS growth is watched over stdio only (the process is ours).
+//! - **Scope**: servers of the handshake versions (2024-11-05 to
+//!   2025-11-25) over all three transports. Not yet: fuzzing clients, the
+//!   stateless 2026-07-28 (no ping to synchronise on; `server/discover`
+//!   would be the sync request).
 //!
 //! Modules, in reading order: [`rng`], [`input`], [`gen`] (one module per
-//! level), [`expect`], [`oracle`] (with [`verdict`]), [`driver`] (with [`memory`]), [`minimize`], [`repro`],
-//! [`run`] (the loop, its configuration and summary).
+//! level), [`expect`] (with [`post`] for HTTP bodies), [`oracle`] (with
+//! [`verdict`] and [`http`]), [`target`], [`driver`] (with [`memory`]),
+//! [`minimize`], [`repro`], [`run`] (the loop, its configuration and summary).
 
 #![cfg_attr(test, allow(clippy::unwrap_used))]
 
 pub mod driver;
 pub mod expect;
 pub mod gen;
+pub mod http;
 pub mod input;
 pub mod memory;
 pub mod minimize;
 pub mod oracle;
+pub mod post;
 pub mod repro;
 pub mod rng;
 pub mod run;
+pub mod target;
 pub mod verdict;
 
-pub use input::{Hint, Input, Level};
+pub use input::{Framing, Hint, Input, Level};
 pub use oracle::{Oracle, Verdict};
 pub use repro::{ReproError, Reproducer};
 pub use run::{fuzz, replay, Config, Finding, ReplayOutcome, RunError, Summary};
+pub use target::Target;

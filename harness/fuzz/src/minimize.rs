@@ -1,4 +1,4 @@
-//! Replaying an input sequence in a fresh process, and shrinking it by delta
+//! Replaying an input sequence in a fresh process (or HTTP session), and shrinking it by delta
 //! debugging (Zeller & Hildebrandt's ddmin) while the same oracle still trips
 //! on the same kind of message.
 //!
@@ -14,7 +14,7 @@ use std::time::Duration;
 use tokio::time::Instant;
 
 use crate::driver::{memory_verdict, Session, SessionConfig};
-use crate::expect::{derive, Ctx, Expect};
+use crate::expect::{derive, Expect};
 use crate::input::Input;
 use crate::oracle::{Oracle, Verdict};
 
@@ -68,17 +68,21 @@ pub fn kind_of(expects: &[Expect]) -> String {
     kind.unwrap_or_else(|| "empty".to_owned())
 }
 
-/// Runs `seq` in a fresh process until an oracle trips or the sequence ends
-/// (then waits for owed answers). `Err` when the target cannot be started.
+/// Runs `seq` in a fresh process (or HTTP session) until an oracle trips or
+/// the sequence ends (then waits for owed answers). `Err` when the target
+/// cannot be started or reached.
 pub async fn run_sequence(cfg: &SessionConfig, seq: &Sequence) -> Result<Vec<Tripped>, String> {
-    let mut s = Session::spawn(cfg).map_err(|e| e.to_string())?;
+    let mut s = Session::connect(cfg).await?;
     let mut kinds = Vec::new();
     let mut out = Vec::new();
     let mut rss_base = None;
     for (i, input) in seq.inputs.iter().enumerate() {
         if i == seq.handshake_at {
             if let Err(e) = s.handshake().await {
-                s.kill();
+                s.end().await;
+                if let (0, Some(why)) = (i, s.unreachable()) {
+                    return Err(why.to_owned());
+                }
                 let mut v = e.verdict.into_iter().collect::<Vec<_>>();
                 for x in &mut v {
                     x.exec = i.checked_sub(1).map(|p| p as u64);
@@ -87,19 +91,12 @@ pub async fn run_sequence(cfg: &SessionConfig, seq: &Sequence) -> Result<Vec<Tri
             }
             let carried = s.take_carry();
             if !carried.is_empty() {
-                s.kill();
+                s.end().await;
                 return Ok(with_kinds(carried, &kinds));
             }
             rss_base = s.rss_kib();
         }
-        let expects = derive(
-            input,
-            Ctx {
-                version: s.version(),
-                initialized: s.initialized,
-                capabilities: s.capabilities.as_ref(),
-            },
-        );
+        let expects = derive(input, s.expect_ctx());
         kinds.push(kind_of(&expects));
         let v = s.exec(i as u64, input, &expects).await;
         if !v.is_empty() {
@@ -110,6 +107,9 @@ pub async fn run_sequence(cfg: &SessionConfig, seq: &Sequence) -> Result<Vec<Tri
     if out.is_empty() && !s.exited() {
         if seq.handshake_at >= seq.inputs.len() && !s.initialized {
             match s.handshake().await {
+                Err(_) if seq.inputs.is_empty() && s.unreachable().is_some() => {
+                    return Err(s.unreachable().unwrap_or_default().to_owned());
+                }
                 Err(e) => out.extend(e.verdict.map(|mut v| {
                     v.exec = seq.inputs.len().checked_sub(1).map(|p| p as u64);
                     v
@@ -123,7 +123,7 @@ pub async fn run_sequence(cfg: &SessionConfig, seq: &Sequence) -> Result<Vec<Tri
             out.extend(memory_verdict(base, now, cfg.rss_growth_kib, last));
         }
     }
-    s.kill();
+    s.end().await;
     Ok(with_kinds(out, &kinds))
 }
 

@@ -11,7 +11,14 @@
 //! | `error-class`  | malformed input answered with a success result, or an error of another class | `jsonrpc.error.invalid-request`, `…invalid-params`, `…method-not-found` (SHOULD) |
 //! | `notification` | a null-id answer no unreadable input explains follows input made of notifications, or a null-id result follows input with a notification | `jsonrpc.notification.no-response` (MUST) |
 //! | `unanswered`   | a valid request stays unanswered for the timeout (progress on its token restarts the clock) | `jsonrpc.request.answered` (MUST) |
-//! | `memory`       | resident memory grows past the bound                          | `jsonrpc.robustness.survives-invalid` (SHOULD) |
+//! | `memory`       | resident memory grows past the bound (stdio only: the process is ours) | `jsonrpc.robustness.survives-invalid` (SHOULD) |
+//! | `output`       | over HTTP, what `stdout` checks, for JSON bodies and SSE messages (no ndjson rules; not UTF-8: `jsonrpc.message.utf8`) | `jsonrpc.message.valid`, `jsonrpc.response.*`, `jsonrpc.batch.absent` (MUST) |
+//! | `http`         | an input POST's status or body breaks the transport rules (see [`crate::http`]) | `http.post.*`, `sse.message-event` |
+//!
+//! Over HTTP `alive` trips when the server refuses or resets a connection,
+//! answers a POST of the driver's own with 404, or ends the legacy stream;
+//! an HTTP 4xx refusing a POST allows one error with a null id and settles
+//! what that POST's requests were owed as errors ([`Judge::refused`]).
 //!
 //! What is *not* a finding: an error with a null id after unreadable input
 //! (one per unreadable line), silence after malformed input (JSON-RPC's
@@ -58,6 +65,8 @@ struct Allowed {
 #[derive(Debug)]
 pub struct Judge {
     version: Version,
+    /// Stdio or HTTP: which oracle names what came back, and in what words.
+    http: bool,
     timeout_ms: u64,
     owed: HashMap<Id, Owed>,
     allowed: HashMap<Id, Allowed>,
@@ -78,6 +87,7 @@ impl Judge {
     pub fn new(version: Version, timeout_ms: u64) -> Self {
         Judge {
             version,
+            http: false,
             timeout_ms,
             owed: HashMap::new(),
             allowed: HashMap::new(),
@@ -153,6 +163,45 @@ impl Judge {
         a.remaining += 1;
         if error.is_none() {
             a.error = None;
+        }
+    }
+
+    /// Judges what came back over HTTP (JSON bodies and SSE messages):
+    /// oracle `output` instead of `stdout`, and no ndjson rules.
+    pub fn over_http(mut self) -> Self {
+        self.http = true;
+        self
+    }
+
+    /// An HTTP 4xx refused a POST: one error with a null id may come with
+    /// it (the transport's rule for input it cannot accept), and the owed
+    /// requests of that POST that were owed an error have had their refusal.
+    pub fn refused(&mut self, ids: &[Id]) {
+        self.null_allowance += 1;
+        for id in ids {
+            if self.owed.get(id).is_some_and(|o| o.error.is_some()) {
+                if let Some(o) = self.owed.remove(id) {
+                    self.allow(id.clone(), o.exec, o.error);
+                }
+            }
+        }
+    }
+
+    /// The oracle for what came back.
+    fn output(&self) -> Oracle {
+        if self.http {
+            Oracle::Output
+        } else {
+            Oracle::Stdout
+        }
+    }
+
+    /// How one received message is called in details.
+    fn unit(&self) -> &'static str {
+        if self.http {
+            "message"
+        } else {
+            "stdout line"
         }
     }
 
@@ -244,18 +293,20 @@ impl Judge {
         !self.owed.is_empty()
     }
 
-    /// Judges one stdout event. Frames the driver consumed itself (its own
-    /// pings, requests from the target) never reach the judge.
+    /// Judges one received event (a stdout line, an HTTP body, an SSE
+    /// message). Frames the driver consumed itself (its own pings, requests
+    /// from the target) never reach the judge.
     pub fn received(&mut self, event: &Event) -> Vec<Verdict> {
         let mut out = Vec::new();
         match event {
             Event::FrameError(e) => {
                 if !matches!(e.kind, FrameErrorKind::Oversize { .. }) {
-                    out.push(self.verdict(
-                        Oracle::Stdout,
-                        "stdio.newline-delimited",
-                        e.to_string(),
-                    ));
+                    let requirement = if self.http {
+                        "jsonrpc.message.utf8"
+                    } else {
+                        "stdio.newline-delimited"
+                    };
+                    out.push(self.verdict(self.output(), requirement, e.to_string()));
                 }
             }
             Event::Frame(f) => {
@@ -268,7 +319,7 @@ impl Judge {
                     Ok(Inbound::Batch(items)) => {
                         if !self.batch_sent && !self.version.has_batches() {
                             out.push(self.verdict(
-                                Oracle::Stdout,
+                                self.output(),
                                 "jsonrpc.batch.absent",
                                 format!(
                                     "the target sent a JSON array, which {} does not have",
@@ -286,7 +337,8 @@ impl Judge {
                 }
             }
             Event::Stderr(_) | Event::Exited { .. } => {}
-            // HTTP transports only; the fuzzer drives stdio.
+            // HTTP exchanges are judged by `crate::http`; SSE framing by
+            // `mcpspec server`'s scenarios; the end of a session by the driver.
             Event::Http(_) | Event::SseEvent { .. } | Event::SseError(_) | Event::Closed(_) => {}
         }
         out
@@ -334,10 +386,15 @@ impl Judge {
     fn invalid(&self, inv: &Invalid, text: &str) -> Verdict {
         let shown: String = text.chars().take(200).collect();
         if inv.kind.is_parse_error() {
+            let requirement = if self.http {
+                "jsonrpc.message.valid"
+            } else {
+                "stdio.stdout-only-mcp"
+            };
             return self.verdict(
-                Oracle::Stdout,
-                "stdio.stdout-only-mcp",
-                format!("stdout line is not JSON ({}): {shown}", inv.kind),
+                self.output(),
+                requirement,
+                format!("{} is not JSON ({}): {shown}", self.unit(), inv.kind),
             );
         }
         if matches!(inv.kind, mcpspec_wire::InvalidKind::ResultWithoutId) && self.had_notification {
@@ -348,10 +405,11 @@ impl Judge {
             );
         }
         self.verdict(
-            Oracle::Stdout,
+            self.output(),
             "jsonrpc.message.valid",
             format!(
-                "stdout line is not a valid JSON-RPC message ({}): {shown}",
+                "{} is not a valid JSON-RPC message ({}): {shown}",
+                self.unit(),
                 inv.kind
             ),
         )
@@ -381,7 +439,7 @@ impl Judge {
                 ));
             } else {
                 out.push(self.verdict(
-                    Oracle::Stdout,
+                    self.output(),
                     "jsonrpc.response.id-matches",
                     format!(
                         "{} although every input had a readable id or was a notification",
@@ -402,14 +460,14 @@ impl Judge {
             found
         } else if self.answered.contains_key(id) {
             out.push(self.verdict(
-                Oracle::Stdout,
+                self.output(),
                 "jsonrpc.response.once",
                 format!("a second response to id {id}"),
             ));
             return;
         } else {
             out.push(self.verdict(
-                Oracle::Stdout,
+                self.output(),
                 "jsonrpc.response.id-matches",
                 format!("a response to id {id}, which no request carried"),
             ));

@@ -13,6 +13,7 @@
 //!   "timeout_ms": 2000,
 //!   "handshake_at": 0,
 //!   "confirmed": true,
+//!   "transport": "stdio",
 //!   "command": ["mcpspec", "reference", "server", "--fault", "exit-on-malformed"],
 //!   "inputs": [
 //!     { "level": "json", "label": "json/malformed", "hint": "exact",
@@ -31,14 +32,20 @@
 //!   `{"text": "..."}` when the bytes are UTF-8 (JSON escapes show control
 //!   characters exactly) and `{"base64": "..."}` otherwise; `splits` are the
 //!   offsets of separately flushed writes.
-//! - `command`: what was fuzzed, for information; `mcpspec replay` runs the
-//!   command given after `--`, or this one.
+//! - `transport`: `stdio` (the default, for files written before HTTP
+//!   targets), `http` (Streamable HTTP) or `sse` (legacy HTTP+SSE); over
+//!   HTTP each input is one POST body (see [`crate::post`]) and `url` is
+//!   the endpoint or SSE stream URL.
+//! - `command` (stdio) / `url` (HTTP): what was fuzzed; `mcpspec replay`
+//!   runs the command given after `--` (or `--url`, `--sse-url`), or this one.
+//!   Extra HTTP headers (`-H`) are not recorded: they may be credentials.
 
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
 use crate::input::Input;
+use crate::target::Target;
 
 pub const FORMAT: &str = "mcpspec-fuzz-reproducer/1";
 
@@ -59,8 +66,19 @@ pub struct Reproducer {
     pub handshake_at: usize,
     /// The minimised inputs tripped the oracle again in a fresh process.
     pub confirmed: bool,
+    /// `stdio`, `http` or `sse`.
+    #[serde(default = "stdio")]
+    pub transport: String,
+    /// The URL of an HTTP target.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub command: Vec<String>,
     pub inputs: Vec<Input>,
+}
+
+fn stdio() -> String {
+    "stdio".to_owned()
 }
 
 /// Reading or writing a reproducer failed.
@@ -81,6 +99,37 @@ pub enum ReproError {
 }
 
 impl Reproducer {
+    /// The target the reproducer names (no extra HTTP headers).
+    pub fn target(&self) -> Result<Target, String> {
+        let options = mcpspec_transport::HttpOptions::default();
+        let url = || {
+            self.url.clone().ok_or_else(|| {
+                format!(
+                    "the {} reproducer names no URL; give --url or --sse-url",
+                    self.transport
+                )
+            })
+        };
+        match self.transport.as_str() {
+            "stdio" => match self.command.split_first() {
+                Some((p, a)) => Ok(Target::Stdio(mcpspec_transport::CommandSpec::new(
+                    p.clone(),
+                    a.iter().cloned(),
+                ))),
+                None => Err("the reproducer names no command; give one after --".into()),
+            },
+            "http" => Ok(Target::Http {
+                url: url()?,
+                options,
+            }),
+            "sse" => Ok(Target::Sse {
+                url: url()?,
+                options,
+            }),
+            other => Err(format!("unknown transport {other:?} in the reproducer")),
+        }
+    }
+
     pub fn load(path: &Path) -> Result<Self, ReproError> {
         let shown = path.display().to_string();
         let text = std::fs::read_to_string(path).map_err(|source| ReproError::Read {
@@ -185,6 +234,8 @@ mod tests {
             timeout_ms: 2000,
             handshake_at: 0,
             confirmed: true,
+            transport: "stdio".into(),
+            url: None,
             command: vec!["x".into()],
             inputs: vec![
                 Input::new(

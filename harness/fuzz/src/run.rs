@@ -2,8 +2,11 @@
 //! reproducer files and the summary; and [`replay`].
 //!
 //! ```text
-//!  session 0: spawn, handshake (fails ⇒ RunError::Target, exit 3), then execs
-//!  session k: spawn, 0–8 execs before initialize, handshake, then execs
+//!  session 0: connect, handshake (fails ⇒ RunError::Target, exit 3), then execs
+//!  session k: connect, 0–8 execs before initialize (none over Streamable HTTP,
+//!             which has no session before initialize), handshake, then execs;
+//!             an HTTP server that can no longer be reached ends the run
+//!             (Summary::stopped)
 //!  each exec: generate(seed, exec) ─► derive expectations ─► Session::exec ─► verdicts
 //!  a verdict ⇒ key (oracle, message kind); a new key is minimised and saved;
 //!               the session ends and a fresh one starts (also after a crash)
@@ -16,18 +19,18 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use mcpspec_engine::Version;
-use mcpspec_transport::CommandSpec;
 use serde::Serialize;
 use tokio::time::Instant;
 
 use crate::driver::{memory_verdict, Session, SessionConfig, PING_BEFORE_INIT};
-use crate::expect::{derive, Ctx as ExpectCtx};
+use crate::expect::derive;
 use crate::gen::{generate, Ctx as GenCtx, Knowledge, Phase};
-use crate::input::{Input, Level};
+use crate::input::{Framing, Input, Level};
 use crate::minimize::{kind_of, minimize, reproduces, run_sequence, Sequence, Tripped};
 use crate::oracle::{Oracle, Verdict};
 use crate::repro::{ReproError, Reproducer, FORMAT};
 use crate::rng::Rng;
+use crate::target::Target;
 
 /// Execs per session before a fresh one starts.
 pub const SESSION_EXECS: u64 = 1000;
@@ -37,7 +40,7 @@ const RSS_EVERY: u64 = 128;
 /// A fuzzing run.
 #[derive(Debug, Clone)]
 pub struct Config {
-    pub command: CommandSpec,
+    pub target: Target,
     pub seed: u64,
     /// Stop after this many execs.
     pub runs: Option<u64>,
@@ -51,14 +54,15 @@ pub struct Config {
     pub max_line: usize,
     /// Time allowed to minimise one finding.
     pub minimize_budget: Duration,
-    /// Resident memory growth over the first reading that counts as a finding.
+    /// Resident memory growth over the first reading that counts as a
+    /// finding (stdio only).
     pub rss_growth_kib: u64,
 }
 
 impl Config {
     fn session(&self) -> SessionConfig {
         SessionConfig {
-            command: self.command.clone(),
+            target: self.target.clone(),
             version: self.version,
             timeout: self.timeout,
             max_line: self.max_line,
@@ -101,6 +105,9 @@ pub struct Summary {
     pub minimize_seconds: f64,
     pub sessions: u64,
     pub findings: Vec<Finding>,
+    /// Why the run ended before its budget was spent (an HTTP server that
+    /// could no longer be reached).
+    pub stopped: Option<String>,
 }
 
 /// Progress, reported about once a second.
@@ -156,20 +163,30 @@ pub async fn fuzz(cfg: &Config, progress: &mut dyn FnMut(Progress)) -> Result<Su
             && cfg.duration.is_none_or(|d| started.elapsed() < d + paused)
     };
     let mut no_session = false;
+    let mut stopped = None;
+    let framing = cfg.target.framing();
     while !no_session && budget_left(l.exec, l.minimizing) {
-        let mut s = Session::spawn(&l.scfg).map_err(|e| RunError::Target(e.to_string()))?;
+        let first = l.sessions == 0;
+        let mut s = match Session::connect(&l.scfg).await {
+            Ok(s) => s,
+            Err(e) if first => return Err(RunError::Target(e)),
+            Err(e) => {
+                stopped = Some(gone_message(cfg, l.exec, &e));
+                break;
+            }
+        };
         l.sessions += 1;
-        let first = l.sessions == 1;
         // A target that does not answer pings before initialize (a SHOULD)
         // would stall every session's start: once found, start initialized.
         let early_ping_known = l
             .seen
             .contains(&(Oracle::Ping, PING_BEFORE_INIT.to_owned()));
-        let pre_init = if first || early_ping_known {
-            0
-        } else {
-            Rng::new(cfg.seed ^ l.sessions.wrapping_mul(0x9E37_79B9)).below(9)
-        };
+        let pre_init =
+            if first || early_ping_known || framing == (Framing::HttpBody { streamable: true }) {
+                0
+            } else {
+                Rng::new(cfg.seed ^ l.sessions.wrapping_mul(0x9E37_79B9)).below(9)
+            };
         let mut history: Vec<Input> = Vec::new();
         let mut kinds: Vec<String> = Vec::new();
         // Where the handshake falls (also when the session ends before it).
@@ -196,19 +213,24 @@ pub async fn fuzz(cfg: &Config, progress: &mut dyn FnMut(Progress)) -> Result<Su
                     match e.verdict {
                         // The target answers, but with broken output: that is
                         // a finding, and the end of the run (no session is possible).
-                        Some(v) if first && v.oracle == Oracle::Stdout => {
+                        Some(v) if first && matches!(v.oracle, Oracle::Stdout | Oracle::Output) => {
                             no_session = true;
                             tripped.push(v);
                             break;
                         }
                         _ if first => {
+                            s.end().await;
                             return Err(RunError::Target(format!(
                                 "no handshake with {}: {}",
-                                cfg.command.display(),
+                                cfg.target.display(),
                                 e.message
-                            )))
+                            )));
                         }
                         _ => {}
+                    }
+                    if let Some(why) = s.unreachable() {
+                        stopped = Some(gone_message(cfg, l.exec, why));
+                        no_session = true;
                     }
                     tripped.extend(e.verdict.map(|mut v| {
                         v.exec = history
@@ -219,7 +241,17 @@ pub async fn fuzz(cfg: &Config, progress: &mut dyn FnMut(Progress)) -> Result<Su
                     }));
                     break;
                 }
-                let carried = s.take_carry();
+                // What the handshake tripped ends the session when it is new;
+                // a known one (the same fault, every session) does not, or
+                // sessions without inputs would follow one another forever.
+                let carried: Vec<Verdict> = s
+                    .take_carry()
+                    .into_iter()
+                    .filter(|v| {
+                        let kind = v.subject.clone().unwrap_or_else(|| "handshake".to_owned());
+                        !l.seen.contains(&(v.oracle, kind))
+                    })
+                    .collect();
                 if !carried.is_empty() {
                     tripped = carried;
                     break;
@@ -238,16 +270,10 @@ pub async fn fuzz(cfg: &Config, progress: &mut dyn FnMut(Progress)) -> Result<Su
                 phase,
                 know: &l.know,
                 exec: l.exec,
+                framing,
             };
             let input = generate(cfg.seed, &cfg.levels, gctx);
-            let expects = derive(
-                &input,
-                ExpectCtx {
-                    version: s.version(),
-                    initialized: s.initialized,
-                    capabilities: s.capabilities.as_ref(),
-                },
-            );
+            let expects = derive(&input, s.expect_ctx());
             kinds.push(kind_of(&expects));
             history.push(input.clone());
             let v = s.exec(l.exec, &input, &expects).await;
@@ -271,7 +297,7 @@ pub async fn fuzz(cfg: &Config, progress: &mut dyn FnMut(Progress)) -> Result<Su
             }
         }
         let stderr = s.stderr_tail().to_vec();
-        s.kill();
+        s.end().await;
         drop(s);
         let seq = Sequence {
             inputs: history,
@@ -298,7 +324,16 @@ pub async fn fuzz(cfg: &Config, progress: &mut dyn FnMut(Progress)) -> Result<Su
         minimize_seconds: l.minimizing.as_secs_f64(),
         sessions: l.sessions,
         findings: l.findings,
+        stopped,
     })
+}
+
+/// Why the run stopped early: the HTTP server can no longer be reached.
+fn gone_message(cfg: &Config, exec: u64, why: &str) -> String {
+    format!(
+        "stopped after {exec} execs: no new session with {} ({why})",
+        cfg.target.display()
+    )
 }
 
 fn rate(execs: u64, secs: f64) -> f64 {
@@ -381,9 +416,14 @@ impl Loop<'_> {
             timeout_ms: u64::try_from(self.cfg.timeout.as_millis()).unwrap_or(u64::MAX),
             handshake_at: min.handshake_at.min(min.inputs.len()),
             confirmed,
-            command: std::iter::once(self.cfg.command.program.clone())
-                .chain(self.cfg.command.args.clone())
-                .collect(),
+            transport: self.cfg.target.transport().to_owned(),
+            url: self.cfg.target.url().map(str::to_owned),
+            command: match &self.cfg.target {
+                Target::Stdio(c) => std::iter::once(c.program.clone())
+                    .chain(c.args.clone())
+                    .collect(),
+                _ => Vec::new(),
+            },
             inputs: min.inputs.clone(),
         };
         repro.save(&path)?;
@@ -424,10 +464,11 @@ pub struct ReplayOutcome {
     pub tripped: Vec<(Verdict, String)>,
 }
 
-/// Runs a reproducer against `command` (its own command when `None`).
+/// Runs a reproducer against `target` (when `None`: the command or URL the
+/// reproducer names, over its transport).
 pub async fn replay(
     repro: &Reproducer,
-    command: Option<CommandSpec>,
+    target: Option<Target>,
     max_line: usize,
 ) -> Result<ReplayOutcome, RunError> {
     let version: Version = repro
@@ -439,19 +480,12 @@ pub async fn replay(
                 reason: e.to_string(),
             })
         })?;
-    let command = match command {
-        Some(c) => c,
-        None => match repro.command.split_first() {
-            Some((p, a)) => CommandSpec::new(p.clone(), a.iter().cloned()),
-            None => {
-                return Err(RunError::Target(
-                    "the reproducer names no command; give one after --".into(),
-                ))
-            }
-        },
+    let target = match target {
+        Some(t) => t,
+        None => repro.target().map_err(RunError::Target)?,
     };
     let cfg = SessionConfig {
-        command,
+        target,
         version,
         timeout: Duration::from_millis(repro.timeout_ms),
         max_line,

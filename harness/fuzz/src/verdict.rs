@@ -11,7 +11,12 @@ use serde::{Deserialize, Serialize};
 pub enum Oracle {
     Alive,
     Ping,
+    /// What came back over stdio is not valid JSON-RPC (or not ndjson).
     Stdout,
+    /// What came back over HTTP (a JSON body, an SSE message) is not valid JSON-RPC.
+    Output,
+    /// An HTTP status or body the transport rules forbid for the input.
+    Http,
     ErrorClass,
     Notification,
     Unanswered,
@@ -24,6 +29,8 @@ impl Oracle {
             Oracle::Alive => "alive",
             Oracle::Ping => "ping",
             Oracle::Stdout => "stdout",
+            Oracle::Output => "output",
+            Oracle::Http => "http",
             Oracle::ErrorClass => "error-class",
             Oracle::Notification => "notification",
             Oracle::Unanswered => "unanswered",

@@ -16,6 +16,20 @@
 //! | `bytes/truncated`      | a message cut short (the driver ends the line)               |
 //! | `bytes/flip`           | a few random bytes changed                                   |
 //!
+//! Over HTTP an input is one POST body, so what only ndjson framing gives
+//! meaning to is replaced (same choice of the seed, another input):
+//!
+//! | ndjson             | over HTTP                | why                                              |
+//! |--------------------|--------------------------|--------------------------------------------------|
+//! | `bytes/split`      | `bytes/trailing-garbage` | a body is sent in one piece; a message then junk  |
+//! | `bytes/crlf`       | `bytes/empty-body`       | a line ending is mere JSON whitespace in a body   |
+//!
+//! The others keep their bytes and change meaning: `two-lines` and `merged`
+//! are a body with two messages (not one JSON text), `embedded-newline`,
+//! `blank-lines` and `whitespace` put JSON whitespace (or a raw newline in a
+//! string) into the body, `truncated` is a cut body. How a body is read is in
+//! [`crate::post`].
+//!
 //! Input whose bytes parsers may read differently (NUL, invalid UTF-8, huge
 //! valid lines, random flips that leave text that is not UTF-8) is
 //! [`Hint::Ambiguous`].
@@ -24,7 +38,7 @@ use serde_json::{json, Value};
 
 use super::mcp::base_message;
 use super::{ids_of, text, Ctx};
-use crate::input::{Hint, Input, Level};
+use crate::input::{Framing, Hint, Input, Level};
 use crate::rng::Rng;
 
 const BAD_UTF8: [&[u8]; 6] = [
@@ -40,7 +54,14 @@ pub fn generate(rng: &mut Rng, ctx: Ctx<'_>) -> Input {
     let m = base_message(rng, ctx, 0);
     let ids = ids_of(&m);
     let t = text(&m).into_bytes();
+    let http = ctx.framing != Framing::Ndjson;
     let mut input = match rng.below(14) {
+        0 | 1 if http => {
+            let junk = *rng.pick(&[&b" x"[..], b"]", b"}", b"\0", b" {\"jsonrpc\""]);
+            let bytes = [&t[..], junk].concat();
+            Input::new(Level::Bytes, "bytes/trailing-garbage", Hint::Exact, bytes)
+        }
+        5 if http => Input::new(Level::Bytes, "bytes/empty-body", Hint::Exact, Vec::new()),
         0 | 1 => {
             let n = rng.range(1, 3);
             let splits = (0..n).map(|_| rng.range(1, t.len())).collect();
@@ -182,6 +203,7 @@ mod tests {
                 phase: Phase::Operating,
                 know: &k,
                 exec,
+                framing: Framing::Ndjson,
             };
             let i = generate(&mut Rng::for_exec(17, exec), ctx);
             let b = &i.bytes;
@@ -201,6 +223,23 @@ mod tests {
                 }
                 _ => {}
             }
+        }
+    }
+
+    #[test]
+    fn over_http_no_input_relies_on_ndjson_framing() {
+        let k = know();
+        for exec in 0..600 {
+            let ctx = Ctx {
+                version: Version::V2025_06_18,
+                phase: Phase::Operating,
+                know: &k,
+                exec,
+                framing: Framing::HttpBody { streamable: true },
+            };
+            let i = generate(&mut Rng::for_exec(17, exec), ctx);
+            assert!(i.splits.is_empty(), "{}", i.label);
+            assert!(!matches!(i.label.as_str(), "bytes/split" | "bytes/crlf"));
         }
     }
 }

@@ -156,6 +156,7 @@ mod tests {
                 phase: Phase::Operating,
                 know: &k,
                 exec,
+                framing: crate::input::Framing::Ndjson,
             };
             let i = generate(&mut Rng::for_exec(13, exec), ctx);
             let body = &i.bytes[..i.bytes.len() - 1];

@@ -158,6 +158,7 @@ mod tests {
                 phase: Phase::Operating,
                 know: &k,
                 exec,
+                framing: crate::input::Framing::Ndjson,
             };
             let i = generate(&mut Rng::for_exec(11, exec), ctx);
             assert_eq!(i.bytes.iter().filter(|&&b| b == b'\n').count(), 1);

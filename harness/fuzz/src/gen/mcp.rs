@@ -392,7 +392,8 @@ fn cancellation(rng: &mut Rng, ctx: Ctx<'_>) -> Input {
         ),
     };
     let bytes = msgs.iter().flat_map(line).collect();
-    Input::new(Level::Mcp, label, Hint::Exact, bytes)
+    // A request and its cancellation are two messages: two POSTs over HTTP.
+    Input::new(Level::Mcp, label, Hint::Exact, bytes).separate()
 }
 
 #[cfg(test)]
@@ -413,6 +414,7 @@ mod tests {
                     phase: Phase::Operating,
                     know: &k,
                     exec,
+                    framing: crate::input::Framing::Ndjson,
                 };
                 let mut rng = Rng::for_exec(9, exec);
                 let m = valid_request(&mut rng, ctx, 0);
@@ -435,6 +437,7 @@ mod tests {
                 phase: Phase::Operating,
                 know: &k,
                 exec,
+                framing: crate::input::Framing::Ndjson,
             };
             let i = malformed(&mut Rng::for_exec(5, exec), ctx);
             let exp = derive(
@@ -443,6 +446,7 @@ mod tests {
                     version: ctx.version,
                     initialized: true,
                     capabilities: Some(&caps),
+                    framing: crate::input::Framing::Ndjson,
                 },
             );
             match &exp[..] {

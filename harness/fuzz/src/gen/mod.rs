@@ -14,7 +14,7 @@ pub mod mcp;
 use mcpspec_engine::Version;
 use serde_json::Value;
 
-use crate::input::{Input, Level};
+use crate::input::{Framing, Input, Level};
 use crate::rng::Rng;
 
 /// Where the session is when the input is sent.
@@ -56,6 +56,8 @@ pub struct Ctx<'a> {
     pub know: &'a Knowledge,
     /// The exec index: request ids embed it, so they never repeat in a session.
     pub exec: u64,
+    /// How the input reaches the target (the bytes level differs over HTTP).
+    pub framing: Framing,
 }
 
 impl Ctx<'_> {
@@ -128,6 +130,7 @@ mod tests {
             phase,
             know: k,
             exec,
+            framing: Framing::Ndjson,
         }
     }
 
@@ -138,6 +141,12 @@ mod tests {
             let a = generate(42, &[], ctx(&k, exec, Phase::Operating));
             let b = generate(42, &[], ctx(&k, exec, Phase::Operating));
             assert_eq!(a, b);
+            // Over HTTP too: the framing is part of the input's determinants.
+            let http = Ctx {
+                framing: Framing::HttpBody { streamable: false },
+                ..ctx(&k, exec, Phase::Operating)
+            };
+            assert_eq!(generate(42, &[], http), generate(42, &[], http));
         }
         let differ = (0..50)
             .filter(|&e| {
@@ -173,6 +182,7 @@ mod tests {
                     version: Version::V2025_06_18,
                     initialized: false,
                     capabilities: Some(&caps),
+                    framing: Framing::Ndjson,
                 },
             );
             for e in exp {
