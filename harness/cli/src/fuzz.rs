@@ -15,7 +15,6 @@ use std::time::Duration;
 use clap::{Args, Subcommand};
 use mcpspec_engine::Version;
 use mcpspec_fuzz::{fuzz, Config, Level, RunError, Summary, Target};
-use mcpspec_transport::HttpOptions;
 use serde_json::json;
 
 use crate::cli::parse_duration;
@@ -197,30 +196,7 @@ pub(crate) fn fuzz_target(
     headers: &[(String, String)],
     command: &[String],
 ) -> Result<Target, String> {
-    let options = || HttpOptions {
-        headers: headers.to_vec(),
-        ..HttpOptions::default()
-    };
-    let checked = |url: &str| {
-        if url.starts_with("http://") {
-            Ok(url.to_owned())
-        } else if url.starts_with("https://") {
-            Err(format!("{url}: https is not supported (mcpspec is built without TLS); fuzz the server over http:// on loopback"))
-        } else {
-            Err(format!("{url}: not an http:// URL"))
-        }
-    };
-    match (url, sse_url) {
-        (Some(url), _) => Ok(Target::Http {
-            url: checked(url)?,
-            options: options(),
-        }),
-        (None, Some(url)) => Ok(Target::Sse {
-            url: checked(url)?,
-            options: options(),
-        }),
-        (None, None) => crate::server::target(command).map(Target::Stdio),
-    }
+    Target::choose(url, sse_url, headers, || crate::server::target(command))
 }
 
 fn print_summary(s: &Summary, seed: u64, http: bool) {

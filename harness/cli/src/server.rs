@@ -17,9 +17,11 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use mcpspec_report::{Baseline, HumanReporter, JsonReporter, ReportDir, Verdict};
-use mcpspec_runner::{plan, Case, CaseConfig, Reporter, RunConfig, Selection, Target};
+use mcpspec_runner::{
+    plan, transport_kind, Case, CaseConfig, Reporter, RunConfig, Selection, Target,
+};
 use mcpspec_scenario::{Corpus, Scenario, TransportKind};
-use mcpspec_transport::{CommandSpec, HttpOptions};
+use mcpspec_transport::CommandSpec;
 
 use crate::cli::{SelectArgs, ServerArgs};
 use crate::EXIT_USAGE;
@@ -102,30 +104,12 @@ pub(crate) fn target(command: &[String]) -> Result<CommandSpec, String> {
 /// What `mcpspec server` tests: `--url`, `--sse-url`, or a command (the
 /// reference server when none is given).
 fn server_target(args: &ServerArgs) -> Result<Target, String> {
-    let options = || HttpOptions {
-        headers: args.headers.clone(),
-        ..HttpOptions::default()
-    };
-    let checked = |url: &str| {
-        if url.starts_with("http://") {
-            Ok(url.to_owned())
-        } else if url.starts_with("https://") {
-            Err(format!("{url}: https is not supported (mcpspec is built without TLS); test the server over http:// on loopback"))
-        } else {
-            Err(format!("{url}: not an http:// URL"))
-        }
-    };
-    match (&args.url, &args.sse_url) {
-        (Some(url), _) => Ok(Target::Http {
-            url: checked(url)?,
-            options: options(),
-        }),
-        (None, Some(url)) => Ok(Target::Sse {
-            url: checked(url)?,
-            options: options(),
-        }),
-        (None, None) => target(&args.command).map(Target::Stdio),
-    }
+    Target::choose(
+        args.url.as_deref(),
+        args.sse_url.as_deref(),
+        &args.headers,
+        || target(&args.command),
+    )
 }
 
 /// Loads `--expected-failures`, checking each entry against every server
@@ -167,7 +151,7 @@ pub async fn run(args: ServerArgs) -> u8 {
             return EXIT_USAGE;
         }
     };
-    let transport = Some(target.kind());
+    let transport = Some(transport_kind(&target));
     let cases = match plan_cases(&scenarios, &args.select, "server/", transport) {
         Ok(c) => c,
         Err(code) => return code,

@@ -122,12 +122,15 @@ const REFUSED_QUIET: Duration = Duration::from_millis(200);
 impl Session {
     /// Connects to the target (a new process or HTTP session; no handshake yet).
     pub async fn connect(cfg: &SessionConfig) -> Result<Self, String> {
-        let conn = cfg.target.connect(cfg.max_line).await?;
+        let conn = cfg
+            .target
+            .connect(cfg.max_line, crate::target::SSE_STARTUP)
+            .await?;
         let pid = match &conn {
             Connection::Stdio(p) => p.pid(),
             _ => None,
         };
-        let framing = cfg.target.framing();
+        let framing = crate::target::framing(&cfg.target);
         let timeout_ms = u64::try_from(cfg.timeout.as_millis()).unwrap_or(u64::MAX);
         let judge = Judge::new(cfg.version, timeout_ms);
         Ok(Session {

@@ -164,7 +164,7 @@ pub async fn fuzz(cfg: &Config, progress: &mut dyn FnMut(Progress)) -> Result<Su
     };
     let mut no_session = false;
     let mut stopped = None;
-    let framing = cfg.target.framing();
+    let framing = crate::target::framing(&cfg.target);
     while !no_session && budget_left(l.exec, l.minimizing) {
         let first = l.sessions == 0;
         let mut s = match Session::connect(&l.scfg).await {

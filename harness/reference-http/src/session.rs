@@ -78,6 +78,8 @@ fn invalid_reply(app: &App, parse: bool, exit: bool, msgs: &[Msg]) -> Response {
         checks::empty(StatusCode::INTERNAL_SERVER_ERROR)
     } else if parse && app.has(Fault::HttpMalformedNoErrorBody) || msgs.is_empty() {
         checks::empty(StatusCode::BAD_REQUEST)
+    } else if app.has(Fault::HttpMalformed200) {
+        checks::json_response(StatusCode::OK, join(msgs), checks::JSON)
     } else {
         checks::json_response(StatusCode::BAD_REQUEST, join(msgs), checks::JSON)
     }
@@ -341,7 +343,17 @@ impl Session {
         {
             return None;
         }
-        let reason = checks::bad_version_header(self.server.version()?, header)?;
+        let negotiated = self.server.version()?;
+        if header.is_none()
+            && negotiated >= mcpspec_engine::Version::V2025_06_18
+            && self.app.has(Fault::HttpProtocolVersionRequired)
+        {
+            return Some(checks::reject(
+                StatusCode::BAD_REQUEST,
+                "Bad Request: MCP-Protocol-Version header is required",
+            ));
+        }
+        let reason = checks::bad_version_header(negotiated, header)?;
         Some(checks::reject(StatusCode::BAD_REQUEST, &reason))
     }
 

@@ -89,6 +89,9 @@ pub(crate) async fn get(State(app): State<App>, headers: HeaderMap) -> Response 
             "Not Acceptable: Accept must list text/event-stream",
         );
     }
+    if app.has(Fault::HttpGet404) {
+        return checks::empty(StatusCode::NOT_FOUND);
+    }
     let last_event_id = checks::header_string(&headers, LAST_EVENT_ID);
     let version = checks::header_string(&headers, VERSION_HEADER);
     with_session(&app, &headers, |reply| Cmd::Get {

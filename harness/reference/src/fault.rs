@@ -135,6 +135,9 @@ pub enum Fault {
     HttpContentTypeNotChecked,
     HttpHeaderMetaMismatchAccepted,
     HttpNamedErrorStatus200,
+    HttpGet404,
+    HttpProtocolVersionRequired,
+    HttpMalformed200,
     SseEndpointNotFirst,
     SseUnknownSessionHang,
     SseAnswerInPostBody,
@@ -253,6 +256,9 @@ impl Fault {
         Fault::HttpContentTypeNotChecked,
         Fault::HttpHeaderMetaMismatchAccepted,
         Fault::HttpNamedErrorStatus200,
+        Fault::HttpGet404,
+        Fault::HttpProtocolVersionRequired,
+        Fault::HttpMalformed200,
         Fault::SseEndpointNotFirst,
         Fault::SseUnknownSessionHang,
         Fault::SseAnswerInPostBody,
@@ -550,6 +556,18 @@ impl Fault {
             Fault::HttpNamedErrorStatus200 => info(
                 "http-named-error-status-200", Must, "http.status.named-errors", "basic/transports#sending-messages-to-the-server",
                 "sends the 2026-07-28 named errors -32020, -32021 and -32022 with HTTP status 200 instead of 400 (the JSON-RPC body is unchanged)",
+            ).only(HTTP),
+            Fault::HttpGet404 => info(
+                "http-get-404", Must, "http.get.sse-or-405", "basic/transports#listening-for-messages-from-the-server",
+                "answers a GET to the MCP endpoint with HTTP 404 instead of an SSE stream or 405 Method Not Allowed",
+            ).only(HTTP),
+            Fault::HttpProtocolVersionRequired => info(
+                "http-protocol-version-required", Should, "http.header.protocol-version-default", "basic/transports#protocol-version-header",
+                "in sessions at 2025-06-18 or later, refuses a request without MCP-Protocol-Version with HTTP 400 instead of assuming a version",
+            ).only(HTTP),
+            Fault::HttpMalformed200 => info(
+                "http-malformed-200", Should, "http.post.malformed-400", "basic/transports#sending-messages-to-the-server",
+                "answers a POST body that is not a JSON-RPC message (not JSON, or empty) with HTTP 200 instead of 400 (the parse error body is unchanged)",
             ).only(HTTP),
             // ── legacy HTTP+SSE (`/sse`) ──────────────────────────────────
             Fault::SseEndpointNotFirst => info(

@@ -370,6 +370,15 @@ impl Conn {
         match event {
             Event::Frame(frame) => {
                 self.push_frame(at_ms, "<<", frame.text().to_owned(), &frame.bytes);
+                if self.transport == "sse" && matches!(via, Via::Post(_)) {
+                    self.violation(Violation {
+                        requirement: known("sse.message-event"),
+                        detail: format!(
+                            "a message came in the body of the response to a POST ({via}), not as a message event on the SSE stream"
+                        ),
+                        at_ms,
+                    });
+                }
                 match classify(&frame.bytes) {
                     Ok(Inbound::Single(msg)) => self.receive(at_ms, via, msg),
                     Ok(Inbound::Batch(items)) => {

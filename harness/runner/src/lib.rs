@@ -32,4 +32,4 @@ pub use event::{Event, Reporter};
 pub use outcome::{Blame, CaseResult, Finding, FindingSource, Outcome, Summary, TranscriptLine};
 pub use plan::{plan, Case, Selection};
 pub use run::{run, RunConfig};
-pub use target::Target;
+pub use target::{transport_kind, Target};

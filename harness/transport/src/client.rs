@@ -313,6 +313,9 @@ pub(crate) async fn finish_plain(
 ) -> Option<Vec<u8>> {
     let json = media_type(resp.headers()).as_deref() == Some("application/json");
     let (body, len, timed_out) = read_body(&mut resp, max + 1, within).await;
+    // The transport does not judge: a JSON-RPC body under another content
+    // type still reaches the runner, which judges the content type.
+    let json = json || looks_like_json(&body);
     record.body = body_text(&body);
     if timed_out {
         record.error = Some(format!("body not complete within {within:?}"));
@@ -328,6 +331,14 @@ pub(crate) async fn finish_plain(
     }
     emitter.frame(via, body.clone()).await;
     Some(body)
+}
+
+/// A body that starts like a JSON object or array (after whitespace).
+pub(crate) fn looks_like_json(body: &[u8]) -> bool {
+    matches!(
+        body.iter().find(|b| !b.is_ascii_whitespace()),
+        Some(b'{' | b'[')
+    )
 }
 
 /// Requests whose answers a POST's stream still owes (for resumption).

@@ -161,17 +161,24 @@ impl LegacySseSession {
             self.emitter.clone(),
         );
         let timeout = self.options.request_timeout;
+        let max = self.options.max_message;
         let task = tokio::spawn(async move {
             let mut record = request_record("POST", &url, &headers, &body, false);
             let request = client.post(url).headers(headers).body(body);
             match tokio::time::timeout(timeout, request.send()).await {
                 Ok(Ok(resp)) => {
                     response_into(&mut record, resp.status().as_u16(), resp.headers());
-                    // Answers belong on the stream: a body is recorded, not framed.
+                    // Answers belong on the stream; one sent in the POST's
+                    // body anyway is passed on (via `Post(n)`) for the runner
+                    // to judge, not lost.
                     let (mut resp, mut record) = (resp, record);
-                    let (body, _, _) = crate::client::read_body(&mut resp, 4096, timeout).await;
+                    let (body, len, _) =
+                        crate::client::read_body(&mut resp, max + 1, timeout).await;
                     record.body = crate::event::body_text(&body);
                     emitter.emit(via, Event::Http(Box::new(record))).await;
+                    if len <= max && crate::client::looks_like_json(&body) {
+                        emitter.frame(via, body).await;
+                    }
                 }
                 Ok(Err(e)) => {
                     record.error = Some(describe(&e));

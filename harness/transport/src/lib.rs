@@ -14,6 +14,7 @@
 //!   answers on the stream).
 //! - [`raw`]: exact HTTP exchanges for transport-specific scenario steps.
 //! - [`connection`]: [`Connection`], the three behind one interface.
+//! - [`target`]: [`Target`], what a run tests and how to connect to it.
 //! - [`event`]: what they all report — [`Stamped`] [`Event`]s with [`Via`],
 //!   and [`HttpRecord`]s with credentials redacted.
 //!
@@ -29,6 +30,7 @@ pub mod legacy;
 pub mod raw;
 pub mod stdio;
 pub mod streamable;
+pub mod target;
 
 pub use client::{HttpOptions, TransportError};
 pub use connection::Connection;
@@ -37,3 +39,4 @@ pub use legacy::LegacySseSession;
 pub use raw::{HeaderMode, RawRequest, RawResponse, RAW_BODY_MAX};
 pub use stdio::{CommandSpec, SpawnError, StdioProcess};
 pub use streamable::HttpSession;
+pub use target::Target;

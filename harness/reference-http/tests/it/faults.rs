@@ -256,6 +256,50 @@ async fn http_content_type_not_checked() {
 }
 
 #[tokio::test]
+async fn http_get_404() {
+    for (faults, want) in [(vec![], 200), (vec![Fault::HttpGet404], 404)] {
+        let s = start(&faults).await;
+        let id = session(s.addr, V).await;
+        let stream = Req::get("/mcp")
+            .session(&id)
+            .header("MCP-Protocol-Version", V)
+            .open(s.addr)
+            .await;
+        assert_eq!(stream.status, want);
+    }
+}
+
+#[tokio::test]
+async fn http_protocol_version_required() {
+    for (faults, want) in [
+        (vec![], 200),
+        (vec![Fault::HttpProtocolVersionRequired], 400),
+    ] {
+        let s = start(&faults).await;
+        let id = session(s.addr, V).await;
+        let r = Req::post("/mcp")
+            .session(&id)
+            .json(&ping(1))
+            .send(s.addr)
+            .await;
+        assert_eq!(r.status, want, "{}", r.text());
+    }
+}
+
+#[tokio::test]
+async fn http_malformed_200() {
+    for (faults, want) in [(vec![], 400), (vec![Fault::HttpMalformed200], 200)] {
+        let s = start(&faults).await;
+        let id = session(s.addr, V).await;
+        for body in [&b"{oops"[..], &b""[..]] {
+            let r = mcp(&id, V).body(body).send(s.addr).await;
+            assert_eq!(r.status, want, "{:?}: {}", body, r.text());
+            assert_eq!(r.json()["error"]["code"], -32700);
+        }
+    }
+}
+
+#[tokio::test]
 async fn sse_endpoint_not_first() {
     let s = start(&[Fault::SseEndpointNotFirst]).await;
     let mut stream = Req::get("/sse").open(s.addr).await;

@@ -258,6 +258,9 @@ fn detector(fault: Fault) -> Detector {
         | Fault::HttpContentTypeNotChecked
         | Fault::HttpHeaderMetaMismatchAccepted
         | Fault::HttpNamedErrorStatus200
+        | Fault::HttpGet404
+        | Fault::HttpProtocolVersionRequired
+        | Fault::HttpMalformed200
         | Fault::SseEndpointNotFirst
         | Fault::SseUnknownSessionHang
         | Fault::SseAnswerInPostBody => {

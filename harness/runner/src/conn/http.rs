@@ -45,9 +45,37 @@ impl Conn {
             return;
         };
         entry.1 = record.status;
-        let json_body = record
-            .response_header("content-type")
-            .is_some_and(|ct| ct.to_ascii_lowercase().starts_with("application/json"));
+        let media = record.response_header("content-type").map(|ct| {
+            ct.split(';')
+                .next()
+                .unwrap_or(ct)
+                .trim()
+                .to_ascii_lowercase()
+        });
+        let json_body = media.as_deref() == Some("application/json");
+        let carries_requests = !entry.0.is_empty();
+        let answered_as_allowed = matches!(
+            media.as_deref(),
+            Some("application/json" | "text/event-stream")
+        );
+        if self.transport == "http"
+            && carries_requests
+            && record.status.is_some_and(|s| (200..300).contains(&s))
+            && !answered_as_allowed
+        {
+            let at_ms = self.now_ms();
+            let shown = media
+                .clone()
+                .unwrap_or_else(|| "no Content-Type".to_owned());
+            self.violation(mcpspec_engine::Violation {
+                requirement: mcpspec_engine::requirement::known("http.post.request-content-type"),
+                detail: format!(
+                    "POST #{n} carried a request and was answered {} with {shown}, neither application/json nor text/event-stream",
+                    record.status.unwrap_or(0)
+                ),
+                at_ms,
+            });
+        }
         let refused = match (record.status, &record.error) {
             // A JSON body follows as a frame: it may answer the request
             // (a named error goes out with 400), or be a refusal without an
