@@ -11,7 +11,7 @@ use mcpspec_engine::Version;
     name = "mcpspec",
     version,
     about = "Conformance test harness for the Model Context Protocol",
-    after_help = "Exit codes: 0 conforming, 1 conformance failures, 2 usage/configuration/scenario error, 3 the target could not be run."
+    after_help = "Exit codes: 0 conforming, 1 conformance failures, 2 usage/configuration/scenario error, 3 the target could not be run, 130/143 `server` interrupted by Ctrl-C (SIGINT)/SIGTERM (reports still written for the finished cases; a second Ctrl-C exits at once)."
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -21,6 +21,7 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Test an MCP server started over stdio (no command: the built-in reference server)
+    #[command(after_help = SERVER_HELP)]
     Server(ServerArgs),
     /// List the cases (scenario × version) that would run, or the requirement catalogue
     List(ListArgs),
@@ -128,6 +129,9 @@ pub struct ServerArgs {
     /// Also show the MAY-level notes of passing cases in detail
     #[arg(long, short = 'v')]
     pub verbose: bool,
+    /// No progress bar (one is drawn only when stdout and stderr are terminals and TERM is not dumb)
+    #[arg(long)]
+    pub no_progress: bool,
     /// Print the cases that would run and exit (like `cargo test -- --list`)
     #[arg(long)]
     pub list: bool,
@@ -150,6 +154,15 @@ pub struct ListArgs {
     #[arg(long)]
     pub requirements: bool,
 }
+
+/// Printed after `mcpspec server --help`.
+const SERVER_HELP: &str = "\
+Exit codes: 0 conforming; 1 conformance failures; 2 usage, configuration or scenario-file error; \
+3 the target could not be run; 130 interrupted by Ctrl-C (SIGINT), 143 by SIGTERM.
+
+Ctrl-C (or SIGTERM) stops the run: no case starts any more, running cases are cancelled and \
+their targets killed, and --report-dir / --json are still written for the finished cases, \
+marked interrupted. A second Ctrl-C exits at once.";
 
 /// Printed after `mcpspec coverage --help`.
 const COVERAGE_HELP: &str = "\

@@ -16,7 +16,9 @@
 //! ```
 //!
 //! Exit codes (also in the README): 0 conforming; 1 conformance failures;
-//! 2 usage, configuration or scenario-file error; 3 the target could not be run.
+//! 2 usage, configuration or scenario-file error; 3 the target could not be run;
+//! 130 / 143 `mcpspec server` stopped by Ctrl-C (SIGINT) / SIGTERM (reports
+//! still written for the finished cases; see `interrupt`).
 //! This file only parses arguments and dispatches; the work is in the
 //! library crates.
 
@@ -24,8 +26,10 @@ mod cli;
 mod coverage;
 mod diff;
 mod fuzz;
+mod interrupt;
 mod list;
 mod merge;
+mod progress;
 mod reference;
 mod replay;
 mod requirements;

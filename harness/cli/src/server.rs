@@ -9,6 +9,11 @@
 //! `--expected-failures FILE` loads a baseline ([`baseline`]) that every
 //! reporter and the exit code take into account; `--report-dir DIR`
 //! writes the report files (`mcpspec_report::dir`).
+//!
+//! On a terminal a progress bar ([`crate::progress`]) runs in front of the
+//! human reporter. Ctrl-C or `SIGTERM` ([`crate::interrupt`]) stops the
+//! run: the runner cancels the running cases, every reporter still writes
+//! what finished, marked interrupted, and the exit code is 130 / 143.
 
 mod baseline;
 
@@ -17,6 +22,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use mcpspec_report::{Baseline, HumanReporter, JsonReporter, ReportDir, Verdict};
+use mcpspec_runner::run::run_until;
 use mcpspec_runner::{
     plan, transport_kind, Case, CaseConfig, Reporter, RunConfig, Selection, Target,
 };
@@ -207,15 +213,32 @@ pub async fn run(args: ServerArgs) -> u8 {
         },
         None => None,
     };
-    let mut human = HumanReporter::stdout(args.verbose).with_baseline(baseline.clone());
+    let human = HumanReporter::stdout(args.verbose).with_baseline(baseline.clone());
+    let mut human: Box<dyn Reporter> = if crate::progress::wanted(args.no_progress) {
+        Box::new(crate::progress::Progress::new(human))
+    } else {
+        Box::new(human)
+    };
     let mut json = args
         .json
         .clone()
         .map(|path| JsonReporter::new(path, strict, baseline.clone()));
     let mut verdict = baseline.map(Verdict::new);
     let mut write_errors: Vec<String> = Vec::new();
-    let summary = {
-        let mut reporters: Vec<&mut dyn Reporter> = vec![&mut human];
+    let watch = crate::interrupt::watch();
+    if let Err(e) = &watch {
+        eprintln!(
+            "warning: Ctrl-C will not stop the run cleanly: failed to watch for signals: {e}"
+        );
+    }
+    let stop = async move {
+        match watch {
+            Ok(stop) => stop.await,
+            Err(_) => std::future::pending().await,
+        }
+    };
+    let (summary, stopped) = {
+        let mut reporters: Vec<&mut dyn Reporter> = vec![human.as_mut()];
         if let Some(j) = json.as_mut() {
             reporters.push(j);
         }
@@ -229,11 +252,11 @@ pub async fn run(args: ServerArgs) -> u8 {
             // Snapshots judge cases before any reporter sees them (snapshots.rs).
             Some(store) => {
                 let mut gate = crate::snapshots::SnapshotGate::new(store, redactions, reporters);
-                let summary = mcpspec_runner::run(cases, cfg, &mut [&mut gate]).await;
+                let (summary, stopped) = run_until(cases, cfg, &mut [&mut gate], stop).await;
                 write_errors.append(&mut gate.errors);
-                gate.summary.unwrap_or(summary)
+                (gate.summary.unwrap_or(summary), stopped)
             }
-            None => mcpspec_runner::run(cases, cfg, &mut reporters).await,
+            None => run_until(cases, cfg, &mut reporters, stop).await,
         }
     };
     write_errors.extend(json.and_then(|j| j.error));
@@ -243,10 +266,14 @@ pub async fn run(args: ServerArgs) -> u8 {
             println!("reports: {}", d.path().join("index.html").display());
         }
     }
+    for e in &write_errors {
+        eprintln!("error: {e}");
+    }
+    // Stopped: the signal's code (README), whatever else happened.
+    if let Some(stop) = stopped {
+        return u8::try_from(stop.exit_code).unwrap_or(crate::interrupt::EXIT_SIGINT);
+    }
     if !write_errors.is_empty() {
-        for e in &write_errors {
-            eprintln!("error: {e}");
-        }
         return EXIT_USAGE;
     }
     let code = match &verdict {

@@ -11,8 +11,11 @@
 //! The directory is created if missing. Each transcript is written when its
 //! case finishes; the four reports when the run finishes, or, when the
 //! reporter is dropped before that (the run was cut short), with what it
-//! has (`"complete": false`). Every file is written to a temporary name in
-//! its directory and renamed into place: a reader never sees half a file.
+//! has (`"complete": false`). An interrupted run (`Event::Interrupted`,
+//! Ctrl-C) writes them at its `RunFinished` with the finished cases,
+//! `"interrupted": true`, and says so in summary.md, junit.xml and
+//! index.html. Every file is written to a temporary name in its directory
+//! and renamed into place: a reader never sees half a file.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -160,6 +163,58 @@ mod tests {
     use mcpspec_engine::{Level, Version};
     use mcpspec_runner::{CaseResult, Outcome};
     use std::time::Duration;
+
+    fn passed(id: &str) -> Event {
+        Event::CaseFinished(Box::new(CaseResult {
+            id: format!("{id}@2025-06-18"),
+            scenario: id.into(),
+            title: String::new(),
+            version: Version::V2025_06_18,
+            level: Level::Must,
+            requirements: Vec::new(),
+            outcome: Outcome::Pass,
+            findings: Vec::new(),
+            duration: Duration::ZERO,
+            transcript: Vec::new(),
+        }))
+    }
+
+    #[test]
+    fn an_interrupted_run_says_so_in_every_report() {
+        let dir = std::env::temp_dir().join(format!("mcpspec-dir-{}-int", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let mut reports = ReportDir::create(dir.clone(), false, None).unwrap();
+        reports.event(&Event::RunStarted {
+            target: "t".into(),
+            cases: 3,
+            jobs: 1,
+        });
+        reports.event(&passed("server/x"));
+        reports.event(&Event::Interrupted {
+            reason: "SIGINT".into(),
+            exit_code: 130,
+        });
+        let mut summary = mcpspec_runner::Summary::default();
+        summary.add(&Outcome::Pass);
+        reports.event(&Event::RunFinished {
+            summary,
+            wall: Duration::from_millis(5),
+            strict: false,
+        });
+        let read = |f: &str| std::fs::read_to_string(dir.join(f)).unwrap();
+        let report: Value = serde_json::from_str(&read("report.json")).unwrap();
+        assert_eq!(report["interrupted"], true);
+        assert_eq!(report["complete"], false);
+        assert_eq!(report["run"]["interrupted_by"], "SIGINT");
+        assert_eq!(report["run"]["exit_code"], 130);
+        assert_eq!(report["results"].as_array().map(Vec::len), Some(1));
+        let md = read("summary.md");
+        assert!(md.starts_with("## mcpspec: interrupted (exit 130)"), "{md}");
+        assert!(md.contains("**Interrupted** (SIGINT): 1 of 3 planned cases finished"));
+        assert!(read("junit.xml").contains(r#"name="interrupted" value="SIGINT""#));
+        assert!(read("index.html").contains("Interrupted (SIGINT): 1 of 3 planned cases finished"));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 
     #[test]
     fn a_run_cut_short_still_leaves_its_reports() {

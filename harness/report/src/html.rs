@@ -10,6 +10,9 @@
 //! into the DOM as text, never as markup. The target under test controls
 //! transcript content: nothing it sends can run in the page.
 //!
+//! An interrupted run (Ctrl-C) shows a banner under the totals, written
+//! into the page itself (it needs no script).
+//!
 //! The URL selects: `index.html?outcome=fail&area=server/tools&version=…&case=<id>`
 //! (`case` expands that case; `#case=<id>` works too).
 
@@ -76,6 +79,15 @@ pub fn render(report: &Report, transcripts: Map<String, Value>) -> String {
     page.push_str(
         "<div class=\"meta\" id=\"meta\"></div>\n<div class=\"totals\" id=\"totals\"></div>\n",
     );
+    if report.interrupted {
+        page.push_str(&format!(
+            "<p class=\"interrupted\" id=\"interrupted\">Interrupted ({}): {} of {} planned \
+             cases finished; the others did not run.</p>\n",
+            escape(report.run.interrupted_by.as_deref().unwrap_or("stopped")),
+            report.results.len(),
+            report.run.planned
+        ));
+    }
     page.push_str(concat!(
         "<div class=\"filters\">\n",
         "<label>outcome <select id=\"f-outcome\" name=\"outcome\"><option value=\"\">all</option></select></label>\n",

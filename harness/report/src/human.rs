@@ -15,6 +15,9 @@
 //! 57 passed, 1 failed, 0 warned, 4 not applicable, 0 errored in 1.93s
 //! ```
 //!
+//! An interrupted run (Ctrl-C) says so when it happens, and again before
+//! the closing line: `interrupted (SIGINT): 12 of 62 cases finished; …`.
+//!
 //! With a baseline, a listed failure's line says `(expected failure: reason)`
 //! and it is listed apart from the problems; a listed case that passed says
 //! `(stale expectation: …)` and is listed under "stale expectations".
@@ -48,12 +51,19 @@ pub struct HumanReporter {
     /// `id — reason` of expected failures, and of stale expectations.
     expected: Vec<String>,
     stale: Vec<String>,
+    /// Cases planned (`RunStarted`).
+    planned: usize,
+    /// Why the run was stopped early.
+    interrupted: Option<String>,
 }
 
 impl HumanReporter {
-    /// A reporter on stdout; colours when stdout is a terminal and `NO_COLOR` is unset.
+    /// A reporter on stdout; colours when stdout is a terminal, `NO_COLOR`
+    /// is unset and `TERM` is not `dumb`.
     pub fn stdout(verbose: bool) -> Self {
-        let color = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+        let color = std::io::stdout().is_terminal()
+            && std::env::var_os("NO_COLOR").is_none()
+            && std::env::var_os("TERM").is_none_or(|t| t != "dumb");
         Self::new(Box::new(std::io::stdout()), color, verbose)
     }
 
@@ -67,6 +77,8 @@ impl HumanReporter {
             tally: Tally::default(),
             expected: Vec::new(),
             stale: Vec::new(),
+            planned: 0,
+            interrupted: None,
         }
     }
 
@@ -189,6 +201,7 @@ impl Reporter for HumanReporter {
                 cases,
                 jobs,
             } => {
+                self.planned = *cases;
                 let _ = writeln!(
                     self.out,
                     "mcpspec {}: {cases} cases against `{target}` ({jobs} jobs)",
@@ -204,6 +217,16 @@ impl Reporter for HumanReporter {
                 let _ = writeln!(self.out, "  version {version}: {state} ({detail})");
             }
             Event::CaseStarted { .. } => {}
+            Event::Interrupted { reason, .. } => {
+                self.interrupted = Some(reason.clone());
+                let head = self.paint("1;33", &format!("interrupted ({reason})"));
+                let _ = writeln!(
+                    self.out,
+                    "{head}: no case starts any more, running cases are cancelled; \
+                     the finished ones are reported (interrupt again to exit at once)"
+                );
+                let _ = self.out.flush();
+            }
             Event::CaseFinished(r) => {
                 let (judged, expectation) = self.expectation(r);
                 let suffix = match &r.outcome {
@@ -271,6 +294,15 @@ impl Reporter for HumanReporter {
                         "baseline: {} expected failure(s), {} stale expectation(s)",
                         self.tally.expected_total(),
                         self.tally.stale
+                    );
+                }
+                if let Some(reason) = &self.interrupted {
+                    let _ = writeln!(
+                        self.out,
+                        "{}: {} of {} cases finished; the others did not run",
+                        self.paint("1;33", &format!("interrupted ({reason})")),
+                        summary.total(),
+                        self.planned
                     );
                 }
                 let _ = writeln!(

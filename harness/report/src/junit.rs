@@ -12,6 +12,8 @@
 //! | stale expectation (baseline) | `<failure>` "stale expectation" |
 //!
 //! Failures and errors carry the last transcript lines in `<system-out>`.
+//! An interrupted run has the cases that finished, and each suite a
+//! property `interrupted` saying why (e.g. `SIGINT`).
 //! All text goes through quick-junit's XML escaping (control characters
 //! dropped), so target-supplied text cannot break the document.
 
@@ -132,6 +134,9 @@ pub fn render(log: &RunLog) -> Result<String, String> {
         let mut suite = TestSuite::new(format!("mcpspec server @{version}"));
         suite.add_property(Property::new("target", log.target.clone()));
         suite.add_property(Property::new("strict", log.strict.to_string()));
+        if let Some((reason, _)) = &log.interrupted {
+            suite.add_property(Property::new("interrupted", reason.clone()));
+        }
         let mut time = std::time::Duration::ZERO;
         for j in cases {
             time += j.result.duration;

@@ -46,6 +46,8 @@ pub struct RunLog {
     pub baseline: Option<Arc<Baseline>>,
     /// Wall time, once `RunFinished` arrived.
     pub wall: Option<Duration>,
+    /// Why the run was stopped early (`Interrupted`), and its exit code.
+    pub interrupted: Option<(String, i32)>,
 }
 
 impl RunLog {
@@ -65,6 +67,7 @@ impl RunLog {
             strict,
             baseline,
             wall: None,
+            interrupted: None,
         }
     }
 
@@ -107,6 +110,9 @@ impl RunLog {
                     expectation,
                 });
             }
+            Event::Interrupted { reason, exit_code } => {
+                self.interrupted = Some((reason.clone(), *exit_code));
+            }
             Event::RunFinished {
                 summary,
                 wall,
@@ -119,8 +125,9 @@ impl RunLog {
         }
     }
 
+    /// Whether every planned case ran: the run finished, uninterrupted.
     pub fn complete(&self) -> bool {
-        self.wall.is_some()
+        self.wall.is_some() && self.interrupted.is_none()
     }
 
     /// The wall time: final, or so far.
@@ -128,9 +135,13 @@ impl RunLog {
         self.wall.unwrap_or_else(|| self.started.elapsed())
     }
 
-    /// The exit code the run comes to, baseline applied.
+    /// The exit code the run comes to, baseline applied; an interrupted
+    /// run's own (130 for SIGINT).
     pub fn exit_code(&self) -> i32 {
-        self.tally.exit_code(&self.summary, self.strict)
+        match &self.interrupted {
+            Some((_, code)) => *code,
+            None => self.tally.exit_code(&self.summary, self.strict),
+        }
     }
 
     /// The cases sorted by id.

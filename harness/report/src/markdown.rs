@@ -2,7 +2,8 @@
 //! "$GITHUB_STEP_SUMMARY"`): a headline, a totals table, then the problems
 //! grouped (stale expectations, failures, errors, warnings, expected
 //! failures), each with its requirements linked to the specification and a
-//! compact Expected / Actual.
+//! compact Expected / Actual. An interrupted run (Ctrl-C) says so in the
+//! headline (`## mcpspec: interrupted (exit 130)`) and a line below it.
 //!
 //! GitHub caps a step summary at 1 MiB: the text stops at [`LIMIT`] bytes,
 //! at a case boundary, with a note saying how many problems were left out
@@ -180,14 +181,28 @@ pub fn render(log: &RunLog, limit: usize) -> String {
     } else {
         "not conforming"
     };
+    let verdict = if log.interrupted.is_some() {
+        "interrupted"
+    } else {
+        verdict
+    };
     let mut out = format!(
         "## mcpspec: {verdict} (exit {code}){}\n\n",
-        if log.complete() {
+        if log.complete() || log.interrupted.is_some() {
             ""
         } else {
             " — run cut short"
         }
     );
+    if let Some((reason, _)) = &log.interrupted {
+        let _ = writeln!(
+            out,
+            "**Interrupted** ({}): {} of {} planned cases finished; the others did not run.\n",
+            escape(reason, ITEM_MAX),
+            log.cases.len(),
+            log.planned
+        );
+    }
     let _ = writeln!(
         out,
         "Target: {} · mcpspec {} · started {} · {:.2}s · strict: {}\n",

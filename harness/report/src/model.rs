@@ -7,9 +7,10 @@
 //! and the baseline's judgement:
 //!
 //! ```json
-//! { "format": 1, "complete": true,
+//! { "format": 1, "complete": true, "interrupted": false,
 //!   "run": { "mcpspec_version": "0.1.0", "target": "…", "started_at": "2026-…Z",
-//!            "wall_ms": 1930, "strict": false, "jobs": 8, "planned": 62, "exit_code": 1 },
+//!            "wall_ms": 1930, "strict": false, "jobs": 8, "planned": 62, "exit_code": 1,
+//!            "interrupted_by": "SIGINT" (only when interrupted) },
 //!   "summary": { "passed": 57, "failed": 1, …, "expected_failures": 0, "stale_expectations": 0 },
 //!   "probes": [ { "version": "2025-06-18", "supported": true, "detail": "…" } ],
 //!   "baseline": { "file": "…", "entries": [ { "pattern", "reason", "origin", "cases", "stale" } ] },
@@ -38,6 +39,10 @@ pub struct Report {
     pub format: u32,
     /// False when the run was cut short: the results are those finished so far.
     pub complete: bool,
+    /// True when the run was stopped (Ctrl-C, SIGTERM): the results are the
+    /// cases that finished before; `run.interrupted_by` says why.
+    #[serde(default)]
+    pub interrupted: bool,
     pub run: RunMeta,
     pub summary: Totals,
     /// What the version probe learnt, per version.
@@ -63,8 +68,12 @@ pub struct RunMeta {
     pub jobs: usize,
     /// Cases planned; `results` has fewer when the run was cut short.
     pub planned: usize,
-    /// The process exit code the results come to (README: 0, 1, 2 or 3).
+    /// The process exit code the results come to (README: 0, 1, 2 or 3;
+    /// 130 or 143 when interrupted by SIGINT or SIGTERM).
     pub exit_code: i32,
+    /// What stopped the run early, e.g. `SIGINT`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interrupted_by: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
@@ -304,6 +313,7 @@ pub fn build(log: &RunLog, transcript_of: &dyn Fn(&str) -> Option<String>) -> Re
     Report {
         format: FORMAT,
         complete: log.complete(),
+        interrupted: log.interrupted.is_some(),
         run: RunMeta {
             mcpspec_version: env!("CARGO_PKG_VERSION").to_owned(),
             target: log.target.clone(),
@@ -313,6 +323,7 @@ pub fn build(log: &RunLog, transcript_of: &dyn Fn(&str) -> Option<String>) -> Re
             jobs: log.jobs,
             planned: log.planned,
             exit_code: log.exit_code(),
+            interrupted_by: log.interrupted.as_ref().map(|(why, _)| why.clone()),
         },
         summary: Totals {
             passed: s.passed,

@@ -168,3 +168,41 @@ fn every_kind_of_case_validates() {
     bad["surprise"] = true.into();
     assert!(!validator.is_valid(&bad));
 }
+
+#[test]
+fn an_interrupted_run_validates_and_says_so() {
+    let validator = jsonschema::draft202012::new(&report_schema()).expect("the schema compiles");
+    let mut log = mcpspec_report::log::RunLog::new(false, None);
+    let v = Version::V2025_06_18;
+    log.observe(&Event::RunStarted {
+        target: "srv".into(),
+        cases: 4,
+        jobs: 2,
+    });
+    let mut summary = Summary::default();
+    let done = case("server/fail", v, Outcome::Fail, Level::Must);
+    summary.add(&done.outcome);
+    log.observe(&Event::CaseFinished(Box::new(done)));
+    log.observe(&Event::Interrupted {
+        reason: "SIGTERM".into(),
+        exit_code: 143,
+    });
+    log.observe(&Event::RunFinished {
+        summary,
+        wall: Duration::from_millis(20),
+        strict: false,
+    });
+    let doc = serde_json::to_value(model::build(&log, &|_| None)).unwrap();
+    let errors: Vec<String> = validator
+        .iter_errors(&doc)
+        .map(|e| format!("{}: {e}", e.instance_path()))
+        .collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+    assert_eq!(doc["interrupted"], true);
+    assert_eq!(doc["complete"], false);
+    assert_eq!(doc["run"]["interrupted_by"], "SIGTERM");
+    // The interruption's code wins over the failure's (1).
+    assert_eq!(doc["run"]["exit_code"], 143);
+    assert_eq!(doc["run"]["planned"], 4);
+    assert_eq!(doc["results"].as_array().map(Vec::len), Some(1));
+}

@@ -3,6 +3,9 @@
 //! Reporters implement [`Reporter`] and see only these events, in order:
 //! `RunStarted`, then `Probe` per version, then per case `CaseStarted` /
 //! `CaseFinished` (interleaved across parallel cases), then `RunFinished`.
+//! A run stopped early ([`crate::run::run_until`], Ctrl-C) says
+//! `Interrupted` once, before `RunFinished`: no case starts after it, the
+//! running ones are cancelled, and `RunFinished` totals the finished ones.
 
 use std::time::Duration;
 
@@ -28,6 +31,13 @@ pub enum Event {
         id: String,
     },
     CaseFinished(Box<CaseResult>),
+    /// The run was stopped before its end (e.g. `SIGINT`).
+    Interrupted {
+        /// Why, e.g. `SIGINT`.
+        reason: String,
+        /// The process exit code an interrupted run comes to (e.g. 130).
+        exit_code: i32,
+    },
     RunFinished {
         summary: Summary,
         wall: Duration,

@@ -7,15 +7,23 @@
 //! without starting the target again. A target that cannot be started, or
 //! that completes no handshake at all, makes every case an error blamed on
 //! the target (exit 3) — within the step timeout, never a hang.
+//!
+//! [`run_until`] also takes a stop signal (the CLI's Ctrl-C): when it fires,
+//! no case starts any more, every running case task (and probe) is aborted
+//! and awaited, so its future — and with it the target process group or
+//! HTTP session — is dropped before the run returns; the reporters get
+//! [`Event::Interrupted`], then `RunFinished` over the finished cases.
 
 use std::collections::BTreeMap;
+use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
 use mcpspec_engine::Version;
 use mcpspec_wire::Message;
 use serde_json::{json, Value};
-use tokio::sync::{mpsc, Semaphore};
+use tokio::sync::Semaphore;
+use tokio::task::JoinSet;
 use tokio::time::Instant;
 
 use crate::case::{is_response_to, run_case, CaseConfig};
@@ -44,8 +52,31 @@ pub enum Offer {
     Broken(String),
 }
 
+/// Why a run stopped before its end, and the exit code that comes to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Stop {
+    /// E.g. `SIGINT`.
+    pub reason: String,
+    pub exit_code: i32,
+}
+
 /// Runs `cases` against the target and returns the totals.
 pub async fn run(cases: Vec<Case>, cfg: RunConfig, reporters: &mut [&mut dyn Reporter]) -> Summary {
+    run_until(cases, cfg, reporters, std::future::pending())
+        .await
+        .0
+}
+
+/// [`run`], stopped early when `stop` completes: the totals of the cases
+/// that finished, and the stop, if it came.
+pub async fn run_until(
+    cases: Vec<Case>,
+    cfg: RunConfig,
+    reporters: &mut [&mut dyn Reporter],
+    stop: impl Future<Output = Stop>,
+) -> (Summary, Option<Stop>) {
+    let mut stop = std::pin::pin!(stop);
+    let mut stopped: Option<Stop> = None;
     let started = Instant::now();
     let emit = |reporters: &mut [&mut dyn Reporter], e: Event| {
         for r in reporters.iter_mut() {
@@ -64,7 +95,24 @@ pub async fn run(cases: Vec<Case>, cfg: RunConfig, reporters: &mut [&mut dyn Rep
     let mut versions: Vec<Version> = cases.iter().map(|c| c.version).collect();
     versions.sort();
     versions.dedup();
-    let offers = probe_all(&versions, &cfg.case, cfg.jobs).await;
+    let mut probes = JoinSet::new();
+    let offers = tokio::select! {
+        offers = probe_all(&mut probes, &versions, &cfg.case, cfg.jobs) => offers,
+        s = &mut stop => {
+            stopped = Some(s);
+            BTreeMap::new()
+        }
+    };
+    shut_down(&mut probes).await;
+    if let Some(s) = &stopped {
+        emit(
+            reporters,
+            Event::Interrupted {
+                reason: s.reason.clone(),
+                exit_code: s.exit_code,
+            },
+        );
+    }
     for (v, offer) in &offers {
         let (supported, detail) = match offer {
             Offer::Supported => (true, format!("answered {v}")),
@@ -84,10 +132,11 @@ pub async fn run(cases: Vec<Case>, cfg: RunConfig, reporters: &mut [&mut dyn Rep
     let all_broken = !offers.is_empty() && offers.values().all(|o| matches!(o, Offer::Broken(_)));
 
     let mut summary = Summary::default();
-    let (tx, mut rx) = mpsc::channel::<CaseResult>(64);
     let jobs = Arc::new(Semaphore::new(cfg.jobs.max(1)));
     let case_cfg = Arc::new(cfg.case.clone());
-    let mut running = 0usize;
+    let mut tasks: JoinSet<CaseResult> = JoinSet::new();
+    // Stopped during the probe: no case is started.
+    let cases = if stopped.is_some() { Vec::new() } else { cases };
     for case in cases {
         let pre = match offers.get(&case.version) {
             _ if all_broken => Some(Outcome::Error {
@@ -121,25 +170,39 @@ pub async fn run(cases: Vec<Case>, cfg: RunConfig, reporters: &mut [&mut dyn Rep
             emit(reporters, Event::CaseFinished(Box::new(result)));
             continue;
         }
-        let tx = tx.clone();
         let jobs = jobs.clone();
         let case_cfg = case_cfg.clone();
-        running += 1;
-        tokio::spawn(async move {
-            // The semaphore is never closed, so acquire only fails if it were.
-            let Ok(_permit) = jobs.acquire_owned().await else {
-                return;
-            };
-            let result = run_case(&case, &case_cfg).await;
-            let _ = tx.send(result).await;
+        tasks.spawn(async move {
+            // The semaphore is never closed; were it, the case runs unthrottled.
+            let _permit = jobs.acquire_owned().await.ok();
+            run_case(&case, &case_cfg).await
         });
     }
-    drop(tx);
-    while running > 0 {
-        let Some(result) = rx.recv().await else {
-            break;
+    loop {
+        let joined = tokio::select! {
+            biased;
+            s = &mut stop, if stopped.is_none() => {
+                // No case starts any more; the running ones are dropped
+                // (their targets killed) as the aborted tasks are joined.
+                tasks.abort_all();
+                emit(
+                    reporters,
+                    Event::Interrupted {
+                        reason: s.reason.clone(),
+                        exit_code: s.exit_code,
+                    },
+                );
+                stopped = Some(s);
+                continue;
+            }
+            joined = tasks.join_next() => joined,
         };
-        running -= 1;
+        let result = match joined {
+            None => break,
+            Some(Ok(result)) => result,
+            // Aborted by the stop, or a case task panicked: not finished.
+            Some(Err(_)) => continue,
+        };
         emit(
             reporters,
             Event::CaseStarted {
@@ -157,7 +220,14 @@ pub async fn run(cases: Vec<Case>, cfg: RunConfig, reporters: &mut [&mut dyn Rep
             strict: cfg.strict,
         },
     );
-    summary
+    (summary, stopped)
+}
+
+/// Aborts what is left in `set` and waits until every task has ended, so
+/// that what their futures own (target processes, HTTP sessions) is dropped.
+async fn shut_down<T: 'static>(set: &mut JoinSet<T>) {
+    set.abort_all();
+    while set.join_next().await.is_some() {}
 }
 
 fn skipped(case: &Case, outcome: Outcome) -> CaseResult {
@@ -178,12 +248,12 @@ fn skipped(case: &Case, outcome: Outcome) -> CaseResult {
 /// Probes every version, at most `jobs` targets at once (a slow-starting
 /// target run four times over on a small machine starts slower still).
 async fn probe_all(
+    set: &mut JoinSet<(Version, Offer)>,
     versions: &[Version],
     cfg: &CaseConfig,
     jobs: usize,
 ) -> BTreeMap<Version, Offer> {
     let slots = Arc::new(Semaphore::new(jobs.max(1)));
-    let mut set = tokio::task::JoinSet::new();
     for &v in versions {
         let cfg = cfg.clone();
         let slots = Arc::clone(&slots);

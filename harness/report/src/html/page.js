@@ -33,7 +33,8 @@
     'mcpspec ' + rep.run.mcpspec_version + ' · started ' + rep.run.started_at +
     ' · ' + (rep.run.wall_ms / 1000).toFixed(2) + 's · ' + rep.run.jobs + ' jobs · strict: ' +
     (rep.run.strict ? 'yes' : 'no') + ' · exit ' + rep.run.exit_code +
-    (rep.complete ? '' : ' · run cut short');
+    (rep.interrupted ? ' · interrupted (' + (rep.run.interrupted_by || 'stopped') + ')'
+      : rep.complete ? '' : ' · run cut short');
   var counts = [
     ['pass', 'passed', s.passed], ['fail', 'failed', s.failed], ['warn', 'warned', s.warned],
     ['not_applicable', 'not applicable', s.not_applicable], ['error', 'errored', s.errored]

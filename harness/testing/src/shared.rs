@@ -1,0 +1,90 @@
+//! What the trials of one suite share: the tokio runtime they block on and
+//! the version probe, both made once, by the first trial that runs.
+//!
+//! ```text
+//!  trial (libtest-mimic thread) ─► runtime() ──────── OnceLock<Runtime>
+//!                               ─► offers()  ──────── OnceLock<version → Offer>
+//!                                    (one handshake per version, in parallel;
+//!                                     the other trials wait for it)
+//!                               ─► before_run: ignored / failed without running?
+//!                               ─► runtime.block_on(run_case) ─► judge
+//! ```
+//!
+//! `Runtime::block_on` on a multi-threaded runtime may be called from many
+//! threads at once: each case's future runs on its trial's thread, the
+//! tasks it spawns (transport readers) on the runtime's workers. Nothing is
+//! started for `--list`, and a filtered run probes only the versions of the
+//! suite's own selection.
+
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
+
+use libtest_mimic::{Completion, Failed};
+use mcpspec_engine::Version;
+use mcpspec_runner::case::run_case;
+use mcpspec_runner::run::{probe, Offer};
+use mcpspec_runner::{Case, CaseConfig};
+use tokio::runtime::Runtime;
+
+use crate::verdict;
+
+pub(crate) struct Shared {
+    cfg: CaseConfig,
+    /// The versions of the planned cases: what the probe asks about.
+    versions: Vec<Version>,
+    strict: bool,
+    runtime: OnceLock<Result<Runtime, String>>,
+    offers: OnceLock<BTreeMap<Version, Offer>>,
+}
+
+impl Shared {
+    pub(crate) fn new(cfg: CaseConfig, versions: Vec<Version>, strict: bool) -> Shared {
+        Shared {
+            cfg,
+            versions,
+            strict,
+            runtime: OnceLock::new(),
+            offers: OnceLock::new(),
+        }
+    }
+
+    /// Plays one case and judges it: the body of its trial.
+    pub(crate) fn play(&self, case: &Case) -> Result<Completion, Failed> {
+        let rt = self.runtime()?;
+        let offers = self.offers.get_or_init(|| rt.block_on(self.probe_all()));
+        let result = match verdict::before_run(case, offers) {
+            Some(skipped) => skipped,
+            None => rt.block_on(run_case(case, &self.cfg)),
+        };
+        verdict::judge(&result, self.strict)
+    }
+
+    fn runtime(&self) -> Result<&Runtime, Failed> {
+        let made = self.runtime.get_or_init(|| {
+            tokio::runtime::Builder::new_multi_thread()
+                .enable_all()
+                .thread_name("mcpspec-testing")
+                .build()
+                .map_err(|e| format!("harness at fault: cannot start the tokio runtime: {e}"))
+        });
+        made.as_ref().map_err(Failed::from)
+    }
+
+    /// One handshake per version, all at once (a handful of short sessions).
+    async fn probe_all(&self) -> BTreeMap<Version, Offer> {
+        let mut set = tokio::task::JoinSet::new();
+        for &v in &self.versions {
+            let cfg = self.cfg.clone();
+            set.spawn(async move { (v, probe(v, &cfg).await) });
+        }
+        let mut out = BTreeMap::new();
+        while let Some(joined) = set.join_next().await {
+            // A probe task that panicked leaves its version out: its cases
+            // run, and judge the target themselves.
+            if let Ok((v, offer)) = joined {
+                out.insert(v, offer);
+            }
+        }
+        out
+    }
+}
