@@ -129,8 +129,6 @@ pub async fn run_until(
             },
         );
     }
-    let all_broken = !offers.is_empty() && offers.values().all(|o| matches!(o, Offer::Broken(_)));
-
     let mut summary = Summary::default();
     let jobs = Arc::new(Semaphore::new(cfg.jobs.max(1)));
     let case_cfg = Arc::new(cfg.case.clone());
@@ -138,27 +136,7 @@ pub async fn run_until(
     // Stopped during the probe: no case is started.
     let cases = if stopped.is_some() { Vec::new() } else { cases };
     for case in cases {
-        let pre = match offers.get(&case.version) {
-            _ if all_broken => Some(Outcome::Error {
-                blame: Blame::Target,
-                message: match offers.get(&case.version) {
-                    Some(Offer::Broken(why)) => why.clone(),
-                    _ => "the target completed no handshake".to_owned(),
-                },
-            }),
-            Some(Offer::Supported | Offer::Unclear(_)) => None,
-            Some(Offer::Other(o)) => Some(Outcome::NotApplicable {
-                reason: format!(
-                    "the target does not offer {} (it answered {o:?})",
-                    case.version
-                ),
-            }),
-            Some(Offer::Broken(why)) => Some(Outcome::NotApplicable {
-                reason: format!("the target completed no {} handshake: {why}", case.version),
-            }),
-            None => None,
-        };
-        if let Some(outcome) = pre {
+        if let Some(outcome) = outcome_before_run(case.version, &offers) {
             let result = skipped(&case, outcome);
             emit(
                 reporters,
@@ -230,7 +208,31 @@ async fn shut_down<T: 'static>(set: &mut JoinSet<T>) {
     while set.join_next().await.is_some() {}
 }
 
-fn skipped(case: &Case, outcome: Outcome) -> CaseResult {
+/// What the probe already decided for a case at `version`: not applicable
+/// (the version is not offered, or only it failed to start), an error blamed
+/// on the target (no version started at all), or nothing (the case runs).
+pub fn outcome_before_run(version: Version, offers: &BTreeMap<Version, Offer>) -> Option<Outcome> {
+    let all_broken = !offers.is_empty() && offers.values().all(|o| matches!(o, Offer::Broken(_)));
+    match offers.get(&version) {
+        _ if all_broken => Some(Outcome::Error {
+            blame: Blame::Target,
+            message: match offers.get(&version) {
+                Some(Offer::Broken(why)) => why.clone(),
+                _ => "the target completed no handshake".to_owned(),
+            },
+        }),
+        Some(Offer::Supported | Offer::Unclear(_)) | None => None,
+        Some(Offer::Other(o)) => Some(Outcome::NotApplicable {
+            reason: format!("the target does not offer {version} (it answered {o:?})"),
+        }),
+        Some(Offer::Broken(why)) => Some(Outcome::NotApplicable {
+            reason: format!("the target completed no {version} handshake: {why}"),
+        }),
+    }
+}
+
+/// The result of a case that did not run, with `outcome`.
+pub fn skipped(case: &Case, outcome: Outcome) -> CaseResult {
     CaseResult {
         id: case.id.clone(),
         scenario: case.scenario.id.clone(),
@@ -243,6 +245,16 @@ fn skipped(case: &Case, outcome: Outcome) -> CaseResult {
         duration: Duration::ZERO,
         transcript: Vec::new(),
     }
+}
+
+/// Probes every version in `versions`, at most `jobs` at once: what each
+/// offer is (for [`outcome_before_run`]).
+pub async fn probe_versions(
+    versions: &[Version],
+    cfg: &CaseConfig,
+    jobs: usize,
+) -> BTreeMap<Version, Offer> {
+    probe_all(&mut JoinSet::new(), versions, cfg, jobs).await
 }
 
 /// Probes every version, at most `jobs` targets at once (a slow-starting

@@ -22,7 +22,7 @@ use std::sync::OnceLock;
 use libtest_mimic::{Completion, Failed};
 use mcpspec_engine::Version;
 use mcpspec_runner::case::run_case;
-use mcpspec_runner::run::{probe, Offer};
+use mcpspec_runner::run::{probe_versions, Offer};
 use mcpspec_runner::{Case, CaseConfig};
 use tokio::runtime::Runtime;
 
@@ -72,19 +72,6 @@ impl Shared {
 
     /// One handshake per version, all at once (a handful of short sessions).
     async fn probe_all(&self) -> BTreeMap<Version, Offer> {
-        let mut set = tokio::task::JoinSet::new();
-        for &v in &self.versions {
-            let cfg = self.cfg.clone();
-            set.spawn(async move { (v, probe(v, &cfg).await) });
-        }
-        let mut out = BTreeMap::new();
-        while let Some(joined) = set.join_next().await {
-            // A probe task that panicked leaves its version out: its cases
-            // run, and judge the target themselves.
-            if let Ok((v, offer)) = joined {
-                out.insert(v, offer);
-            }
-        }
-        out
+        probe_versions(&self.versions, &self.cfg, self.versions.len()).await
     }
 }

@@ -14,50 +14,21 @@
 //! a target that completed no handshake at any version is at fault.
 
 use std::collections::BTreeMap;
-use std::time::Duration;
 
 use libtest_mimic::{Completion, Failed};
 use mcpspec_engine::Version;
-use mcpspec_runner::run::Offer;
-use mcpspec_runner::{Blame, Case, CaseResult, Outcome};
+use mcpspec_runner::run::{outcome_before_run, skipped, Offer};
+use mcpspec_runner::{Case, CaseResult, Outcome};
 
 /// How much of the transcript a failure shows (as the human report does):
 /// lines, and characters a line.
 const EXCERPT_LINES: usize = 12;
 const EXCERPT_WIDTH: usize = 400;
 
-/// The result of a case the probe already decided, if it did.
+/// The result of a case the probe already decided, if it did (the runner's
+/// own rule, so the CLI and a trial agree).
 pub(crate) fn before_run(case: &Case, offers: &BTreeMap<Version, Offer>) -> Option<CaseResult> {
-    let all_broken = !offers.is_empty() && offers.values().all(|o| matches!(o, Offer::Broken(_)));
-    let v = case.version;
-    let outcome = match offers.get(&v) {
-        _ if all_broken => Outcome::Error {
-            blame: Blame::Target,
-            message: match offers.get(&v) {
-                Some(Offer::Broken(why)) => why.clone(),
-                _ => "the target completed no handshake".to_owned(),
-            },
-        },
-        Some(Offer::Supported | Offer::Unclear(_)) | None => return None,
-        Some(Offer::Other(o)) => Outcome::NotApplicable {
-            reason: format!("the target does not offer {v} (it answered {o:?})"),
-        },
-        Some(Offer::Broken(why)) => Outcome::NotApplicable {
-            reason: format!("the target completed no {v} handshake: {why}"),
-        },
-    };
-    Some(CaseResult {
-        id: case.id.clone(),
-        scenario: case.scenario.id.clone(),
-        title: case.scenario.title.clone(),
-        version: v,
-        level: case.scenario.level,
-        requirements: case.scenario.requirement_ids(),
-        outcome,
-        findings: Vec::new(),
-        duration: Duration::ZERO,
-        transcript: Vec::new(),
-    })
+    outcome_before_run(case.version, offers).map(|o| skipped(case, o))
 }
 
 /// The trial's outcome for a case's result.
@@ -129,7 +100,7 @@ mod tests {
     use std::sync::Arc;
 
     use mcpspec_engine::Level;
-    use mcpspec_runner::{Finding, FindingSource, TranscriptLine};
+    use mcpspec_runner::{Blame, Finding, FindingSource, TranscriptLine};
     use mcpspec_scenario::Corpus;
 
     use super::*;
