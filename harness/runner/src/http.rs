@@ -47,7 +47,7 @@ pub async fn run(ctx: &mut Ctx<'_>, at: Option<(usize, &Step)>, h: &HttpStep) ->
             Err(_) => return no_answer(ctx, at, h, limit),
             Ok(None) => {
                 return Err(Stop::Error(
-                    Blame::Scenario,
+                    Blame::Harness,
                     "an `http` step ran over stdio (the loader should have refused it)".to_owned(),
                 ))
             }
