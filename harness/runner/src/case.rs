@@ -130,7 +130,7 @@ impl Ctx<'_> {
 
 /// Binds `transport`: its kind, and over HTTP the URL, the legacy POST
 /// endpoint and the session id (once issued).
-pub(crate) fn bind_transport(ctx: &mut Ctx<'_>) {
+fn bind_transport(ctx: &mut Ctx<'_>) {
     use mcpspec_transport::Connection;
     let mut t = serde_json::Map::new();
     t.insert("kind".into(), json!(ctx.conn.transport()));
@@ -288,6 +288,67 @@ async fn play(ctx: &mut Ctx<'_>) -> Option<Stop> {
     None
 }
 
+/// Sends the request that opens a case (initialize, or at 2026-07-28
+/// server/discover) and waits for its answer: the result or error object.
+/// Silence is an error blamed on the host, not a failure (the probe got an
+/// answer to this very request, so a slow start or an overloaded machine is
+/// the likelier cause); anything else but an answer fails `unanswered`.
+pub(crate) async fn opening_request(
+    ctx: &mut Ctx<'_>,
+    msg: &Message,
+    id: &Id,
+    unanswered: &'static str,
+) -> Result<Result<Value, mcpspec_wire::ErrorObject>, Stop> {
+    let method = match msg {
+        Message::Request(r) => r.method.clone(),
+        other => other.describe(),
+    };
+    ctx.conn
+        .send(msg)
+        .await
+        .map_err(|e| Stop::Error(Blame::Target, e))?;
+    let within = ctx.cfg.step_timeout;
+    let answer = ctx
+        .conn
+        .wait_for_prompt(within, |m| is_response_to(m, id))
+        .await;
+    match answer.map(|r| r.msg) {
+        Ok(Message::Response(r)) => Ok(r.outcome),
+        Ok(other) => {
+            // `wait_for` only hands back what the predicate accepted: a response.
+            ctx.fail(
+                None,
+                vec![format!("a response to {method}")],
+                other.describe(),
+            );
+            Err(Stop::Failed)
+        }
+        Err(WaitError::Timeout) => Err(Stop::Error(
+            Blame::Target,
+            format!(
+                "no answer to {method} within {}ms (after a start-up allowance of {}ms), \
+                 although the probe got one: the target is slow to start or the host is \
+                 overloaded; try a longer --startup-timeout or --timeout, or fewer --jobs",
+                within.as_millis(),
+                ctx.cfg.startup_timeout.as_millis()
+            ),
+        )),
+        Err(e) => {
+            ctx.fail_as(
+                None,
+                unanswered,
+                Level::Must,
+                vec![format!(
+                    "a response to {method} within {}ms",
+                    within.as_millis()
+                )],
+                steps::wait_error_text(&e),
+            );
+            Err(Stop::Failed)
+        }
+    }
+}
+
 /// The client side of the initialize handshake for `initialized` scenarios.
 async fn handshake(ctx: &mut Ctx<'_>) -> Result<(), Stop> {
     let version = ctx.version.as_str();
@@ -301,63 +362,15 @@ async fn handshake(ctx: &mut Ctx<'_>) -> Result<(), Stop> {
             "clientInfo": { "name": "mcpspec", "version": env!("CARGO_PKG_VERSION") },
         })),
     );
-    ctx.conn
-        .send(&init)
-        .await
-        .map_err(|e| Stop::Error(Blame::Target, e))?;
-    let within = ctx.cfg.step_timeout;
-    let answer = ctx
-        .conn
-        .wait_for_prompt(within, |m| is_response_to(m, &id))
-        .await;
-    let result = match answer.map(|r| r.msg) {
-        Ok(Message::Response(r)) => match r.outcome {
-            Ok(v) => v,
-            Err(e) => {
-                ctx.fail(
-                    None,
-                    vec![format!(
-                        "a result for initialize with protocolVersion {version:?}"
-                    )],
-                    format!("error {} {:?}", e.code, e.message),
-                );
-                return Err(Stop::Failed);
-            }
-        },
-        Ok(other) => {
-            // `wait_for` only hands back what the predicate accepted: a response.
+    let result = match opening_request(ctx, &init, &id, "jsonrpc.request.answered").await? {
+        Ok(v) => v,
+        Err(e) => {
             ctx.fail(
                 None,
-                vec!["a response to initialize".to_owned()],
-                other.describe(),
-            );
-            return Err(Stop::Failed);
-        }
-        // The probe got an answer to this very request, so silence now
-        // says more about the host (load, a slow start) than about the
-        // target's conformance: the case cannot be judged.
-        Err(WaitError::Timeout) => {
-            return Err(Stop::Error(
-                Blame::Target,
-                format!(
-                    "no answer to initialize within {}ms (after a start-up allowance of {}ms), \
-                     although the probe got one: the target is slow to start or the host is \
-                     overloaded; try a longer --startup-timeout or --timeout, or fewer --jobs",
-                    within.as_millis(),
-                    ctx.cfg.startup_timeout.as_millis()
-                ),
-            ));
-        }
-        Err(e) => {
-            ctx.fail_as(
-                None,
-                "jsonrpc.request.answered",
-                Level::Must,
                 vec![format!(
-                    "a response to initialize within {}ms",
-                    within.as_millis()
+                    "a result for initialize with protocolVersion {version:?}"
                 )],
-                steps::wait_error_text(&e),
+                format!("error {} {:?}", e.code, e.message),
             );
             return Err(Stop::Failed);
         }
@@ -371,11 +384,7 @@ async fn handshake(ctx: &mut Ctx<'_>) -> Result<(), Stop> {
             "the target does not offer {version} (it answered {answered:?})"
         )));
     }
-    let caps = result.get("capabilities").cloned().unwrap_or(Value::Null);
-    bind_transport(ctx);
-    check_requires(ctx, &caps)?;
-    ctx.vars.set("init", result);
-    ctx.vars.set("capabilities", caps);
+    bind_opening(ctx, result)?;
     let initialized = Message::notification("notifications/initialized", None);
     ctx.conn
         .send(&initialized)
@@ -383,8 +392,19 @@ async fn handshake(ctx: &mut Ctx<'_>) -> Result<(), Stop> {
         .map_err(|e| Stop::Error(Blame::Target, e))
 }
 
+/// Binds what the opening exchange taught (`init`, `capabilities`,
+/// `transport`) and checks the scenario's gates against it.
+pub(crate) fn bind_opening(ctx: &mut Ctx<'_>, result: Value) -> Result<(), Stop> {
+    let caps = result.get("capabilities").cloned().unwrap_or(Value::Null);
+    bind_transport(ctx);
+    check_requires(ctx, &caps)?;
+    ctx.vars.set("init", result);
+    ctx.vars.set("capabilities", caps);
+    Ok(())
+}
+
 /// The scenario's gates, once the target's capabilities are known.
-pub(crate) fn check_requires(ctx: &mut Ctx<'_>, caps: &Value) -> Result<(), Stop> {
+fn check_requires(ctx: &mut Ctx<'_>, caps: &Value) -> Result<(), Stop> {
     if ctx.scenario.requires.http_session && ctx.conn.connection_ref().session_id().is_none() {
         return Err(Stop::NotApplicable(
             "the server issued no Mcp-Session-Id (sessions are optional, and so are their rules)"

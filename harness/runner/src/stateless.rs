@@ -10,11 +10,9 @@ use mcpspec_engine::Level;
 use mcpspec_wire::{ErrorObject, Message};
 use serde_json::{json, Value};
 
-use crate::case::{bind_transport, check_requires, is_response_to, Ctx, Stop};
+use crate::case::{bind_opening, is_response_to, opening_request, Ctx, Stop};
 use crate::conn::{Conn, WaitError};
-use crate::outcome::Blame;
 use crate::run::Offer;
-use crate::steps::wait_error_text;
 
 /// JSON-RPC's "method not found".
 const METHOD_NOT_FOUND: i64 = -32601;
@@ -73,51 +71,9 @@ fn discover_request(conn: &mut Conn) -> (mcpspec_wire::Id, Message) {
 pub async fn discover(ctx: &mut Ctx<'_>) -> Result<(), Stop> {
     let version = ctx.version.as_str();
     let (id, msg) = discover_request(&mut ctx.conn);
-    ctx.conn
-        .send(&msg)
-        .await
-        .map_err(|e| Stop::Error(Blame::Target, e))?;
-    let within = ctx.cfg.step_timeout;
-    let answer = ctx
-        .conn
-        .wait_for_prompt(within, |m| is_response_to(m, &id))
-        .await;
-    let outcome = match answer.map(|r| r.msg) {
-        Ok(Message::Response(r)) => r.outcome,
-        Ok(other) => {
-            ctx.fail(None, vec!["a response to server/discover".to_owned()], other.describe());
-            return Err(Stop::Failed);
-        }
-        Err(WaitError::Timeout) => {
-            return Err(Stop::Error(
-                Blame::Target,
-                format!(
-                    "no answer to server/discover within {}ms, although the probe got one: \
-                     the target is slow or the host is overloaded; try a longer --timeout or fewer --jobs",
-                    within.as_millis()
-                ),
-            ))
-        }
-        Err(e) => {
-            ctx.fail_as(
-                None,
-                "stateless.discover.implemented",
-                Level::Must,
-                vec![format!("a response to server/discover within {}ms", within.as_millis())],
-                wait_error_text(&e),
-            );
-            return Err(Stop::Failed);
-        }
-    };
+    let outcome = opening_request(ctx, &msg, &id, "stateless.discover.implemented").await?;
     match judge(version, outcome) {
-        Discovered::Offered(result) => {
-            let caps = result.get("capabilities").cloned().unwrap_or(Value::Null);
-            bind_transport(ctx);
-            check_requires(ctx, &caps)?;
-            ctx.vars.set("init", result);
-            ctx.vars.set("capabilities", caps);
-            Ok(())
-        }
+        Discovered::Offered(result) => bind_opening(ctx, result),
         Discovered::NotOffered(reason) => Err(Stop::NotApplicable(reason)),
         Discovered::Refused(e) => {
             ctx.fail_as(
