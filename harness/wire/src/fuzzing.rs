@@ -32,37 +32,93 @@ type Decoded = Vec<Result<Frame, FrameError>>;
 
 /// The line limit byte 0 of a [`framing`] input selects.
 fn max_line_for(selector: u8) -> usize {
+    limit_for(selector, DEFAULT_MAX_LINE)
+}
+
+/// The size limit a selector byte stands for (shared by the chunked-stream
+/// checkers): 0 → `default`, 1..=127 → itself, 128..=255 → 127 + 8·(b − 127).
+pub(crate) fn limit_for(selector: u8, default: usize) -> usize {
     match selector {
-        0 => DEFAULT_MAX_LINE,
+        0 => default,
         1..=127 => usize::from(selector),
         _ => 127 + 8 * (usize::from(selector) - 127),
+    }
+}
+
+/// A chunked-stream input: a limit selector, chunk specs, the stream.
+pub(crate) struct Chunked<'a> {
+    pub selector: u8,
+    pub specs: &'a [u8],
+    pub stream: &'a [u8],
+}
+
+impl<'a> Chunked<'a> {
+    /// Reads the layout of the module docs; `None` for fewer than two bytes.
+    pub fn parse(data: &'a [u8]) -> Option<Self> {
+        let [selector, count, rest @ ..] = data else {
+            return None;
+        };
+        let k = usize::from(count % 32).min(rest.len());
+        let (specs, stream) = rest.split_at(k);
+        Some(Chunked {
+            selector: *selector,
+            specs,
+            stream,
+        })
+    }
+
+    /// Writes the layout (at most 31 chunk specs are kept).
+    pub fn build(selector: u8, specs: &[u8], stream: &[u8]) -> Vec<u8> {
+        let specs = &specs[..specs.len().min(31)];
+        let mut out = Vec::with_capacity(2 + specs.len() + stream.len());
+        out.push(selector);
+        out.push(u8::try_from(specs.len()).unwrap_or(31));
+        out.extend_from_slice(specs);
+        out.extend_from_slice(stream);
+        out
+    }
+
+    /// The pieces the stream is pushed in, and after each whether the
+    /// decoder is drained: specs used cyclically, low 7 bits the length, the
+    /// high bit "do not drain"; no spec that moves forward means one byte at
+    /// a time.
+    pub fn pieces(&self) -> Vec<(&'a [u8], bool)> {
+        let specs: &[u8] = if self.specs.iter().all(|s| s & 0x7f == 0) {
+            &[1]
+        } else {
+            self.specs
+        };
+        let stream = self.stream;
+        let mut out = Vec::new();
+        let mut at = 0;
+        for spec in specs.iter().cycle() {
+            if at >= stream.len() {
+                break;
+            }
+            let len = usize::from(spec & 0x7f).min(stream.len() - at);
+            out.push((&stream[at..at + len], spec & 0x80 == 0));
+            at += len;
+        }
+        out
     }
 }
 
 /// Builds a [`framing`] input: a limit selector, chunk specs (at most 31; see
 /// the module docs for their encoding) and the stream.
 pub fn framing_input(limit_selector: u8, chunks: &[u8], stream: &[u8]) -> Vec<u8> {
-    let chunks = &chunks[..chunks.len().min(31)];
-    let mut out = Vec::with_capacity(2 + chunks.len() + stream.len());
-    out.push(limit_selector);
-    // `chunks.len()` is at most 31, so it fits a byte.
-    out.push(chunks.len() as u8);
-    out.extend_from_slice(chunks);
-    out.extend_from_slice(stream);
-    out
+    Chunked::build(limit_selector, chunks, stream)
 }
 
 /// Fuzz check: chunking invariance and format model of [`NdjsonDecoder`].
 pub fn framing(data: &[u8]) {
-    let [selector, count, rest @ ..] = data else {
+    let Some(input) = Chunked::parse(data) else {
         return;
     };
-    let max_line = max_line_for(*selector);
-    let k = usize::from(count % 32).min(rest.len());
-    let (specs, stream) = rest.split_at(k);
+    let (specs, stream) = (input.specs, input.stream);
+    let max_line = max_line_for(input.selector);
 
     let whole = decode_whole(stream, max_line);
-    let chunked = decode_chunked(stream, specs, max_line);
+    let chunked = decode_chunked(&input, max_line);
     assert_eq!(
         chunked, whole,
         "chunked decoding differs from whole decoding (limit {max_line}, specs {specs:?})"
@@ -121,24 +177,12 @@ fn decode_whole(stream: &[u8], max_line: usize) -> Decoded {
     out
 }
 
-fn decode_chunked(stream: &[u8], specs: &[u8], max_line: usize) -> Decoded {
+fn decode_chunked(input: &Chunked<'_>, max_line: usize) -> Decoded {
     let mut d = NdjsonDecoder::new(max_line);
     let mut out = Vec::new();
-    let specs: &[u8] = if specs.iter().all(|s| s & 0x7f == 0) {
-        // No spec moves forward (or there are none): one byte at a time.
-        &[1]
-    } else {
-        specs
-    };
-    let mut at = 0;
-    for spec in specs.iter().cycle() {
-        if at >= stream.len() {
-            break;
-        }
-        let len = usize::from(spec & 0x7f).min(stream.len() - at);
-        d.push(&stream[at..at + len]);
-        at += len;
-        if spec & 0x80 == 0 {
+    for (piece, drained) in input.pieces() {
+        d.push(piece);
+        if drained {
             drain(&mut d, &mut out);
             // Once drained, the decoder holds at most one line's worth of an
             // incomplete line (plus room for a CR): oversize bytes are dropped.

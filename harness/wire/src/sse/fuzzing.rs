@@ -24,41 +24,31 @@
 
 use super::{decode_all, encode_event, SseDecoder, SseError, SseErrorKind, SseEvent};
 use super::{BOM, DEFAULT_MAX_EVENT};
+use crate::fuzzing::{limit_for, Chunked};
 
 type Decoded = Vec<Result<SseEvent, SseError>>;
 
 fn max_event_for(selector: u8) -> usize {
-    match selector {
-        0 => DEFAULT_MAX_EVENT,
-        1..=127 => usize::from(selector),
-        _ => 127 + 8 * (usize::from(selector) - 127),
-    }
+    limit_for(selector, DEFAULT_MAX_EVENT)
 }
 
 /// Builds a [`check_chunking`] input: a limit selector, chunk specs (at most
 /// 31) and the stream.
 pub fn sse_input(limit_selector: u8, chunks: &[u8], stream: &[u8]) -> Vec<u8> {
-    let chunks = &chunks[..chunks.len().min(31)];
-    let mut out = Vec::with_capacity(2 + chunks.len() + stream.len());
-    out.push(limit_selector);
-    out.push(u8::try_from(chunks.len()).unwrap_or(31));
-    out.extend_from_slice(chunks);
-    out.extend_from_slice(stream);
-    out
+    Chunked::build(limit_selector, chunks, stream)
 }
 
 /// Fuzz check: chunking invariance, reference model and round trip of
 /// [`SseDecoder`].
 pub fn check_chunking(data: &[u8]) {
-    let [selector, count, rest @ ..] = data else {
+    let Some(input) = Chunked::parse(data) else {
         return;
     };
-    let max_event = max_event_for(*selector);
-    let k = usize::from(count % 32).min(rest.len());
-    let (specs, stream) = rest.split_at(k);
+    let (specs, stream) = (input.specs, input.stream);
+    let max_event = max_event_for(input.selector);
 
     let whole = decode_all(stream, max_event);
-    let chunked = decode_chunked(stream, specs, max_event);
+    let chunked = decode_chunked(&input, max_event);
     assert_eq!(
         chunked, whole,
         "chunked decoding differs (limit {max_event}, specs {specs:?})"
@@ -103,24 +93,12 @@ pub fn check_chunking(data: &[u8]) {
     }
 }
 
-fn decode_chunked(stream: &[u8], specs: &[u8], max_event: usize) -> Decoded {
+fn decode_chunked(input: &Chunked<'_>, max_event: usize) -> Decoded {
     let mut d = SseDecoder::new(max_event);
     let mut out = Vec::new();
-    let specs: &[u8] = if specs.iter().all(|s| s & 0x7f == 0) {
-        // No spec moves forward (or there are none): one byte at a time.
-        &[1]
-    } else {
-        specs
-    };
-    let mut at = 0;
-    for spec in specs.iter().cycle() {
-        if at >= stream.len() {
-            break;
-        }
-        let len = usize::from(spec & 0x7f).min(stream.len() - at);
-        d.push(&stream[at..at + len]);
-        at += len;
-        if spec & 0x80 == 0 {
+    for (piece, drained) in input.pieces() {
+        d.push(piece);
+        if drained {
             out.extend(std::iter::from_fn(|| d.next()));
         }
         // An oversize event is dropped, not buffered.
