@@ -4,62 +4,14 @@
 //! reproducer that replays. Fixed seeds, small budgets; every process the
 //! tests start is waited for with a deadline and killed if it overruns.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::{Duration, Instant};
+mod support;
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use support::{mcpspec, path, temp_dir, Run, BIN};
 
 use serde_json::Value;
-
-const BIN: &str = env!("CARGO_BIN_EXE_mcpspec");
-
-struct Run {
-    code: Option<i32>,
-    stdout: String,
-    stderr: String,
-}
-
-/// Runs the binary, killing it if it has not finished after `limit`.
-fn mcpspec(args: &[&str], limit: Duration) -> Run {
-    static RUNS: AtomicUsize = AtomicUsize::new(0);
-    let dir = temp_dir(&format!("out-{}", RUNS.fetch_add(1, Ordering::Relaxed)));
-    let (out, err) = (dir.join("stdout"), dir.join("stderr"));
-    let mut child = Command::new(BIN)
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(std::fs::File::create(&out).expect("stdout file"))
-        .stderr(std::fs::File::create(&err).expect("stderr file"))
-        .spawn()
-        .expect("mcpspec runs");
-    let deadline = Instant::now() + limit;
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("wait") {
-            break Some(status);
-        }
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            let _ = child.wait();
-            break None;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    Run {
-        code: status.and_then(|s| s.code()),
-        stdout: std::fs::read_to_string(&out).unwrap_or_default(),
-        stderr: std::fs::read_to_string(&err).unwrap_or_default(),
-    }
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("mcpspec-fuzz-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
-}
-
-fn path(p: &Path) -> &str {
-    p.to_str().expect("utf-8 path")
-}
 
 /// Fuzzes the reference server with `faults`; returns the run and the JSON summary.
 fn fuzz_reference(name: &str, faults: &[&str], extra: &[&str]) -> (Run, Value, PathBuf) {

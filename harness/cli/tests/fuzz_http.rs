@@ -5,122 +5,13 @@
 //! reproducers that replay over the transport they record. Fixed seeds,
 //! small budgets; every process is bounded in time and killed at the end.
 
-use std::io::{BufRead, BufReader};
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc;
-use std::time::{Duration, Instant};
+mod support;
+
+use std::time::Duration;
+
+use support::{mcpspec, path, temp_dir, HttpReference as Server, Run};
 
 use serde_json::Value;
-
-const BIN: &str = env!("CARGO_BIN_EXE_mcpspec");
-
-/// A reference server over HTTP, killed when dropped.
-struct Server {
-    child: Child,
-    base: String,
-}
-
-impl Server {
-    fn start(faults: &[&str]) -> Server {
-        let mut args = vec!["reference", "server", "--http", "127.0.0.1:0"];
-        for f in faults {
-            args.extend_from_slice(&["--fault", f]);
-        }
-        let mut child = Command::new(BIN)
-            .args(&args)
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("reference server starts");
-        let stdout = child.stdout.take().expect("stdout");
-        let (tx, rx) = mpsc::channel();
-        std::thread::spawn(move || {
-            let mut line = String::new();
-            let _ = BufReader::new(stdout).read_line(&mut line);
-            let _ = tx.send(line);
-        });
-        let line = rx.recv_timeout(Duration::from_secs(30)).unwrap_or_default();
-        let base = line
-            .strip_prefix("listening on ")
-            .and_then(|rest| rest.split_whitespace().next())
-            .map(str::to_owned);
-        let mut server = Server {
-            child,
-            base: String::new(),
-        };
-        match base {
-            Some(b) if b.starts_with("http://127.0.0.1:") => server.base = b,
-            _ => panic!("unexpected first line {line:?}"),
-        }
-        server
-    }
-
-    fn mcp(&self) -> String {
-        format!("{}/mcp", self.base)
-    }
-
-    fn sse(&self) -> String {
-        format!("{}/sse", self.base)
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-struct Run {
-    code: Option<i32>,
-    stdout: String,
-    stderr: String,
-}
-
-/// Runs the binary, killing it if it has not finished after `limit`.
-fn mcpspec(args: &[&str], limit: Duration) -> Run {
-    static RUNS: AtomicUsize = AtomicUsize::new(0);
-    let dir = temp_dir(&format!("out-{}", RUNS.fetch_add(1, Ordering::Relaxed)));
-    let (out, err) = (dir.join("stdout"), dir.join("stderr"));
-    let mut child = Command::new(BIN)
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(std::fs::File::create(&out).expect("stdout file"))
-        .stderr(std::fs::File::create(&err).expect("stderr file"))
-        .spawn()
-        .expect("mcpspec runs");
-    let deadline = Instant::now() + limit;
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("wait") {
-            break Some(status);
-        }
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            let _ = child.wait();
-            break None;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    Run {
-        code: status.and_then(|s| s.code()),
-        stdout: std::fs::read_to_string(&out).unwrap_or_default(),
-        stderr: std::fs::read_to_string(&err).unwrap_or_default(),
-    }
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("mcpspec-fuzz-http-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
-}
-
-fn path(p: &Path) -> &str {
-    p.to_str().expect("utf-8 path")
-}
 
 /// Fuzzes `flag URL`; returns the run and the JSON summary.
 fn fuzz(name: &str, flag: &str, url: &str, extra: &[&str]) -> (Run, Value) {

@@ -29,8 +29,11 @@ use std::process::Command;
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
+mod support;
+
 use libtest_mimic::{Arguments, Failed, Trial};
 use serde_json::Value;
+use support::HttpReference;
 
 const BIN: &str = env!("CARGO_BIN_EXE_mcpspec");
 
@@ -50,65 +53,15 @@ struct RunResult {
     results: Vec<Value>,
 }
 
-/// `mcpspec reference server --http 127.0.0.1:0` as a child, stopped on drop.
-struct HttpReference {
-    child: std::process::Child,
-    base: String,
-}
-
-impl HttpReference {
-    fn start(faults: &[&str]) -> HttpReference {
-        use std::io::BufRead;
-        let mut cmd = Command::new(BIN);
-        cmd.args(["reference", "server", "--http", "127.0.0.1:0"]);
-        for f in faults {
-            cmd.args(["--fault", f]);
-        }
-        let mut child = cmd
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .expect("reference server starts");
-        let stdout = child.stdout.take().expect("piped stdout");
-        let (tx, rx) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            let mut line = String::new();
-            let _ = std::io::BufReader::new(stdout).read_line(&mut line);
-            let _ = tx.send(line);
-        });
-        let line = rx
-            .recv_timeout(Duration::from_secs(20))
-            .expect("the reference server prints its address");
-        let base = line
-            .split_whitespace()
-            .find(|w| w.starts_with("http://"))
-            .expect("an http:// URL on the first line")
-            .to_owned();
-        HttpReference { child, base }
-    }
-
-    /// `--url …/mcp` or `--sse-url …/sse`.
-    fn target_args(&self, transport: &str) -> [String; 2] {
-        if transport == "sse" {
-            ["--sse-url".to_owned(), format!("{}/sse", self.base)]
-        } else {
-            ["--url".to_owned(), format!("{}/mcp", self.base)]
-        }
-    }
-}
-
-impl Drop for HttpReference {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 /// A run over HTTP (`transport`: `http` or `sse`) against the reference
 /// server with `faults`.
 fn run_http(transport: &str, faults: &[&str], extra: &[&str], tag: &str) -> RunResult {
     let server = HttpReference::start(faults);
-    let target = server.target_args(transport);
+    let target = if transport == "sse" {
+        ["--sse-url".to_owned(), server.sse()]
+    } else {
+        ["--url".to_owned(), server.mcp()]
+    };
     let mut args: Vec<&str> = extra.to_vec();
     args.extend(target.iter().map(String::as_str));
     run_server(&args, &[], tag)

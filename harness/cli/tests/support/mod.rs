@@ -1,0 +1,126 @@
+//! What several CLI test binaries share: running the real `mcpspec` binary
+//! with a deadline, scratch directories, and the reference server over HTTP
+//! on 127.0.0.1 (stopped when dropped). Each test file uses part of it.
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+pub const BIN: &str = env!("CARGO_BIN_EXE_mcpspec");
+
+/// How a run of the binary ended: `code` is `None` when it was killed at
+/// its deadline (or by a signal).
+pub struct Run {
+    pub code: Option<i32>,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+/// Runs the binary, killing it if it has not finished after `limit`.
+pub fn mcpspec(args: &[&str], limit: Duration) -> Run {
+    static RUNS: AtomicUsize = AtomicUsize::new(0);
+    let dir = temp_dir(&format!("out-{}", RUNS.fetch_add(1, Ordering::Relaxed)));
+    let (out, err) = (dir.join("stdout"), dir.join("stderr"));
+    let mut child = Command::new(BIN)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(std::fs::File::create(&out).expect("stdout file"))
+        .stderr(std::fs::File::create(&err).expect("stderr file"))
+        .spawn()
+        .expect("mcpspec runs");
+    let deadline = Instant::now() + limit;
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break Some(status);
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    Run {
+        code: status.and_then(|s| s.code()),
+        stdout: std::fs::read_to_string(&out).unwrap_or_default(),
+        stderr: std::fs::read_to_string(&err).unwrap_or_default(),
+    }
+}
+
+/// A fresh scratch directory, unique to this test process.
+pub fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("mcpspec-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+pub fn path(p: &Path) -> &str {
+    p.to_str().expect("utf-8 path")
+}
+
+/// `mcpspec reference server --http 127.0.0.1:0` with `faults`, killed when
+/// dropped; `base` is the `http://127.0.0.1:PORT` its first line names.
+pub struct HttpReference {
+    child: Child,
+    pub base: String,
+}
+
+impl HttpReference {
+    pub fn start(faults: &[&str]) -> HttpReference {
+        let mut args = vec!["reference", "server", "--http", "127.0.0.1:0"];
+        for f in faults {
+            args.extend_from_slice(&["--fault", f]);
+        }
+        let mut child = Command::new(BIN)
+            .args(&args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("reference server starts");
+        let stdout = child.stdout.take().expect("piped stdout");
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            let mut line = String::new();
+            let _ = BufReader::new(stdout).read_line(&mut line);
+            let _ = tx.send(line);
+        });
+        let line = rx.recv_timeout(Duration::from_secs(30)).unwrap_or_default();
+        let base = line
+            .strip_prefix("listening on ")
+            .and_then(|rest| rest.split_whitespace().next())
+            .filter(|b| b.starts_with("http://127.0.0.1:"))
+            .map(str::to_owned);
+        let mut server = HttpReference {
+            child,
+            base: String::new(),
+        };
+        match base {
+            Some(b) => server.base = b,
+            None => panic!("unexpected first line {line:?}"),
+        }
+        server
+    }
+
+    /// The Streamable HTTP endpoint.
+    pub fn mcp(&self) -> String {
+        format!("{}/mcp", self.base)
+    }
+
+    /// The legacy SSE stream.
+    pub fn sse(&self) -> String {
+        format!("{}/sse", self.base)
+    }
+}
+
+impl Drop for HttpReference {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
