@@ -413,7 +413,7 @@ impl Session {
                 verdicts.extend(self.judge.received(&ev));
             }
             Event::FrameError(_) => verdicts.extend(self.judge.received(&ev)),
-            Event::Stderr(line) => {
+            Event::Stderr(line) | Event::Stdout(line) => {
                 if self.stderr.len() >= 5 {
                     self.stderr.remove(0);
                 }

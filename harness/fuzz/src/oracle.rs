@@ -336,7 +336,7 @@ impl Judge {
                     }
                 }
             }
-            Event::Stderr(_) | Event::Exited { .. } => {}
+            Event::Stderr(_) | Event::Stdout(_) | Event::Exited { .. } => {}
             // HTTP exchanges are judged by `crate::http`; SSE framing by
             // `mcpspec server`'s scenarios; the end of a session by the driver.
             Event::Http(_) | Event::SseEvent { .. } | Event::SseError(_) | Event::Closed(_) => {}

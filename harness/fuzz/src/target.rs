@@ -15,7 +15,8 @@ pub const SSE_STARTUP: Duration = Duration::from_secs(10);
 /// body each over HTTP.
 pub fn framing(target: &Target) -> Framing {
     match target {
-        Target::Stdio(_) => Framing::Ndjson,
+        // A client under test reaches the harness through the stdio shim.
+        Target::Stdio(_) | Target::Client(_) => Framing::Ndjson,
         Target::Http { .. } => Framing::HttpBody { streamable: true },
         Target::Sse { .. } => Framing::HttpBody { streamable: false },
     }

@@ -12,6 +12,7 @@ use std::time::Duration;
 use crate::client::TransportError;
 use crate::event::Stamped;
 use crate::legacy::LegacySseSession;
+use crate::peer::ClientPeer;
 use crate::raw::{RawRequest, RawResponse};
 use crate::stdio::StdioProcess;
 use crate::streamable::HttpSession;
@@ -24,6 +25,8 @@ pub enum Connection {
     Http(HttpSession),
     /// Legacy HTTP+SSE (2024-11-05); boxed, it is the largest.
     Sse(Box<LegacySseSession>),
+    /// A client under test, which the harness serves (client scenarios).
+    Peer(Box<ClientPeer>),
 }
 
 impl Connection {
@@ -33,6 +36,7 @@ impl Connection {
             Connection::Stdio(_) => "stdio",
             Connection::Http(_) => "http",
             Connection::Sse(_) => "sse",
+            Connection::Peer(p) => p.transport(),
         }
     }
 
@@ -42,6 +46,7 @@ impl Connection {
             Connection::Stdio(p) => p.send(bytes).await.map_err(TransportError::from),
             Connection::Http(s) => s.send(bytes).await,
             Connection::Sse(s) => s.send(bytes).await,
+            Connection::Peer(p) => p.send(bytes).await,
         }
     }
 
@@ -51,6 +56,7 @@ impl Connection {
             Connection::Stdio(p) => p.recv().await,
             Connection::Http(s) => s.recv().await,
             Connection::Sse(s) => s.recv().await,
+            Connection::Peer(p) => p.recv().await,
         }
     }
 
@@ -60,6 +66,7 @@ impl Connection {
             Connection::Stdio(p) => p.elapsed(),
             Connection::Http(s) => s.elapsed(),
             Connection::Sse(s) => s.elapsed(),
+            Connection::Peer(p) => p.elapsed(),
         }
     }
 
@@ -70,6 +77,7 @@ impl Connection {
             Connection::Stdio(p) => p.close_input(),
             Connection::Http(s) => s.close_input(),
             Connection::Sse(s) => s.close_input(),
+            Connection::Peer(p) => p.close_input(),
         }
     }
 
@@ -87,6 +95,7 @@ impl Connection {
             Connection::Stdio(p) => p.kill(),
             Connection::Http(s) => s.kill(),
             Connection::Sse(s) => s.kill(),
+            Connection::Peer(p) => p.kill(),
         }
     }
 
@@ -96,6 +105,7 @@ impl Connection {
             Connection::Stdio(p) => p.has_exited(),
             Connection::Http(s) => s.has_exited(),
             Connection::Sse(s) => s.has_exited(),
+            Connection::Peer(p) => p.has_exited(),
         }
     }
 
@@ -103,7 +113,7 @@ impl Connection {
     /// on stdio).
     pub fn set_protocol_version(&mut self, version: Option<String>) {
         match self {
-            Connection::Stdio(_) => {}
+            Connection::Stdio(_) | Connection::Peer(_) => {}
             Connection::Http(s) => s.set_protocol_version(version),
             Connection::Sse(s) => s.set_protocol_version(version),
         }
@@ -113,6 +123,7 @@ impl Connection {
     pub fn session_id(&self) -> Option<String> {
         match self {
             Connection::Http(s) => s.session_id(),
+            Connection::Peer(p) => p.session_id(),
             _ => None,
         }
     }
@@ -123,7 +134,7 @@ impl Connection {
         req: RawRequest,
     ) -> Option<Result<RawResponse, TransportError>> {
         match self {
-            Connection::Stdio(_) => None,
+            Connection::Stdio(_) | Connection::Peer(_) => None,
             Connection::Http(s) => Some(s.exchange(req).await),
             Connection::Sse(s) => Some(s.exchange(req).await),
         }

@@ -70,6 +70,9 @@ pub enum Event {
     FrameError(FrameError),
     /// One line the target wrote to stderr (cut to 4 KiB).
     Stderr(String),
+    /// One line a client under test wrote to its own stdout, which is not
+    /// its MCP channel (it reaches the harness through the shim or HTTP).
+    Stdout(String),
     /// The process ended. `code` is `None` when a signal ended it.
     Exited {
         code: Option<i32>,

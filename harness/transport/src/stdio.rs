@@ -87,9 +87,24 @@ impl StdioProcess {
     /// Starts `spec` with piped stdio in a new process group. `max_line` is
     /// the framing limit for stdout lines.
     pub fn spawn(spec: &CommandSpec, max_line: usize) -> Result<Self, SpawnError> {
+        Self::start(spec, max_line, false)
+    }
+
+    /// Starts a process whose stdio is *not* its MCP channel (a client under
+    /// test, which reaches the harness through the shim or over HTTP): stdin
+    /// is empty, and each stdout line is reported as [`Event::Stdout`].
+    pub fn spawn_observed(spec: &CommandSpec) -> Result<Self, SpawnError> {
+        Self::start(spec, STDERR_LINE_MAX, true)
+    }
+
+    fn start(spec: &CommandSpec, max_line: usize, observed: bool) -> Result<Self, SpawnError> {
         let mut cmd = Command::new(&spec.program);
         cmd.args(&spec.args)
-            .stdin(Stdio::piped())
+            .stdin(if observed {
+                Stdio::null()
+            } else {
+                Stdio::piped()
+            })
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .kill_on_drop(true)
@@ -103,69 +118,55 @@ impl StdioProcess {
         let (tx, rx) = mpsc::channel(1024);
         let stdout_closed = Arc::new(Notify::new());
 
-        if let Some(mut stdout) = child.stdout.take() {
-            let tx = tx.clone();
-            let closed = stdout_closed.clone();
-            tokio::spawn(async move {
-                let mut decoder = NdjsonDecoder::new(max_line);
-                let mut buf = vec![0u8; 64 * 1024];
-                loop {
-                    let n = stdout.read(&mut buf).await.unwrap_or(0);
-                    if n == 0 {
-                        decoder.finish();
-                    } else {
-                        decoder.push(&buf[..n]);
-                    }
-                    while let Some(item) = decoder.next() {
-                        let event = match item {
-                            Ok(f) => Event::Frame(f),
-                            Err(e) => Event::FrameError(e),
-                        };
-                        let stamped = Stamped {
-                            at: started.elapsed(),
-                            via: Via::Stdio,
-                            event,
-                        };
-                        if tx.send(stamped).await.is_err() {
-                            return;
+        match child.stdout.take() {
+            Some(stdout) if observed => {
+                let tx = tx.clone();
+                let closed = stdout_closed.clone();
+                tokio::spawn(async move {
+                    forward_lines(stdout, started, Event::Stdout, &tx).await;
+                    closed.notify_one();
+                });
+            }
+            Some(mut stdout) => {
+                let tx = tx.clone();
+                let closed = stdout_closed.clone();
+                tokio::spawn(async move {
+                    let mut decoder = NdjsonDecoder::new(max_line);
+                    let mut buf = vec![0u8; 64 * 1024];
+                    loop {
+                        let n = stdout.read(&mut buf).await.unwrap_or(0);
+                        if n == 0 {
+                            decoder.finish();
+                        } else {
+                            decoder.push(&buf[..n]);
                         }
-                    }
-                    if n == 0 {
-                        closed.notify_one();
-                        return;
-                    }
-                }
-            });
-        } else {
-            stdout_closed.notify_one();
-        }
-
-        if let Some(stderr) = child.stderr.take() {
-            let tx = tx.clone();
-            tokio::spawn(async move {
-                let mut reader = BufReader::new(stderr);
-                let mut line = Vec::new();
-                loop {
-                    line.clear();
-                    match reader.read_until(b'\n', &mut line).await {
-                        Ok(0) | Err(_) => return,
-                        Ok(_) => {
-                            let cut = line.len().min(STDERR_LINE_MAX);
-                            let text = String::from_utf8_lossy(&line[..cut])
-                                .trim_end_matches(['\r', '\n'])
-                                .to_owned();
+                        while let Some(item) = decoder.next() {
+                            let event = match item {
+                                Ok(f) => Event::Frame(f),
+                                Err(e) => Event::FrameError(e),
+                            };
                             let stamped = Stamped {
                                 at: started.elapsed(),
                                 via: Via::Stdio,
-                                event: Event::Stderr(text),
+                                event,
                             };
                             if tx.send(stamped).await.is_err() {
                                 return;
                             }
                         }
+                        if n == 0 {
+                            closed.notify_one();
+                            return;
+                        }
                     }
-                }
-            });
+                });
+            }
+            None => stdout_closed.notify_one(),
+        }
+
+        if let Some(stderr) = child.stderr.take() {
+            let tx = tx.clone();
+            tokio::spawn(async move { forward_lines(stderr, started, Event::Stderr, &tx).await });
         }
 
         let stdin = child.stdin.take();
@@ -252,6 +253,37 @@ impl StdioProcess {
 impl Drop for StdioProcess {
     fn drop(&mut self) {
         self.kill();
+    }
+}
+
+/// Reports each line of `from` (cut to 4 KiB) as `event(line)` until EOF.
+async fn forward_lines(
+    from: impl tokio::io::AsyncRead + Unpin,
+    started: Instant,
+    event: fn(String) -> Event,
+    tx: &mpsc::Sender<Stamped>,
+) {
+    let mut reader = BufReader::new(from);
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        match reader.read_until(b'\n', &mut line).await {
+            Ok(0) | Err(_) => return,
+            Ok(_) => {
+                let cut = line.len().min(STDERR_LINE_MAX);
+                let text = String::from_utf8_lossy(&line[..cut])
+                    .trim_end_matches(['\r', '\n'])
+                    .to_owned();
+                let stamped = Stamped {
+                    at: started.elapsed(),
+                    via: Via::Stdio,
+                    event: event(text),
+                };
+                if tx.send(stamped).await.is_err() {
+                    return;
+                }
+            }
+        }
     }
 }
 

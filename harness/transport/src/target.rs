@@ -5,7 +5,10 @@
 
 use std::time::Duration;
 
-use crate::{CommandSpec, Connection, HttpOptions, HttpSession, LegacySseSession, StdioProcess};
+use crate::serve::ServeKind;
+use crate::{
+    ClientPeer, CommandSpec, Connection, HttpOptions, HttpSession, LegacySseSession, StdioProcess,
+};
 
 #[derive(Debug, Clone)]
 pub enum Target {
@@ -15,6 +18,80 @@ pub enum Target {
     Http { url: String, options: HttpOptions },
     /// `--sse-url URL`
     Sse { url: String, options: HttpOptions },
+    /// `mcpspec client -- CMD …`: a client under test, which the harness
+    /// serves; each connection starts it anew.
+    Client(ClientCommand),
+}
+
+/// A client's command line, with the placeholders that say how it reaches
+/// the harness: `{server}` (the argv of the stdio shim), `{url}` (Streamable
+/// HTTP) or `{sse_url}` (legacy HTTP+SSE). With none, the shim's argv is
+/// appended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClientCommand {
+    pub command: CommandSpec,
+    /// The shim's program and leading arguments (`mcpspec shim`); the
+    /// harness adds `--connect ADDR`.
+    pub shim: CommandSpec,
+}
+
+impl ClientCommand {
+    pub const SERVER: &'static str = "{server}";
+    pub const URL: &'static str = "{url}";
+    pub const SSE_URL: &'static str = "{sse_url}";
+
+    /// `stdio`, `http` or `sse`: which placeholder the command uses.
+    pub fn transport(&self) -> &'static str {
+        let uses = |p: &str| {
+            std::iter::once(&self.command.program)
+                .chain(&self.command.args)
+                .any(|a| a.contains(p))
+        };
+        if uses(Self::URL) {
+            "http"
+        } else if uses(Self::SSE_URL) {
+            "sse"
+        } else {
+            "stdio"
+        }
+    }
+
+    /// The command with `{server}` replaced by `server` (a whole argument
+    /// becomes several; inside a longer argument, the shell-quoted command
+    /// line), `{url}` and `{sse_url}` by `url`. With no placeholder at all,
+    /// `server` is appended.
+    pub fn expand(&self, server: &[String], url: Option<&str>) -> CommandSpec {
+        let line = CommandSpec::new(
+            server.first().cloned().unwrap_or_default(),
+            server.iter().skip(1).cloned(),
+        )
+        .display();
+        let subst = |a: &str| {
+            let mut a = a.replace(Self::SERVER, &line);
+            if let Some(url) = url {
+                a = a.replace(Self::URL, url).replace(Self::SSE_URL, url);
+            }
+            a
+        };
+        let mut placed = false;
+        let mut argv: Vec<String> = Vec::new();
+        for a in std::iter::once(&self.command.program).chain(&self.command.args) {
+            if a == Self::SERVER {
+                argv.extend(server.iter().cloned());
+                placed = true;
+            } else {
+                placed |= [Self::SERVER, Self::URL, Self::SSE_URL]
+                    .iter()
+                    .any(|p| a.contains(p));
+                argv.push(subst(a));
+            }
+        }
+        if !placed {
+            argv.extend(server.iter().cloned());
+        }
+        let program = argv.remove(0);
+        CommandSpec::new(program, argv)
+    }
 }
 
 impl Target {
@@ -50,13 +127,14 @@ impl Target {
             Target::Stdio(_) => "stdio",
             Target::Http { .. } => "http",
             Target::Sse { .. } => "sse",
+            Target::Client(c) => c.transport(),
         }
     }
 
     /// The URL of an HTTP target.
     pub fn url(&self) -> Option<&str> {
         match self {
-            Target::Stdio(_) => None,
+            Target::Stdio(_) | Target::Client(_) => None,
             Target::Http { url, .. } | Target::Sse { url, .. } => Some(url),
         }
     }
@@ -67,6 +145,7 @@ impl Target {
             Target::Stdio(cmd) => cmd.display(),
             Target::Http { url, .. } => format!("{url} (Streamable HTTP)"),
             Target::Sse { url, .. } => format!("{url} (legacy HTTP+SSE)"),
+            Target::Client(c) => format!("{} (client)", c.command.display()),
         }
     }
 
@@ -87,7 +166,27 @@ impl Target {
                     .map(Connection::from)
                     .map_err(|e| e.to_string())
             }
+            Target::Client(c) => match c.transport() {
+                "stdio" => ClientPeer::start_stdio(&c.shim, |argv| c.expand(&argv, None), max_line)
+                    .await
+                    .map(|p| Connection::Peer(Box::new(p))),
+                kind => {
+                    let kind = if kind == "sse" {
+                        ServeKind::LegacySse
+                    } else {
+                        ServeKind::Streamable
+                    };
+                    ClientPeer::start_http(kind, |url| c.expand(&[], Some(url)), max_line)
+                        .await
+                        .map(|p| Connection::Peer(Box::new(p)))
+                }
+            },
         }
+    }
+
+    /// True for a client under test (the harness plays the server).
+    pub fn is_client(&self) -> bool {
+        matches!(self, Target::Client(_))
     }
 }
 
@@ -107,6 +206,47 @@ fn http_url(url: &str) -> Result<String, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn client(args: &[&str]) -> ClientCommand {
+        ClientCommand {
+            command: CommandSpec::new(args[0], args[1..].iter().copied()),
+            shim: CommandSpec::new("mcpspec", ["shim"]),
+        }
+    }
+
+    #[test]
+    fn placeholders_expand_or_the_server_is_appended() {
+        let shim: Vec<String> = ["/bin/mcpspec", "shim", "--connect", "127.0.0.1:9"]
+            .map(String::from)
+            .to_vec();
+        let c = client(&["node", "c.js", "{server}", "--x"]);
+        assert_eq!(c.transport(), "stdio");
+        let e = c.expand(&shim, None);
+        assert_eq!(e.program, "node");
+        assert_eq!(
+            e.args,
+            [
+                "c.js",
+                "/bin/mcpspec",
+                "shim",
+                "--connect",
+                "127.0.0.1:9",
+                "--x"
+            ]
+        );
+        let e = client(&["sh", "-c", "run {server}"]).expand(&shim, None);
+        assert_eq!(
+            e.args,
+            ["-c", "run /bin/mcpspec shim --connect 127.0.0.1:9"]
+        );
+        let e = client(&["inspector", "--cli"]).expand(&shim, None);
+        assert_eq!(e.args[1..], shim[..]);
+        let c = client(&["c", "--url", "{url}"]);
+        assert_eq!(c.transport(), "http");
+        let e = c.expand(&[], Some("http://127.0.0.1:1/mcp"));
+        assert_eq!(e.args, ["--url", "http://127.0.0.1:1/mcp"]);
+        assert_eq!(client(&["c", "{sse_url}"]).transport(), "sse");
+    }
 
     #[test]
     fn the_url_wins_and_must_be_plain_http() {
