@@ -37,6 +37,7 @@ use crate::level::Role;
 use crate::requirement::{known, Requirement};
 use crate::version::{Lifecycle, Version};
 
+mod client_peer;
 mod stateless;
 
 /// Which way a message travelled, from this session's point of view.
@@ -113,6 +114,10 @@ pub struct Session {
     negotiated_capabilities: Option<Value>,
     /// What the stateless rules remember (2026-07-28).
     stateless: stateless::State,
+    /// Playing the server: the id of the client's `initialize` request.
+    peer_initialize: Option<Id>,
+    /// Playing the server: every `nextCursor` this side issued.
+    issued_cursors: HashSet<String>,
 }
 
 impl Session {
@@ -136,6 +141,8 @@ impl Session {
             unreadable_sent: 0,
             negotiated_capabilities: None,
             stateless: stateless::State::default(),
+            peer_initialize: None,
+            issued_cursors: HashSet::new(),
         }
     }
 
@@ -201,6 +208,14 @@ impl Session {
             .iter()
             .filter(|(_, p)| !p.invalid && !p.cancelled)
             .map(|(id, p)| (id, p.method.as_str()))
+    }
+
+    /// Requests the peer sent that this side has not answered yet, with
+    /// their methods.
+    pub fn peer_requests_pending(&self) -> impl Iterator<Item = (&Id, &str)> {
+        self.received_pending
+            .iter()
+            .map(|(id, method)| (id, method.as_str()))
     }
 
     /// Has the peer sent a request with this id that we have not answered?
@@ -274,6 +289,7 @@ impl Session {
                     r.id.as_ref()
                         .and_then(|id| self.received_pending.remove(id));
                 if self.own == Role::Server {
+                    self.server_sent_result(r);
                     self.server_answered(r);
                     self.stateless_answered(r, method.as_deref());
                 }
@@ -320,6 +336,9 @@ impl Session {
                 at_ms: now_ms,
             })
         };
+        if let (Role::Server, Message::Notification(n)) = (self.own, msg) {
+            self.client_peer_notification(n, &mut flag);
+        }
         match msg {
             Message::Response(r) => self.inbound_response(r, &mut flag),
             Message::Request(r) => {
@@ -330,6 +349,9 @@ impl Session {
                     );
                 }
                 self.received_pending.insert(r.id.clone(), r.method.clone());
+                if self.own == Role::Server {
+                    self.client_peer_request(r, &mut flag);
+                }
                 if self.is_stateless() {
                     self.stateless_inbound_request(r, &mut flag);
                 }

@@ -135,7 +135,7 @@ fn bind_transport(ctx: &mut Ctx<'_>) {
     let mut t = serde_json::Map::new();
     t.insert("kind".into(), json!(ctx.conn.transport()));
     match ctx.conn.connection_ref() {
-        Connection::Stdio(_) => {}
+        Connection::Stdio(_) | Connection::Peer(_) => {}
         Connection::Http(s) => {
             t.insert("url".into(), json!(s.url()));
             if let Some(id) = s.session_id() {
@@ -177,8 +177,13 @@ pub async fn run_case(case: &Case, cfg: &CaseConfig) -> CaseResult {
             return result;
         }
     };
+    let conn = if cfg.target.is_client() {
+        Conn::serving(proc, case.version, cfg.startup_timeout)
+    } else {
+        Conn::new(proc, case.version, cfg.startup_timeout)
+    };
     let mut ctx = Ctx {
-        conn: Conn::new(proc, case.version, cfg.startup_timeout),
+        conn,
         vars: Bindings::default(),
         findings: Vec::new(),
         scenario,
@@ -242,9 +247,35 @@ fn decide(stop: Option<Stop>, findings: &[Finding]) -> Outcome {
 /// that was not cancelled) is a broken promise of JSON-RPC: each request gets
 /// a response. A target still running is not judged here.
 fn owed_answers(ctx: &mut Ctx<'_>) {
-    let Some(how) = ctx.conn.exit().map(str::to_owned) else {
+    let Some(mut how) = ctx.conn.exit().map(str::to_owned) else {
         return;
     };
+    if ctx.conn.own_role() == mcpspec_engine::Role::Server {
+        // A client ends its session when it is done: only one that walked
+        // away from a request of its own (held by the harness) owes anything.
+        let Some(gone) = ctx.conn.gone_while_holding().map(str::to_owned) else {
+            return;
+        };
+        if ctx.findings.is_empty() {
+            let req = ctx
+                .scenario
+                .requirements
+                .first()
+                .cloned()
+                .unwrap_or_default();
+            ctx.fail_as(
+                None,
+                &req,
+                ctx.scenario.level,
+                vec![
+                    "the client stays connected while it waits for the answer to its own request"
+                        .to_owned(),
+                ],
+                gone.clone(),
+            );
+        }
+        how = gone;
+    }
     let mut owed: Vec<String> = ctx
         .conn
         .session
@@ -265,8 +296,11 @@ fn owed_answers(ctx: &mut Ctx<'_>) {
 }
 
 async fn play(ctx: &mut Ctx<'_>) -> Option<Stop> {
+    let serving = ctx.cfg.target.is_client();
     if ctx.scenario.session == SessionMode::Initialized {
-        let started = if ctx.version.lifecycle() == mcpspec_engine::Lifecycle::Stateless {
+        let started = if serving {
+            crate::client::serve_handshake(ctx).await
+        } else if ctx.version.lifecycle() == mcpspec_engine::Lifecycle::Stateless {
             crate::stateless::discover(ctx).await
         } else {
             handshake(ctx).await
@@ -280,6 +314,10 @@ async fn play(ctx: &mut Ctx<'_>) -> Option<Stop> {
             if !vs.contains(&ctx.version) {
                 continue;
             }
+        }
+        if serving {
+            let holds = crate::client::held_methods(ctx.scenario, i, ctx.version);
+            ctx.conn.hold(holds).await;
         }
         if let Err(stop) = steps::run(ctx, i, step).await {
             return Some(stop);
@@ -404,7 +442,7 @@ pub(crate) fn bind_opening(ctx: &mut Ctx<'_>, result: Value) -> Result<(), Stop>
 }
 
 /// The scenario's gates, once the target's capabilities are known.
-fn check_requires(ctx: &mut Ctx<'_>, caps: &Value) -> Result<(), Stop> {
+pub(crate) fn check_requires(ctx: &mut Ctx<'_>, caps: &Value) -> Result<(), Stop> {
     if ctx.scenario.requires.http_session && ctx.conn.connection_ref().session_id().is_none() {
         return Err(Stop::NotApplicable(
             "the server issued no Mcp-Session-Id (sessions are optional, and so are their rules)"

@@ -19,7 +19,9 @@ use tokio::time::Instant;
 use crate::outcome::TranscriptLine;
 use crate::schema;
 
+mod fixture;
 mod http;
+mod serve;
 mod stateless;
 pub use http::describe_record;
 pub use stateless::{CLIENT_CAPABILITIES_KEY, CLIENT_INFO_KEY, PROTOCOL_VERSION_KEY};
@@ -60,6 +62,16 @@ const VIOLATIONS_MAX: usize = 1_000;
 
 pub struct Conn {
     proc: Connection,
+    /// The harness's role: `Client` against a server under test, `Server`
+    /// (with the fixture) against a client under test.
+    own: Role,
+    /// Client cases: answers the client's requests the steps do not hold.
+    fixture: Option<fixture::Fixture>,
+    /// Client cases: lines the fixture produced, written by the next `pump`.
+    outbox: Vec<Vec<u8>>,
+    /// Client cases: the client went away while one of its requests was
+    /// held unanswered — it gave up a request it was waiting for.
+    gone_while_holding: Option<String>,
     /// `stdio`, `http` or `sse`: the transcript's `transport`.
     transport: &'static str,
     /// SSE event ids seen on the session's streams (Streamable HTTP):
@@ -105,6 +117,10 @@ impl Conn {
         Conn {
             transport: proc.transport(),
             proc,
+            own: Role::Client,
+            fixture: None,
+            outbox: Vec::new(),
+            gone_while_holding: None,
             event_ids: std::collections::HashSet::new(),
             get_record: None,
             posts: Vec::new(),
@@ -189,7 +205,10 @@ impl Conn {
 
     /// Sends one message as a line; the engine records it.
     pub async fn send(&mut self, msg: &Message) -> Result<(), String> {
-        let stamped = self.with_request_meta(msg);
+        let stamped = match self.own {
+            Role::Client => self.with_request_meta(msg),
+            _ => None,
+        };
         let msg = stamped.as_ref().unwrap_or(msg);
         let text = msg.to_json();
         let now = self.now_ms();
@@ -249,7 +268,7 @@ impl Conn {
     }
 
     async fn write(&mut self, bytes: &[u8]) -> Result<(), String> {
-        let stdio = matches!(self.proc, Connection::Stdio(_));
+        let stdio = !matches!(self.proc, Connection::Http(_) | Connection::Sse(_));
         if !stdio {
             // One POST per write: remember which requests it carries.
             let ids = match classify(crate::http::trim_newline(bytes)) {
@@ -279,6 +298,7 @@ impl Conn {
     pub fn close_input(&mut self) {
         let now = self.now_ms();
         let what = match self.transport {
+            _ if self.own == Role::Server => "harness closed the server's end of the session",
             "stdio" => "harness closed stdin",
             "http" => "harness ended the session (DELETE)",
             _ => "harness closed the SSE stream",
@@ -310,10 +330,18 @@ impl Conn {
         if self.exit.is_some() || self.flooded {
             return false;
         }
-        match tokio::time::timeout_at(deadline, self.proc.recv()).await {
+        let timer = self.fixture_deadline();
+        let until = timer.map_or(deadline, |t| t.min(deadline));
+        match tokio::time::timeout_at(until, self.proc.recv()).await {
             Ok(Some(ev)) => {
                 let at_ms = u64::try_from(ev.at.as_millis()).unwrap_or(u64::MAX);
                 self.absorb(at_ms, ev.via, ev.event);
+                self.flush_outbox().await;
+                true
+            }
+            Err(_) if timer.is_some_and(|t| t <= deadline) => {
+                self.fixture_tick();
+                self.flush_outbox().await;
                 true
             }
             Ok(None) => {
@@ -370,7 +398,11 @@ impl Conn {
         match event {
             Event::Frame(frame) => {
                 self.push_frame(at_ms, "<<", frame.text().to_owned(), &frame.bytes);
-                if self.transport == "sse" && matches!(via, Via::Post(_)) {
+                // (A client under test posts its messages: that is its way.)
+                if self.transport == "sse"
+                    && matches!(via, Via::Post(_))
+                    && self.own == Role::Client
+                {
                     self.violation(Violation {
                         requirement: known("sse.message-event"),
                         detail: format!(
@@ -397,6 +429,10 @@ impl Conn {
                     }
                     Err(invalid) if invalid.kind.is_parse_error() => {
                         let (requirement, what) = match via {
+                            Via::Stdio if self.own == Role::Server => (
+                                "stdio.client.stdin-only-mcp",
+                                format!("line {} the client wrote to the server", frame.line),
+                            ),
                             Via::Stdio => (
                                 "stdio.stdout-only-mcp",
                                 format!("stdout line {}", frame.line),
@@ -448,6 +484,12 @@ impl Conn {
                     self.push_line(at_ms, "!!", line);
                 }
             }
+            Event::Stdout(line) => {
+                self.stderr_lines += 1;
+                if self.stderr_lines <= STDERR_MAX {
+                    self.push_line(at_ms, "!!", format!("[stdout] {line}"));
+                }
+            }
             Event::Exited { code, signal } => {
                 let how = match (code, signal) {
                     (Some(c), _) => format!("the target exited with code {c}"),
@@ -455,12 +497,13 @@ impl Conn {
                     (None, None) => "the target exited".to_owned(),
                 };
                 self.push_line(at_ms, "--", how.clone());
+                self.note_gone(&how);
                 self.exit = Some(how);
                 self.session.close();
             }
             Event::Http(record) => {
                 self.push_line(at_ms, "--", format!("{} [{via}]", describe_record(&record)));
-                if let Via::Post(n) = via {
+                if let (Via::Post(n), Role::Client) = (via, self.own) {
                     self.note_post_status(n, &record);
                 }
                 if via == Via::Get && self.get_record.is_none() {
@@ -512,6 +555,7 @@ impl Conn {
             Event::Closed(how) => {
                 self.push_line(at_ms, "--", how.clone());
                 if self.exit.is_none() {
+                    self.note_gone(&how);
                     self.exit = Some(how);
                     self.session.close();
                 }
@@ -545,11 +589,18 @@ impl Conn {
         }
         // Before the session absorbs it: an answer's request is still pending.
         self.follow_negotiation(&msg);
-        if let Some(v) = schema::check(&self.session, self.version, Role::Server, &msg, at_ms) {
+        let peer = match self.own {
+            Role::Client => Role::Server,
+            _ => Role::Client,
+        };
+        if let Some(v) = schema::check(&self.session, self.version, peer, &msg, at_ms) {
             self.violation(v);
         }
         for v in self.session.inbound(&msg, at_ms) {
             self.violation(v);
+        }
+        if self.serve(at_ms, &msg) {
+            return; // answered by the fixture: no step takes it
         }
         if self.inbox.len() < INBOX_MAX {
             self.inbox.push(Received { at_ms, msg });
@@ -672,6 +723,19 @@ impl Conn {
                     self.proc.close().await;
                     // Keep the DELETE's record and anything that raced it.
                     self.drain_ready().await;
+                }
+            }
+            Connection::Peer(_) => {
+                if self.exit.is_none() {
+                    // The server's side ends first: a client that exits on
+                    // end of input (most do) gets a moment to.
+                    self.proc.close_input();
+                    self.wait_exit(Duration::from_millis(300)).await;
+                    if self.exit.is_none() {
+                        self.note(
+                            "harness ended the session and killed the client's process group",
+                        );
+                    }
                 }
             }
         }

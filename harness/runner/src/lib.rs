@@ -16,6 +16,7 @@
 //! consume [`Event`]s.
 
 pub mod case;
+pub mod client;
 pub mod conn;
 pub mod event;
 pub mod http;

@@ -92,7 +92,13 @@ pub async fn run_until(
         },
     );
 
-    let mut versions: Vec<Version> = cases.iter().map(|c| c.version).collect();
+    // A client is probed by the caller (`client::probe_client`), once: every
+    // case runs, the scripted server counter-offering its version.
+    let mut versions: Vec<Version> = if cfg.case.target.is_client() {
+        Vec::new()
+    } else {
+        cases.iter().map(|c| c.version).collect()
+    };
     versions.sort();
     versions.dedup();
     let mut probes = JoinSet::new();

@@ -40,6 +40,7 @@ pub fn describe(kind: &StepKind) -> String {
         StepKind::Assert { .. } => "assert".to_owned(),
         StepKind::Assume { .. } => "assume".to_owned(),
         StepKind::Http(h) => format!("http {}", h.method),
+        StepKind::Reply(r) => format!("reply {}", r.to),
     }
 }
 
@@ -164,6 +165,7 @@ pub async fn run(ctx: &mut Ctx<'_>, i: usize, step: &Step) -> Result<(), Stop> {
             }
         }
         StepKind::Http(h) => crate::http::run(ctx, at, h).await,
+        StepKind::Reply(r) => crate::client::reply(ctx, step, &r.to, &r.answer).await,
     }
 }
 
@@ -238,6 +240,9 @@ async fn expect_response_value(
             Ok(Some(msg.to_value()))
         }
         Err(e) => {
+            if let Some(stop) = crate::client::client_left(ctx, &e) {
+                return Err(stop);
+            }
             let expected = vec![format!(
                 "a response to {what} within {}ms",
                 within.as_millis()
@@ -380,15 +385,34 @@ async fn expect(
         }
         Selector::Request(method) => {
             let method = method.clone();
+            let what = if method == Selector::ANY_METHOD {
+                "a request".to_owned()
+            } else {
+                format!("a {method} request")
+            };
             (
-                format!("a {method} request"),
-                Box::new(move |m| matches!(m, Message::Request(r) if r.method == method)),
+                what,
+                Box::new(move |m| crate::client::selects_request(&method, m)),
             )
         }
     };
     let got = match ctx.conn.wait_for(within, pred).await {
         Ok(r) => r.msg,
+        Err(err) if is_client_request(ctx, e) && ctx.conn.gone_while_holding().is_none() => {
+            // A client need not send any particular request: one that did
+            // not is judged on what it did.
+            let reason = match &err {
+                WaitError::Timeout => format!("none came within {}ms", within.as_millis()),
+                other => wait_error_text(other),
+            };
+            return Err(Stop::NotApplicable(format!(
+                "the client sent no {what} ({reason}): the steps that need it are not applicable"
+            )));
+        }
         Err(err) => {
+            if let Some(stop) = crate::client::client_left(ctx, &err) {
+                return Err(stop);
+            }
             let level = ctx.fail(
                 at,
                 vec![format!("{what} within {}ms", within.as_millis())],
@@ -397,6 +421,9 @@ async fn expect(
             return checked(level);
         }
     };
+    if let Some(label) = &e.label {
+        crate::client::bind_request(ctx, label, &got);
+    }
     match &got {
         Message::Response(_) => check_response(ctx, at, &got, e.result.as_ref(), e.error.as_ref()),
         Message::Notification(_) | Message::Request(_) => match &e.params {
@@ -410,6 +437,12 @@ async fn expect(
             None => Ok(()),
         },
     }
+}
+
+/// An `expect` of a request in a client case (the client's own choice to send).
+fn is_client_request(ctx: &Ctx<'_>, e: &Expectation) -> bool {
+    ctx.conn.own_role() == mcpspec_engine::Role::Server
+        && matches!(e.selector, Selector::Request(_))
 }
 
 async fn silence(

@@ -11,5 +11,10 @@ pub fn transport_kind(target: &Target) -> TransportKind {
         Target::Stdio(_) => TransportKind::Stdio,
         Target::Http { .. } => TransportKind::Http,
         Target::Sse { .. } => TransportKind::Sse,
+        Target::Client(c) => match c.transport() {
+            "http" => TransportKind::Http,
+            "sse" => TransportKind::Sse,
+            _ => TransportKind::Stdio,
+        },
     }
 }

@@ -207,6 +207,9 @@ pub enum StepKind {
         reason: String,
     },
     Http(HttpStep),
+    /// Client scenarios: answer a request the client sent (taken by an
+    /// `expect: { request }` step labelled `to`).
+    Reply(Reply),
 }
 
 impl StepKind {
@@ -230,6 +233,7 @@ impl StepKind {
             StepKind::Assert { .. } => "assert",
             StepKind::Assume { .. } => "assume",
             StepKind::Http(_) => "http",
+            StepKind::Reply(_) => "reply",
         }
     }
 }
@@ -291,6 +295,9 @@ pub struct ResponseExpect {
 #[derive(Debug, Clone)]
 pub struct Expectation {
     pub selector: Selector,
+    /// `as:` (with a `request` selector): binds `<label>.id`, `.method`,
+    /// `.params`, and names the request for `reply`.
+    pub label: Option<String>,
     pub result: Option<Matcher>,
     pub error: Option<Matcher>,
     pub params: Option<Matcher>,
@@ -306,8 +313,32 @@ pub enum Selector {
     Id(serde_json::Value),
     /// A notification with this method.
     Notification(String),
-    /// A request from the target with this method.
+    /// A request from the target with this method (`*`: any method).
     Request(String),
+}
+
+impl Selector {
+    /// `request: "*"`: any request.
+    pub const ANY_METHOD: &'static str = "*";
+}
+
+/// `reply`: how the harness answers a request the client sent.
+#[derive(Debug, Clone)]
+pub struct Reply {
+    /// The label of the `expect` step that took the request.
+    pub to: String,
+    pub answer: ReplyAnswer,
+}
+
+/// What `reply` answers with.
+#[derive(Debug, Clone)]
+pub enum ReplyAnswer {
+    /// Whatever the harness's fixture server answers.
+    Fixture,
+    /// This result.
+    Result(Template),
+    /// This error object.
+    Error(Template),
 }
 
 /// `repeat_until`: follow a cursor.

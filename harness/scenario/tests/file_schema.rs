@@ -249,6 +249,23 @@ fn accepted() -> Vec<(&'static str, String)> {
 "#,
             ),
         ),
+        (
+            "client steps",
+            scenario(
+                "requires: { capabilities: [roots] }\n",
+                r#"  - expect: { request: "*", params: { $type: object } }
+    as: held
+  - expect: { request: tools/call }
+    as: call
+  - send: { method: ping }
+    expect: { result: {} }
+  - reply: { to: held }
+  - reply: { to: call, result: { content: [], structured: "${call.params.name}" } }
+  - reply: { to: held, error: { code: -32603, message: boom } }
+"#,
+            )
+            .replace("id: server/example/schema", "id: client/example/schema"),
+        ),
     ]
 }
 

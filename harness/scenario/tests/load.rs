@@ -255,7 +255,7 @@ fn unknown_step_key_is_located_and_names_valid_keys() {
         "{msg}"
     );
     assert!(
-        msg.contains("send, notify, raw, raw_hex, expect, expect_silence"),
+        msg.contains("send, notify, raw, raw_hex, expect, reply, expect_silence"),
         "{msg}"
     );
     let text = format!("{HEAD}steps:\n  - sned: {{}}\n");
@@ -348,6 +348,34 @@ fn validation_rules() {
         assert!(msg.contains(needle), "{rest}: {msg}");
         assert_eq!((line, col), *at, "{rest}: {msg}");
     }
+    // Steps of one role only (HEAD is a server scenario).
+    let role_cases: &[(&str, (usize, usize), &str)] = &[
+        ("steps:\n  - expect: { request: x }\n    as: r\n  - reply: { to: r }\n", (6, 5), "`expect` with `as` takes a request of the client"),
+        ("steps:\n  - expect: { request: \"*\" }\n", (6, 5), "is for client scenarios"),
+        ("steps:\n  - expect: { notification: x }\n    as: n\n", (7, 5), "it needs `expect: { request: ... }`"),
+        ("steps:\n  - reply: { to: nobody }\n", (6, 18), "names no label defined by an earlier `expect: { request }`"),
+        ("steps:\n  - expect: { request: x }\n    as: r\n  - reply: { to: r, result: {}, error: {} }\n", (8, 33), "cannot both be given"),
+    ];
+    for (rest, at, needle) in role_cases {
+        let (line, col, msg) = error(rest);
+        assert!(msg.contains(needle), "{rest}: {msg}");
+        assert_eq!((line, col), *at, "{rest}: {msg}");
+    }
+    let client = |steps: &str| {
+        parse(
+            "x.yaml",
+            &format!("id: client/x\ntitle: t\nrequirements: [a]\nlevel: must\nsteps:\n{steps}"),
+        )
+    };
+    let e = client("  - discover: { list: tools/list, into: t }\n").expect_err("server-only step");
+    assert!(
+        e.message
+            .contains("client scenarios (`client/...`) cannot use it"),
+        "{e}"
+    );
+    let ok = client("  - expect: { request: \"*\" }\n    as: held\n  - reply: { to: held, result: { x: \"${held.id}\" } }\n")
+        .expect("a client scenario with reply");
+    assert_eq!(ok.steps[1].key(), "reply");
     for bad_id in ["Server/x", "other/x", "server"] {
         let text = format!(
             "id: {bad_id}\ntitle: t\nrequirements: [a]\nlevel: must\nsteps:\n  - sleep: 1s\n"

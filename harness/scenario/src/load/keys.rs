@@ -416,6 +416,26 @@ pub(crate) static DISCOVER: MapDef = MapDef::new(&[
         Shape::Count { min: 0, max: None },
     ),
 ]);
+pub(crate) static REPLY: MapDef = MapDef {
+    keys: &[
+        req(
+            "to",
+            "The label (`as:`) of the `expect: { request }` that took the request",
+            Shape::Label,
+        ),
+        opt(
+            "result",
+            "Answer with this result (a template)",
+            Shape::Template,
+        ),
+        opt(
+            "error",
+            "Answer with this error object { code, message, data } (a template)",
+            Shape::Template,
+        ),
+    ],
+    rules: RESULT_OR_ERROR,
+};
 pub(crate) static NOTHING: MapDef = MapDef::new(&[]);
 pub(crate) static EXPECT_EXIT: MapDef = MapDef::new(&[opt(
     "within",
@@ -525,6 +545,16 @@ pub(crate) const STEPS: &[StepDef] = &[
         key: "expect",
         doc: "Wait for a message from the target and check it",
         shape: Shape::Expectation,
+        modifiers: &[opt(
+            "as",
+            "With `request` (client scenarios): a label binding <label>.id, <label>.method and <label>.params, for `reply`",
+            Shape::Label,
+        )],
+    },
+    StepDef {
+        key: "reply",
+        doc: "Client scenarios: answer the client's request taken by `expect` (`as:`): { to, result | error }; neither: the fixture server answers",
+        shape: Shape::Map(&REPLY),
         modifiers: &[],
     },
     StepDef {

@@ -99,6 +99,7 @@ fn scenario(ctx: &Ctx, root: &Node) -> Result<Scenario, ScenarioError> {
         .map(|n| steps::step(ctx, n, &mut labels))
         .collect::<Result<Vec<_>, _>>()?;
     check_http_only(ctx, &steps, &transports, &requires, requires_at)?;
+    check_role(ctx, id, &steps)?;
 
     Ok(Scenario {
         id: id.to_owned(),
@@ -285,6 +286,42 @@ fn check_http_only(
             requires_at.unwrap_or(crate::yaml::Pos { line: 1, column: 1 }),
             "`requires.http_session` is about Streamable HTTP sessions: give the scenario `transports: [http]`",
         ));
+    }
+    Ok(())
+}
+
+/// Steps that make sense for one role only: the harness answers a client's
+/// requests (`reply`) only when it plays the server, and explores a
+/// server's listings (`discover`, `repeat_until`) or builds HTTP requests
+/// (`http`) only when it plays the client.
+fn check_role(ctx: &Ctx, id: &str, steps: &[crate::model::Step]) -> Result<(), ScenarioError> {
+    use crate::model::{Selector, StepKind};
+    let client = id.starts_with("client/");
+    for step in steps {
+        let wrong = match &step.kind {
+            StepKind::Reply(_) if !client => Some(
+                "`reply` answers a request of the client under test: only client scenarios (`client/...`) have it",
+            ),
+            StepKind::Expect(e) if !client && e.label.is_some() => Some(
+                "`expect` with `as` takes a request of the client under test: only client scenarios (`client/...`) have it",
+            ),
+            StepKind::Discover(_) | StepKind::RepeatUntil(_) | StepKind::Http(_) if client => Some(
+                "this step explores a server: client scenarios (`client/...`) cannot use it",
+            ),
+            StepKind::Expect(e)
+                if !client && matches!(&e.selector, Selector::Request(m) if m == Selector::ANY_METHOD) =>
+            {
+                Some("`request: \"*\"` (any request) is for client scenarios (`client/...`)")
+            }
+            _ => None,
+        };
+        if let Some(msg) = wrong {
+            let at = crate::yaml::Pos {
+                line: step.at.line,
+                column: step.at.column,
+            };
+            return Err(ctx.err(at, msg));
+        }
     }
     Ok(())
 }

@@ -65,6 +65,10 @@ pub(super) fn check(s: &Scenario, text: &str) -> Result<(), ScenarioError> {
                 }
             }
             StepKind::Expect(e) => {
+                if let Some(label) = &e.label {
+                    // Bound once the request arrives; its params matcher may use it.
+                    bound.push(label.clone());
+                }
                 matcher(e.result.as_ref(), &mut used, &mut binds);
                 matcher(e.error.as_ref(), &mut used, &mut binds);
                 matcher(e.params.as_ref(), &mut used, &mut binds);
@@ -113,6 +117,12 @@ pub(super) fn check(s: &Scenario, text: &str) -> Result<(), ScenarioError> {
                     bound.push(label.clone());
                 }
                 matcher(h.expect.as_ref(), &mut used, &mut binds);
+            }
+            StepKind::Reply(r) => {
+                use crate::model::ReplyAnswer;
+                if let ReplyAnswer::Result(t) | ReplyAnswer::Error(t) = &r.answer {
+                    used.extend(t.required_variables());
+                }
             }
             StepKind::Sleep(_) | StepKind::Disconnect | StepKind::ExpectExit { .. } => {}
         }

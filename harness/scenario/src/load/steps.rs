@@ -8,8 +8,8 @@ use super::{level, versions};
 use crate::error::ScenarioError;
 use crate::matcher::compile::{compile, template};
 use crate::model::{
-    Discover, Expectation, RawBytes, RawStep, RepeatUntil, ResponseExpect, Selector, SendSpec,
-    SendStep, Step, StepKind, UniqueBy,
+    Discover, Expectation, RawBytes, RawStep, RepeatUntil, Reply, ReplyAnswer, ResponseExpect,
+    Selector, SendSpec, SendStep, Step, StepKind, UniqueBy,
 };
 use crate::template::{check_str, is_var_path, Template};
 use crate::yaml::{Kind, Node};
@@ -154,7 +154,21 @@ fn kind(
                 expect,
             })
         }
-        "expect" => StepKind::Expect(expectation(ctx, value, labels)?),
+        "expect" => {
+            let mut e = expectation(ctx, value, labels)?;
+            if let Some(n) = f.keys().find(|(k, _)| *k == "as").map(|(_, n)| n) {
+                if !matches!(e.selector, Selector::Request(_)) {
+                    return Err(ctx.err(
+                        n.at,
+                        "`as` labels a request the client sent: it needs `expect: { request: ... }`"
+                            .to_owned(),
+                    ));
+                }
+            }
+            e.label = take_label(ctx, f, labels)?;
+            StepKind::Expect(e)
+        }
+        "reply" => StepKind::Reply(reply(ctx, value, labels)?),
         "expect_silence" => match &value.kind {
             Kind::Map(_) => {
                 let mut m = ctx.map(value, "`expect_silence`")?;
@@ -474,11 +488,41 @@ fn expectation(ctx: &Ctx, node: &Node, labels: &[String]) -> Result<Expectation,
     m.finish(ctx, "`expect`", &valid)?;
     Ok(Expectation {
         selector,
+        label: None,
         result,
         error,
         params,
         within,
     })
+}
+
+/// `reply: { to, result | error }`.
+fn reply(ctx: &Ctx, node: &Node, labels: &[String]) -> Result<Reply, ScenarioError> {
+    let mut m = ctx.map(node, "`reply`")?;
+    let to_node = m.require(ctx, "to", "`reply`")?;
+    let to = ctx.str(to_node, "`to` (a label)")?;
+    if !labels.iter().any(|l| l == to) {
+        return Err(ctx.err(
+            to_node.at,
+            format!("`to: {to}` names no label defined by an earlier `expect: {{ request }}` (`as: {to}`)"),
+        ));
+    }
+    let to = to.to_owned();
+    let result = m.take("result");
+    let error = m.take("error");
+    if let (Some(_), Some(e)) = (result, error) {
+        return Err(ctx.err(
+            m.key_at("error").unwrap_or(e.at),
+            "`result` and `error` cannot both be given: an answer is one or the other (give neither to let the fixture server answer)",
+        ));
+    }
+    let answer = match (result, error) {
+        (Some(r), _) => ReplyAnswer::Result(template(ctx, r)?),
+        (None, Some(e)) => ReplyAnswer::Error(template(ctx, e)?),
+        (None, None) => ReplyAnswer::Fixture,
+    };
+    m.finish(ctx, "`reply`", &keys::REPLY.names())?;
+    Ok(Reply { to, answer })
 }
 
 fn repeat_until(ctx: &Ctx, node: &Node) -> Result<RepeatUntil, ScenarioError> {

@@ -1,0 +1,287 @@
+//! Client cases: the harness plays the server for a client under test.
+//!
+//! ```text
+//!  start the client ─► [serve the handshake ─► requires?] ─► steps… (holds per step) ─► end
+//!                          │ initialize: the fixture's result at the case version
+//!                          │ notifications/initialized awaited
+//!                          └─ the client left after a counter-offer: not applicable
+//! ```
+//!
+//! A client is judged on what it did: when it ends its session before a
+//! step needs it (a CLI client that lists its tools and exits), the rest of
+//! the case is not applicable — unless the harness was holding one of its
+//! requests at the time, which no clean client walks away from.
+//!
+//! Before each step the case tells the connection which requests to hold
+//! for the steps ([`held_methods`]); the fixture answers all others.
+
+use mcpspec_engine::{Level, Version};
+use mcpspec_scenario::{ReplyAnswer, Scenario, Selector, Step, StepKind};
+use mcpspec_wire::{Id, Message};
+use serde_json::{json, Value};
+
+use crate::case::{Ctx, Stop};
+use crate::conn::{Conn, WaitError};
+use crate::outcome::Blame;
+use crate::steps::wait_error_text;
+
+/// The requirement the runner's own handshake checks in client cases.
+pub const INITIALIZED_REQUIREMENT: &str = "lifecycle.client.initialized-notification";
+
+/// The methods of the `expect: { request }` steps from `from` on that run
+/// at `version`: what the connection holds for the steps.
+pub fn held_methods(scenario: &Scenario, from: usize, version: Version) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for step in scenario.steps.iter().skip(from) {
+        if !step.applies_to(version) {
+            continue;
+        }
+        if let StepKind::Expect(e) = &step.kind {
+            if let Selector::Request(m) = &e.selector {
+                if !out.contains(m) {
+                    out.push(m.clone());
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Whether `m` is a request `method` selects (`*`: any).
+pub fn selects_request(method: &str, m: &Message) -> bool {
+    matches!(m, Message::Request(r) if method == Selector::ANY_METHOD || r.method == method)
+}
+
+/// In a client case, what a failed wait means when the client has gone
+/// away: not applicable when it simply ended its session (it is judged on
+/// what it did), `None` (the wait's own verdict) when it left while the
+/// harness held one of its requests, or in a server case.
+pub fn client_left(ctx: &Ctx<'_>, err: &WaitError) -> Option<Stop> {
+    if ctx.conn.own_role() != mcpspec_engine::Role::Server
+        || ctx.conn.gone_while_holding().is_some()
+    {
+        return None;
+    }
+    match err {
+        WaitError::Exited(how) => Some(Stop::NotApplicable(format!(
+            "the client ended its session ({how}) before this step: it is judged on what it did"
+        ))),
+        _ => None,
+    }
+}
+
+/// The server side of the handshake for `initialized` client scenarios:
+/// take the client's `initialize`, answer with the fixture's result at the
+/// case's version, wait for `notifications/initialized`, then check the
+/// scenario's gates against the client's capabilities.
+pub async fn serve_handshake(ctx: &mut Ctx<'_>) -> Result<(), Stop> {
+    let within = ctx.cfg.step_timeout;
+    let mut holds = vec!["initialize".to_owned()];
+    holds.extend(held_methods(ctx.scenario, 0, ctx.version));
+    ctx.conn.hold(holds).await;
+    let init = match ctx
+        .conn
+        .wait_for(within, |m| selects_request("initialize", m))
+        .await
+    {
+        Ok(r) => r.msg,
+        Err(e) => return Err(no_initialize(ctx, &e)),
+    };
+    let params = init.params().cloned().unwrap_or(Value::Null);
+    let caps = params.get("capabilities").cloned().unwrap_or(Value::Null);
+    let asked = params
+        .get("protocolVersion")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_owned();
+    ctx.vars.set("init", params);
+    ctx.vars.set("capabilities", caps.clone());
+    ctx.conn.answer_with_fixture(&init).await;
+    let version = ctx.version.as_str();
+    let initialized = ctx
+        .conn
+        .wait_for(
+            within,
+            |m| matches!(m, Message::Notification(n) if n.method == "notifications/initialized"),
+        )
+        .await;
+    if let Err(e) = initialized {
+        if asked != version && matches!(e, WaitError::Exited(_)) {
+            return Err(Stop::NotApplicable(format!(
+                "the client asked for {asked:?} and left when offered {version}: it does not speak {version}"
+            )));
+        }
+        ctx.fail_as(
+            None,
+            INITIALIZED_REQUIREMENT,
+            Level::Must,
+            vec![format!(
+                "notifications/initialized within {}ms of the initialize result",
+                within.as_millis()
+            )],
+            wait_error_text(&e),
+        );
+        return Err(Stop::Failed);
+    }
+    crate::case::check_requires(ctx, &caps)
+}
+
+/// Why a client case could not start: the client never sent `initialize`.
+fn no_initialize(ctx: &Ctx<'_>, e: &WaitError) -> Stop {
+    let why = match e {
+        WaitError::Timeout if ctx.conn.frames_received() == 0 => format!(
+            "the client sent nothing within {}ms (after a start-up allowance of {}ms): \
+             did it start, and connect to the server it was given ({{server}}, {{url}} or {{sse_url}})?",
+            ctx.cfg.step_timeout.as_millis(),
+            ctx.cfg.startup_timeout.as_millis()
+        ),
+        WaitError::Timeout => format!(
+            "the client sent no initialize within {}ms",
+            ctx.cfg.step_timeout.as_millis()
+        ),
+        other => format!("the client sent no initialize: {}", wait_error_text(other)),
+    };
+    Stop::Error(Blame::Target, why)
+}
+
+/// Binds what an `expect: { request }` step took, under its label.
+pub fn bind_request(ctx: &mut Ctx<'_>, label: &str, msg: &Message) {
+    if let Message::Request(r) = msg {
+        ctx.vars.set(&format!("{label}.id"), r.id.to_value());
+        ctx.vars
+            .set(&format!("{label}.method"), Value::from(r.method.clone()));
+        ctx.vars.set(
+            &format!("{label}.params"),
+            r.params.clone().unwrap_or(Value::Null),
+        );
+    }
+}
+
+/// `reply`: answers the request labelled `reply.to`.
+pub async fn reply(
+    ctx: &mut Ctx<'_>,
+    step: &Step,
+    to: &str,
+    answer: &ReplyAnswer,
+) -> Result<(), Stop> {
+    let field = |name: &str| ctx.vars.get(&format!("{to}.{name}")).cloned();
+    let (Some(id), Some(method)) = (field("id"), field("method")) else {
+        return Err(Stop::Error(
+            Blame::Scenario,
+            format!(
+                "{}:{}:{}: `reply: {{ to: {to} }}`: no request was taken under that label",
+                step.at.file, step.at.line, step.at.column
+            ),
+        ));
+    };
+    let params = field("params").filter(|p| !p.is_null());
+    let bytes = match answer {
+        ReplyAnswer::Fixture => {
+            let Some(id) = id_of(&id) else {
+                return Err(Stop::Error(
+                    Blame::Harness,
+                    format!("the request labelled `{to}` has an id the harness cannot answer"),
+                ));
+            };
+            let method = method.as_str().unwrap_or_default().to_owned();
+            let request = Message::request(id, &method, params);
+            ctx.conn.answer_with_fixture(&request).await;
+            return Ok(());
+        }
+        ReplyAnswer::Result(t) => {
+            let v = t
+                .render(&ctx.vars)
+                .map_err(|e| Stop::Error(Blame::Scenario, e.to_string()))?;
+            json!({ "jsonrpc": "2.0", "id": id, "result": v })
+        }
+        ReplyAnswer::Error(t) => {
+            let v = t
+                .render(&ctx.vars)
+                .map_err(|e| Stop::Error(Blame::Scenario, e.to_string()))?;
+            json!({ "jsonrpc": "2.0", "id": id, "error": v })
+        }
+    };
+    let mut line = bytes.to_string().into_bytes();
+    line.push(b'\n');
+    ctx.conn
+        .send_raw(&line)
+        .await
+        .map_err(|e| Stop::Error(Blame::Target, e))
+}
+
+fn id_of(v: &Value) -> Option<Id> {
+    match v {
+        Value::String(s) => Some(Id::String(s.clone())),
+        Value::Number(n) if !n.is_f64() => Some(Id::Number(n.clone())),
+        _ => None,
+    }
+}
+
+/// What a client asks for when it starts, learnt by serving one start-up:
+/// the `protocolVersion` of its `initialize`, and whether it opened with
+/// `server/discover` (2026-07-28) first.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClientOffer {
+    pub asked: String,
+    pub discovered_first: bool,
+}
+
+/// Starts the client once and reads what it asks for; the client is
+/// stopped afterwards. `Err` says why nothing could be learnt.
+pub async fn probe_client(cfg: &crate::CaseConfig) -> Result<ClientOffer, String> {
+    let proc = cfg
+        .target
+        .connect(cfg.max_line, cfg.startup_timeout)
+        .await?;
+    let mut conn = Conn::serving(proc, Version::V2025_11_25, cfg.startup_timeout);
+    conn.hold(vec!["initialize".to_owned(), "server/discover".to_owned()])
+        .await;
+    let within = cfg.step_timeout;
+    let first = conn
+        .wait_for(within, |m| matches!(m, Message::Request(_)))
+        .await;
+    let discovered_first = match first {
+        Ok(r) if selects_request("initialize", &r.msg) => {
+            conn.end().await;
+            return Ok(ClientOffer {
+                asked: asked_version(&r.msg),
+                discovered_first: false,
+            });
+        }
+        Ok(r) => {
+            // server/discover: answered -32601, so a dual-era client falls back.
+            conn.answer_with_fixture(&r.msg).await;
+            true
+        }
+        Err(e) => {
+            conn.end().await;
+            return Err(probe_failure(&e));
+        }
+    };
+    let init = conn
+        .wait_for(within, |m| selects_request("initialize", m))
+        .await;
+    conn.end().await;
+    match init {
+        Ok(r) => Ok(ClientOffer {
+            asked: asked_version(&r.msg),
+            discovered_first,
+        }),
+        Err(e) => Err(probe_failure(&e)),
+    }
+}
+
+fn asked_version(msg: &Message) -> String {
+    msg.params()
+        .and_then(|p| p.get("protocolVersion"))
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_owned()
+}
+
+fn probe_failure(e: &WaitError) -> String {
+    match e {
+        WaitError::Timeout => "the client sent no initialize request: did it start, and connect to the server it was given?".to_owned(),
+        other => format!("the client sent no initialize request: {}", wait_error_text(other)),
+    }
+}
