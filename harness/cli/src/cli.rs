@@ -23,6 +23,14 @@ pub enum Command {
     /// Test an MCP server started over stdio (no command: the built-in reference server)
     #[command(after_help = SERVER_HELP)]
     Server(ServerArgs),
+    /// Test an MCP client: the harness plays a scripted server; in the client's arguments
+    /// {server} is the argv that starts it over stdio, {url} its Streamable HTTP endpoint,
+    /// {sse_url} its legacy SSE endpoint (no placeholder: the stdio argv is appended)
+    #[command(after_help = CLIENT_HELP)]
+    Client(ServerArgs),
+    /// Relay stdin and stdout to a running harness over loopback (what {server} starts)
+    #[command(hide = true)]
+    Shim(ShimArgs),
     /// List the cases (scenario × version) that would run, or the requirement catalogue
     List(ListArgs),
     /// Requirement coverage per protocol version: MUSTs and SHOULDs covered / total
@@ -58,6 +66,9 @@ pub enum Command {
 pub enum ReferenceCommand {
     /// The reference MCP server over stdio, or over HTTP with --http
     Server(ReferenceServerArgs),
+    /// The reference MCP client, run against a server (exit 0 clean end, 1 the session
+    /// failed, 2 usage error, 3 the server could not be started or reached)
+    Client(ReferenceClientArgs),
 }
 
 /// Options that choose cases.
@@ -141,6 +152,13 @@ pub struct ServerArgs {
 }
 
 #[derive(Debug, Args)]
+pub struct ShimArgs {
+    /// The harness's address (127.0.0.1:PORT)
+    #[arg(long, value_name = "ADDR")]
+    pub connect: std::net::SocketAddr,
+}
+
+#[derive(Debug, Args)]
 pub struct ListArgs {
     #[command(flatten)]
     pub select: SelectArgs,
@@ -163,6 +181,23 @@ Exit codes: 0 conforming; 1 conformance failures; 2 usage, configuration or scen
 Ctrl-C (or SIGTERM) stops the run: no case starts any more, running cases are cancelled and \
 their targets killed, and --report-dir / --json are still written for the finished cases, \
 marked interrupted. A second Ctrl-C exits at once.";
+
+/// Printed after `mcpspec client --help`.
+const CLIENT_HELP: &str = "\
+Examples:
+  mcpspec client -- mcpspec reference client -- {server}
+  mcpspec client -- npx @modelcontextprotocol/inspector --cli {server} --method tools/list
+  mcpspec client -- python my_client.py --url {url}
+
+Each case starts the client anew. The scripted server answers its handshake and its requests \
+(listings, calls, reads) as the scenario says, and does the scenario's own steps meanwhile. \
+Without --spec-version the client is started once first to learn the version it asks for, and \
+every case runs at that version; a --spec-version the client did not ask for is counter-offered. \
+A client that ends its session before a step needs it is judged on what it did (the rest is not \
+applicable). --url, --sse-url and -H are for servers and are refused here.
+
+Exit codes: 0 conforming; 1 conformance failures; 2 usage, configuration or scenario-file error; \
+3 the client could not be run (it never connected); 130 / 143 interrupted by Ctrl-C / SIGTERM.";
 
 /// Printed after `mcpspec coverage --help`.
 const COVERAGE_HELP: &str = "\
@@ -203,6 +238,38 @@ pub struct ReferenceServerArgs {
     /// stdout line; a non-loopback address is served with a warning)
     #[arg(long, value_name = "ADDR", value_parser = crate::reference::parse_http_addr)]
     pub http: Option<std::net::SocketAddr>,
+}
+
+#[derive(Debug, Args)]
+pub struct ReferenceClientArgs {
+    /// Protocol version to offer in initialize (default: 2025-11-25; a version with the
+    /// initialize handshake)
+    #[arg(long = "spec-version", value_name = "VERSION", value_parser = parse_version)]
+    pub spec_version: Option<Version>,
+    /// Break one rule of the specification on purpose (repeatable; see --list-faults)
+    #[arg(long = "fault", value_name = "NAME")]
+    pub faults: Vec<String>,
+    /// Print the available faults and exit
+    #[arg(long)]
+    pub list_faults: bool,
+    /// How long each request waits for its answer
+    #[arg(long, default_value = "10s", value_parser = parse_duration)]
+    pub timeout: Duration,
+    /// Stay connected this long after the workflow, answering the server
+    #[arg(long, default_value = "0s", value_parser = parse_duration)]
+    pub linger: Duration,
+    /// Declare no client capability (roots, sampling, elicitation); their requests earn -32601
+    #[arg(long)]
+    pub no_capabilities: bool,
+    /// Connect to a Streamable HTTP server at this URL
+    #[arg(long, value_name = "URL", conflicts_with_all = ["sse_url", "command"])]
+    pub url: Option<String>,
+    /// Connect to a legacy HTTP+SSE (2024-11-05) server whose SSE stream is at this URL
+    #[arg(long, value_name = "URL", conflicts_with = "command")]
+    pub sse_url: Option<String>,
+    /// The server command and its arguments (after `--`), spoken to over stdio
+    #[arg(last = true, value_name = "SERVER_CMD")]
+    pub command: Vec<String>,
 }
 
 fn parse_version(s: &str) -> Result<Version, String> {

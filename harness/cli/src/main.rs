@@ -2,11 +2,13 @@
 //!
 //! ```text
 //! mcpspec server [OPTIONS] [-- CMD ARGS...]   test a server over stdio (no CMD: the built-in reference server)
+//! mcpspec client [OPTIONS] -- CMD {server}    test a client: the harness plays a scripted server
 //! mcpspec list [OPTIONS]                      the cases that would run
 //! mcpspec list --requirements [OPTIONS]       the requirement catalogue and what covers it
 //! mcpspec coverage [--json]                   requirements covered per version
 //! mcpspec reference server [--fault NAME]     the reference server on stdio, standalone
 //! mcpspec reference server --http ADDR        … over Streamable HTTP (/mcp) and legacy SSE (/sse)
+//! mcpspec reference client -- CMD             the reference client against a server (or --url / --sse-url)
 //! mcpspec fuzz server [OPTIONS] [-- CMD ...]  black-box fuzzing over stdio (exit 1: findings)
 //! mcpspec replay FILE [-- CMD ...]            re-run a fuzzing reproducer (exit 1: reproduced)
 //!                                             or a transcript .jsonl (exit 1: answers differ)
@@ -31,10 +33,12 @@ mod list;
 mod merge;
 mod progress;
 mod reference;
+mod reference_client;
 mod replay;
 mod requirements;
 mod review;
 mod server;
+mod shim;
 mod snapshots;
 
 use std::process::ExitCode;
@@ -61,11 +65,16 @@ fn main() -> ExitCode {
     let code = runtime.block_on(async {
         match cli.command {
             Command::Server(args) => server::run(args).await,
+            Command::Client(args) => server::run_client(args).await,
+            Command::Shim(args) => shim::run(&args),
             Command::List(args) => list::run(args),
             Command::Coverage(args) => coverage::run(args),
             Command::Reference {
                 command: ReferenceCommand::Server(args),
             } => reference_server(args).await,
+            Command::Reference {
+                command: ReferenceCommand::Client(args),
+            } => reference_client::run(args).await,
             Command::Fuzz { command } => fuzz::run(command).await,
             Command::Replay(args) => replay::run(args).await,
             Command::Diff(args) => diff::run(args),

@@ -21,18 +21,21 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
+use mcpspec_engine::{Role, Version};
 use mcpspec_report::{Baseline, HumanReporter, JsonReporter, ReportDir, Verdict};
 use mcpspec_runner::run::run_until;
 use mcpspec_runner::{
     plan, transport_kind, Case, CaseConfig, Reporter, RunConfig, Selection, Target,
 };
 use mcpspec_scenario::{Corpus, Scenario, TransportKind};
-use mcpspec_transport::CommandSpec;
+use mcpspec_transport::{ClientCommand, CommandSpec};
 
 use crate::cli::{SelectArgs, ServerArgs};
 use crate::EXIT_USAGE;
 
 pub const EXIT_OK: u8 = 0;
+/// The target could not be run.
+pub const EXIT_TARGET: u8 = 3;
 
 /// Loads the scenarios, printing every scenario-file error (exit 2 on any).
 pub fn load_corpus(extra: &[PathBuf]) -> Result<Vec<Arc<Scenario>>, u8> {
@@ -118,11 +121,52 @@ fn server_target(args: &ServerArgs) -> Result<Target, String> {
     )
 }
 
+/// What `mcpspec client` tests: the command after `--` (the reference
+/// client when none is given), reaching the harness through `{server}`
+/// (this binary's `shim`), `{url}` or `{sse_url}`.
+fn client_target(args: &ServerArgs) -> Result<Target, String> {
+    if args.url.is_some() || args.sse_url.is_some() || !args.headers.is_empty() {
+        return Err(
+            "--url, --sse-url and -H choose a server to test; a client reaches the harness through {url} or {sse_url} in its own arguments".to_owned(),
+        );
+    }
+    let exe = std::env::current_exe()
+        .map_err(|e| format!("cannot locate the mcpspec binary for the shim: {e}"))?
+        .to_string_lossy()
+        .into_owned();
+    let command = match args.command.split_first() {
+        Some((program, rest)) => CommandSpec::new(program.clone(), rest.iter().cloned()),
+        None => CommandSpec::new(exe.clone(), ["reference", "client", "--", "{server}"]),
+    };
+    Ok(Target::Client(ClientCommand {
+        command,
+        shim: CommandSpec::new(exe, ["shim"]),
+    }))
+}
+
+/// The versions a client case runs at when `--spec-version` is not given:
+/// the one the client asks for (started once to learn it).
+async fn client_versions(cfg: &CaseConfig) -> Result<Vec<Version>, String> {
+    let offer = mcpspec_runner::client::probe_client(cfg).await?;
+    match offer.asked.parse::<Version>() {
+        Ok(v) if v.lifecycle() == mcpspec_engine::Lifecycle::Handshake => Ok(vec![v]),
+        _ => {
+            eprintln!(
+                "note: the client asks for protocol version {:?}; its cases run at {} (counter-offered)",
+                offer.asked,
+                Version::V2025_11_25
+            );
+            Ok(vec![Version::V2025_11_25])
+        }
+    }
+}
+
 /// Loads `--expected-failures`, checking each entry against every server
 /// case of the corpus; errors are printed (exit 2).
 fn load_baseline(
     args: &ServerArgs,
     scenarios: &[Arc<Scenario>],
+    role_prefix: &str,
 ) -> Result<Option<Arc<Baseline>>, u8> {
     let Some(path) = &args.expected_failures else {
         return Ok(None);
@@ -133,7 +177,7 @@ fn load_baseline(
         scenarios: Vec::new(),
     };
     // Every transport's cases: one baseline may serve runs over several.
-    let all = plan_cases(scenarios, &everything, "server/", None)?;
+    let all = plan_cases(scenarios, &everything, role_prefix, None)?;
     match baseline::load(path, &all) {
         Ok(b) => Ok(Some(Arc::new(b))),
         Err(errors) => {
@@ -145,20 +189,53 @@ fn load_baseline(
     }
 }
 
+/// `mcpspec server`.
 pub async fn run(args: ServerArgs) -> u8 {
+    run_as(args, Role::Server).await
+}
+
+/// `mcpspec client`.
+pub async fn run_client(args: ServerArgs) -> u8 {
+    run_as(args, Role::Client).await
+}
+
+/// Tests a target playing `role` (the harness plays the other).
+async fn run_as(mut args: ServerArgs, role: Role) -> u8 {
     let scenarios = match load_corpus(&args.select.scenarios) {
         Ok(s) => s,
         Err(code) => return code,
     };
-    let target = match server_target(&args) {
+    let (target, role_prefix) = match role {
+        Role::Client => (client_target(&args), "client/"),
+        _ => (server_target(&args), "server/"),
+    };
+    let target = match target {
         Ok(t) => t,
         Err(e) => {
             eprintln!("error: {e}");
             return EXIT_USAGE;
         }
     };
+    let case_config = CaseConfig {
+        target: target.clone(),
+        step_timeout: args.timeout,
+        case_timeout: args
+            .case_timeout
+            .unwrap_or_else(|| (args.timeout * 6).max(Duration::from_secs(30))),
+        startup_timeout: args.startup_timeout,
+        max_line: args.max_line,
+    };
+    if role == Role::Client && args.select.spec_version.is_empty() && !args.list {
+        match client_versions(&case_config).await {
+            Ok(v) => args.select.spec_version = v,
+            Err(e) => {
+                eprintln!("error: {e} (client: {})", target.display());
+                return EXIT_TARGET;
+            }
+        }
+    }
     let transport = Some(transport_kind(&target));
-    let cases = match plan_cases(&scenarios, &args.select, "server/", transport) {
+    let cases = match plan_cases(&scenarios, &args.select, role_prefix, transport) {
         Ok(c) => c,
         Err(code) => return code,
     };
@@ -175,22 +252,14 @@ pub async fn run(args: ServerArgs) -> u8 {
     // wait (silences, timers): four per core keep the CPU busy; so do HTTP
     // targets, where a case is a session, not a process. A command of
     // unknown weight (an interpreter, `npx`) gets one per core.
-    let light = args.command.is_empty();
+    let light = args.command.is_empty() && role == Role::Server;
     let jobs = args.jobs.unwrap_or(if light { cores * 4 } else { cores });
     let cfg = RunConfig {
-        case: CaseConfig {
-            target,
-            step_timeout: args.timeout,
-            case_timeout: args
-                .case_timeout
-                .unwrap_or_else(|| (args.timeout * 6).max(Duration::from_secs(30))),
-            startup_timeout: args.startup_timeout,
-            max_line: args.max_line,
-        },
+        case: case_config,
         jobs,
         strict: args.strict,
     };
-    let baseline = match load_baseline(&args, &scenarios) {
+    let baseline = match load_baseline(&args, &scenarios, role_prefix) {
         Ok(b) => b,
         Err(code) => return code,
     };

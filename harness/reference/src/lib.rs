@@ -25,6 +25,9 @@
 //!   `server/discover`, result members, the `roots` tool (-32021).
 //! - [`fault`]: the fault switches and the rule each one breaks.
 //! - `outbox`: how messages become stdout lines (and where output faults apply).
+//! - [`client`]: the reference MCP *client* — the counterpart, with its own
+//!   fault switches ([`client::ClientFault`]), driven by `mcpspec reference
+//!   client` to validate mcpspec's client scenarios.
 //!
 //! Versions: 2024-11-05, 2025-03-26, 2025-06-18 and 2025-11-25 are negotiated
 //! with `initialize`; an `initialize` asking for any other version (2026-07-28
@@ -38,6 +41,7 @@
 #![cfg_attr(test, allow(clippy::unwrap_used))]
 
 mod b64;
+pub mod client;
 mod content;
 mod cursor;
 mod error;

@@ -327,7 +327,7 @@ impl Suite {
         }
         let cores = std::thread::available_parallelism().map_or(2, usize::from);
         self.jobs.unwrap_or(match self.target {
-            Target::Stdio(_) => cores,
+            Target::Stdio(_) | Target::Client(_) => cores,
             Target::Http { .. } | Target::Sse { .. } => cores * 4,
         })
     }

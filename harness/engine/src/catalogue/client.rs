@@ -40,7 +40,7 @@ pub static ENTRIES: &[Requirement] = &[
     req!("sampling.error.rejected", Should, Client, V2024_11_05, None, "client/sampling#error-handling",
         "A client answers a sampling request the user rejected, or one it cannot serve, with a JSON-RPC error."),
     req!("sampling.tools.capability", Must, Client, V2025_11_25, None, "client/sampling#tools-in-sampling",
-        "A client that did not declare sampling.tools answers a createMessage carrying tools or toolChoice with an error."),
+        "A client receives tool-enabled sampling only when it declared sampling.tools: one that did not never answers a createMessage with tool use (a tool_use content block, stopReason toolUse); refusing it with an error is allowed."),
     req!("sampling.include-context.declared", Should, Server, V2025_11_25, None, "client/sampling#capabilities",
         "A server uses includeContext values other than none only when the client declared sampling.context."),
     req!("sampling.tool-result.matches-use", Must, Both, V2025_11_25, None, "client/sampling#tools-in-sampling",

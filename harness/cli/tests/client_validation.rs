@@ -1,0 +1,347 @@
+//! Self-validation of the client side: the harness must be able to fail a
+//! client, and must not fail a clean one.
+//!
+//! One libtest-mimic trial per claim (`cargo test --test client_validation -- fault/`):
+//!
+//! - `clean-reference-client-passes-everything`: `mcpspec client -- mcpspec
+//!   reference client -- {server}` at every handshake version, run twice —
+//!   declaring every client capability, and declaring none — passes every
+//!   case in at least one of the runs and fails, warns or errs in neither
+//!   (a scenario gated on a capability is not applicable in the other run).
+//! - `fault/<name>`: the reference client with `--fault <name>` makes the run
+//!   exit 1 (SHOULD-level faults under `--strict`); the catching scenarios
+//!   are named.
+//! - `every-client-scenario-catches-a-fault`: each client scenario fails
+//!   against at least one fault, unless `tests/uncovered-scenarios.txt`
+//!   lists it with a reason.
+//! - `robustness/*`: a client that never connects, or connects and then
+//!   hangs, ends the run within its timeouts and leaves no process behind.
+//!
+//! Every run is the real binary against a real child process.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+use libtest_mimic::{Arguments, Failed, Trial};
+use serde_json::Value;
+
+const BIN: &str = env!("CARGO_BIN_EXE_mcpspec");
+const VERSIONS: [&str; 4] = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
+
+fn scratch() -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("mcpspec-clienttest-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+/// The outcome of one `mcpspec client` run.
+#[derive(Debug, Clone)]
+struct RunResult {
+    code: i32,
+    stdout: String,
+    /// case id → outcome
+    cases: BTreeMap<String, (String, String)>,
+    /// scenario id → outcomes of its cases
+    outcomes: BTreeMap<String, Vec<String>>,
+}
+
+/// `mcpspec client [extra] -- client...` at every handshake version.
+fn run_client(extra: &[&str], client: &[&str], tag: &str) -> RunResult {
+    let json = scratch().join(format!("{tag}.json"));
+    let mut cmd = Command::new(BIN);
+    cmd.args(["client", "--jobs", "8", "--json"]).arg(&json);
+    for v in VERSIONS {
+        cmd.args(["--spec-version", v]);
+    }
+    cmd.args(extra).arg("--").args(client);
+    let out = cmd.output().expect("mcpspec runs");
+    let text = std::fs::read_to_string(&json).unwrap_or_default();
+    let doc: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
+    let mut cases = BTreeMap::new();
+    let mut outcomes: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for r in doc["results"].as_array().into_iter().flatten() {
+        let outcome = r["outcome"].as_str().unwrap_or("").to_owned();
+        cases.insert(
+            r["id"].as_str().unwrap_or("").to_owned(),
+            (
+                outcome.clone(),
+                r["message"].as_str().unwrap_or("").to_owned(),
+            ),
+        );
+        outcomes
+            .entry(r["scenario"].as_str().unwrap_or("").to_owned())
+            .or_default()
+            .push(outcome);
+    }
+    RunResult {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        cases,
+        outcomes,
+    }
+}
+
+/// The reference client's argv with `extra` options.
+fn reference_client(extra: &[&str]) -> Vec<String> {
+    let mut argv = vec![BIN.to_owned(), "reference".into(), "client".into()];
+    argv.extend(extra.iter().map(|s| (*s).to_owned()));
+    argv.extend(["--".to_owned(), "{server}".to_owned()]);
+    argv
+}
+
+fn clean_passes() -> Result<(), Failed> {
+    let full = reference_client(&[]);
+    let bare = reference_client(&["--no-capabilities"]);
+    let runs = [
+        run_client(
+            &[],
+            &full.iter().map(String::as_str).collect::<Vec<_>>(),
+            "clean-full",
+        ),
+        run_client(
+            &[],
+            &bare.iter().map(String::as_str).collect::<Vec<_>>(),
+            "clean-bare",
+        ),
+    ];
+    let mut problems = Vec::new();
+    for (r, name) in runs.iter().zip(["all capabilities", "no capabilities"]) {
+        if r.code != 0 || r.cases.is_empty() {
+            problems.push(format!("{name}: exit {}\n{}", r.code, r.stdout));
+        }
+        for (id, (outcome, message)) in &r.cases {
+            if outcome != "pass" && outcome != "not_applicable" {
+                problems.push(format!("{name}: {id} {outcome}: {message}"));
+            }
+        }
+    }
+    let ids: BTreeSet<&String> = runs.iter().flat_map(|r| r.cases.keys()).collect();
+    for id in ids {
+        let passed = runs
+            .iter()
+            .any(|r| r.cases.get(id).is_some_and(|(o, _)| o == "pass"));
+        if !passed {
+            let why: Vec<String> = runs
+                .iter()
+                .filter_map(|r| r.cases.get(id).map(|(o, m)| format!("{o}: {m}")))
+                .collect();
+            problems.push(format!(
+                "{id} passes in neither clean run (a case the reference client cannot exercise is a case nobody proved): {}",
+                why.join(" | ")
+            ));
+        }
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(problems.join("\n").into())
+    }
+}
+
+/// A fault of the reference client and its level.
+#[derive(Debug, Clone)]
+struct FaultSpec {
+    name: String,
+    should: bool,
+}
+
+/// `mcpspec reference client --list-faults` prints `name LEVEL description`.
+fn faults() -> Vec<FaultSpec> {
+    let out = Command::new(BIN)
+        .args(["reference", "client", "--list-faults"])
+        .output()
+        .expect("mcpspec runs");
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| {
+            let mut words = l.split_whitespace();
+            let name = words.next()?;
+            let level = words.next()?;
+            Some(FaultSpec {
+                name: name.to_owned(),
+                should: level.eq_ignore_ascii_case("should"),
+            })
+        })
+        .collect()
+}
+
+fn fault_runs() -> &'static BTreeMap<String, RunResult> {
+    static RUNS: OnceLock<BTreeMap<String, RunResult>> = OnceLock::new();
+    RUNS.get_or_init(|| {
+        let mut out = BTreeMap::new();
+        // Four faulty clients at a time; their cases mostly wait.
+        for group in faults().chunks(4) {
+            let handles: Vec<_> = group
+                .iter()
+                .cloned()
+                .map(|f| {
+                    std::thread::spawn(move || {
+                        let mut opts = vec!["--timeout", "2s"];
+                        if f.should {
+                            opts.push("--strict");
+                        }
+                        let client = reference_client(&["--fault", &f.name]);
+                        let client: Vec<&str> = client.iter().map(String::as_str).collect();
+                        let r = run_client(&opts, &client, &format!("fault-{}", f.name));
+                        (f.name, r)
+                    })
+                })
+                .collect();
+            for h in handles {
+                let (name, r) = h.join().expect("fault run thread");
+                out.insert(name, r);
+            }
+        }
+        out
+    })
+}
+
+fn caught_by(r: &RunResult) -> Vec<String> {
+    r.outcomes
+        .iter()
+        .filter(|(_, o)| o.iter().any(|o| o == "fail" || o == "warn"))
+        .map(|(s, _)| s.clone())
+        .collect()
+}
+
+fn fault_is_caught(name: &str) -> Result<(), Failed> {
+    let r = &fault_runs()[name];
+    let caught = caught_by(r);
+    if r.code != 1 || caught.is_empty() {
+        return Err(format!(
+            "fault {name}: exit {} (want 1), caught by {caught:?}\n{}",
+            r.code, r.stdout
+        )
+        .into());
+    }
+    eprintln!("fault {name} caught by: {}", caught.join(", "));
+    Ok(())
+}
+
+fn every_scenario_catches_a_fault() -> Result<(), Failed> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let text = std::fs::read_to_string(root.join("harness/cli/tests/uncovered-scenarios.txt"))
+        .map_err(|e| e.to_string())?;
+    let allow: BTreeSet<String> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .filter_map(|l| l.split_once(':'))
+        .map(|(id, _)| id.trim().to_owned())
+        .filter(|id| id.starts_with("client/"))
+        .collect();
+    let listing = Command::new(BIN)
+        .args(["list", "--json", "--filter", "client/"])
+        .output()
+        .expect("list");
+    let cases: Value = serde_json::from_slice(&listing.stdout).map_err(|e| e.to_string())?;
+    let scenarios: BTreeSet<String> = cases
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|c| c["scenario"].as_str())
+        .filter(|s| s.starts_with("client/"))
+        .map(str::to_owned)
+        .collect();
+    if scenarios.is_empty() {
+        return Err("no client scenarios listed".into());
+    }
+    let caught: BTreeSet<String> = fault_runs().values().flat_map(caught_by).collect();
+    let missing: Vec<_> = scenarios
+        .iter()
+        .filter(|s| !caught.contains(*s) && !allow.contains(*s))
+        .collect();
+    let stale: Vec<_> = allow.iter().filter(|s| caught.contains(*s)).collect();
+    if !missing.is_empty() || !stale.is_empty() {
+        return Err(format!(
+            "client scenarios no fault makes fail (add a fault to the reference client, or list them in harness/cli/tests/uncovered-scenarios.txt with a reason): {missing:?}\n\
+             listed as uncovered but caught: {stale:?}"
+        )
+        .into());
+    }
+    Ok(())
+}
+
+/// Runs a hopeless client (`script`, given the shim's argv as "$@") and
+/// checks the run ends within its limits with `want`, leaving nothing behind.
+fn robustness(script: &str, want: i32, tag: &str) -> Result<(), Failed> {
+    let dir = scratch().join(tag);
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    let pids = dir.join("pids");
+    let _ = std::fs::remove_file(&pids);
+    let full = format!("sleep 300 & echo $! >> {}; {script}", pids.display());
+    let started = Instant::now();
+    let r = run_client(
+        &[
+            "--timeout",
+            "500ms",
+            "--case-timeout",
+            "5s",
+            "--startup-timeout",
+            "2s",
+            "--filter",
+            "client/ping/",
+        ],
+        &["sh", "-c", &full, "sh", "{server}"],
+        tag,
+    );
+    let took = started.elapsed();
+    if r.code != want {
+        return Err(format!("exit {} (want {want})\n{}", r.code, r.stdout).into());
+    }
+    if took > Duration::from_secs(60) {
+        return Err(format!("took {took:?}").into());
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    let list = std::fs::read_to_string(&pids).unwrap_or_default();
+    let alive: Vec<&str> = list
+        .lines()
+        .filter(|pid| {
+            std::fs::read_to_string(format!("/proc/{pid}/stat"))
+                .map(|s| {
+                    !s.split(") ")
+                        .nth(1)
+                        .is_some_and(|rest| rest.starts_with('Z'))
+                })
+                .unwrap_or(false)
+        })
+        .collect();
+    if !alive.is_empty() {
+        return Err(format!("processes left behind: {alive:?}").into());
+    }
+    Ok(())
+}
+
+fn main() {
+    let args = Arguments::from_args();
+    let mut trials = vec![
+        Trial::test("clean-reference-client-passes-everything", clean_passes),
+        Trial::test(
+            "every-client-scenario-catches-a-fault",
+            every_scenario_catches_a_fault,
+        ),
+        // Never connects: every case errs on the target (3).
+        Trial::test("robustness/never-connects", || {
+            robustness("exec sleep 30", 3, "never-connects")
+        }),
+        // Sends initialize and hangs: the handshake's initialized never
+        // comes, a MUST (1); the case ends at --timeout, not at 30 s.
+        Trial::test("robustness/hangs-after-initialize", || {
+            robustness(
+                r#"(printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"hang","version":"1"}}}'; exec sleep 30) | "$@""#,
+                1,
+                "hangs",
+            )
+        }),
+    ];
+    for f in faults() {
+        let n = f.name.clone();
+        trials.push(Trial::test(format!("fault/{}", f.name), move || {
+            fault_is_caught(&n)
+        }));
+    }
+    libtest_mimic::run(&args, trials).exit();
+}

@@ -1,0 +1,558 @@
+//! What the reference client asks of a server once initialized: a queue of
+//! [`Job`]s, planned from the server's declared capabilities, sent one at a
+//! time (each waits for its answer, or its timeout, before the next).
+//!
+//! ```text
+//!   ping ─► tools/list (every page) ─► tools/call each tool
+//!        ─► resources/list (every page) ─► resources/templates/list (every page)
+//!        ─► resources/read each resource ─► subscribe + unsubscribe the first
+//!        ─► prompts/list (every page) ─► prompts/get each prompt
+//!        ─► logging/setLevel "info"                     (each step only when declared)
+//! ```
+//!
+//! Pages are followed by pushing the next page's job to the front of the
+//! queue with the `nextCursor` passed back verbatim (the `tamper-cursor`
+//! fault appends "x"); a result without `nextCursor` ends the listing.
+//! "Each listed X" steps are placeholders ([`Step`]) expanded when they
+//! reach the front of the queue, so they see every page. A listing that fails, times out,
+//! repeats a cursor or exceeds [`MAX_PAGES`] ends there; the workflow goes on.
+
+use std::collections::{HashSet, VecDeque};
+
+use mcpspec_wire::ErrorObject;
+use serde_json::{json, Map, Value};
+
+/// Pages followed per listing at most, so a server whose cursors never end
+/// cannot keep the client busy forever.
+pub(crate) const MAX_PAGES: u32 = 100;
+
+/// A paginated list method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) enum ListKind {
+    Tools,
+    Resources,
+    Templates,
+    Prompts,
+}
+
+impl ListKind {
+    pub(crate) fn method(self) -> &'static str {
+        match self {
+            ListKind::Tools => "tools/list",
+            ListKind::Resources => "resources/list",
+            ListKind::Templates => "resources/templates/list",
+            ListKind::Prompts => "prompts/list",
+        }
+    }
+
+    /// The member of the result holding the page's items.
+    fn items_key(self) -> &'static str {
+        match self {
+            ListKind::Tools => "tools",
+            ListKind::Resources => "resources",
+            ListKind::Templates => "resourceTemplates",
+            ListKind::Prompts => "prompts",
+        }
+    }
+}
+
+/// An entry of the queue: a job, or a placeholder for the jobs that
+/// depend on a listing, expanded once the listing is complete.
+#[derive(Debug, Clone, PartialEq)]
+enum Step {
+    Job(Job),
+    /// A `CallTool` for each listed tool.
+    CallListedTools,
+    /// A `Read` for each listed resource, then subscribe and unsubscribe
+    /// the first one when the server offers subscriptions.
+    ReadListedResources,
+    /// A `GetPrompt` for each listed prompt.
+    GetListedPrompts,
+}
+
+/// One request of the workflow.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Job {
+    Ping,
+    List {
+        kind: ListKind,
+        cursor: Option<String>,
+        page: u32,
+    },
+    CallTool {
+        name: String,
+        arguments: Value,
+    },
+    Read {
+        uri: String,
+    },
+    Subscribe {
+        uri: String,
+    },
+    Unsubscribe {
+        uri: String,
+    },
+    GetPrompt {
+        name: String,
+        arguments: Map<String, Value>,
+    },
+    SetLevel,
+}
+
+/// A request to send for a job.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Call {
+    pub method: &'static str,
+    pub params: Option<Value>,
+}
+
+/// Counts for the closing summary.
+#[derive(Debug, Default, Clone, Copy)]
+struct Tally {
+    tools_called: usize,
+    resources_read: usize,
+    prompts_got: usize,
+    errors: usize,
+    unanswered: usize,
+}
+
+#[derive(Debug, Default)]
+pub(crate) struct Workflow {
+    queue: VecDeque<Step>,
+    tools: Vec<Value>,
+    resources: Vec<String>,
+    templates: usize,
+    prompts: Vec<Value>,
+    subscribe: bool,
+    cursors: HashSet<(ListKind, String)>,
+    progress_tokens: u64,
+    tally: Tally,
+}
+
+impl Workflow {
+    /// Plans the workflow from the `capabilities` of the initialize result.
+    pub(crate) fn plan(&mut self, capabilities: &Value) {
+        let has = |name: &str| capabilities.get(name).is_some_and(|c| !c.is_null());
+        let first_page = |kind| {
+            Step::Job(Job::List {
+                kind,
+                cursor: None,
+                page: 1,
+            })
+        };
+        let q = &mut self.queue;
+        q.push_back(Step::Job(Job::Ping));
+        if has("tools") {
+            q.push_back(first_page(ListKind::Tools));
+            q.push_back(Step::CallListedTools);
+        }
+        if has("resources") {
+            self.subscribe = capabilities["resources"].get("subscribe") == Some(&Value::Bool(true));
+            q.push_back(first_page(ListKind::Resources));
+            q.push_back(first_page(ListKind::Templates));
+            q.push_back(Step::ReadListedResources);
+        }
+        if has("prompts") {
+            q.push_back(first_page(ListKind::Prompts));
+            q.push_back(Step::GetListedPrompts);
+        }
+        if has("logging") {
+            q.push_back(Step::Job(Job::SetLevel));
+        }
+        // `completions`: nothing to do without a prompt or template argument
+        // worth completing.
+    }
+
+    /// The next job and its request, placeholders expanded; `None` when the
+    /// workflow is done.
+    pub(crate) fn next(&mut self) -> Option<(Job, Call)> {
+        loop {
+            let step = self.queue.pop_front()?;
+            let expanded: Vec<Job> = match step {
+                Step::CallListedTools => self.tools.iter().filter_map(tool_call).collect(),
+                Step::ReadListedResources => {
+                    let mut jobs: Vec<Job> = self
+                        .resources
+                        .iter()
+                        .map(|uri| Job::Read { uri: uri.clone() })
+                        .collect();
+                    if let (true, Some(uri)) = (self.subscribe, self.resources.first()) {
+                        jobs.push(Job::Subscribe { uri: uri.clone() });
+                        jobs.push(Job::Unsubscribe { uri: uri.clone() });
+                    }
+                    jobs
+                }
+                Step::GetListedPrompts => self.prompts.iter().filter_map(prompt_get).collect(),
+                Step::Job(job) => {
+                    let call = self.call(&job);
+                    return Some((job, call));
+                }
+            };
+            self.push_front(expanded);
+        }
+    }
+
+    fn push_front(&mut self, jobs: Vec<Job>) {
+        for job in jobs.into_iter().rev() {
+            self.queue.push_front(Step::Job(job));
+        }
+    }
+
+    fn call(&mut self, job: &Job) -> Call {
+        let (method, params) = match job {
+            Job::Ping => ("ping", None),
+            Job::List { kind, cursor, .. } => (
+                kind.method(),
+                cursor.as_ref().map(|c| json!({ "cursor": c })),
+            ),
+            Job::CallTool { name, arguments } => {
+                self.progress_tokens += 1;
+                let token = format!("mcpspec-reference-client-{}", self.progress_tokens);
+                (
+                    "tools/call",
+                    Some(json!({
+                        "name": name,
+                        "arguments": arguments,
+                        "_meta": { "progressToken": token },
+                    })),
+                )
+            }
+            Job::Read { uri } => ("resources/read", Some(json!({ "uri": uri }))),
+            Job::Subscribe { uri } => ("resources/subscribe", Some(json!({ "uri": uri }))),
+            Job::Unsubscribe { uri } => ("resources/unsubscribe", Some(json!({ "uri": uri }))),
+            Job::GetPrompt { name, arguments } => {
+                let mut params = json!({ "name": name });
+                if !arguments.is_empty() {
+                    params["arguments"] = Value::Object(arguments.clone());
+                }
+                ("prompts/get", Some(params))
+            }
+            Job::SetLevel => ("logging/setLevel", Some(json!({ "level": "info" }))),
+        };
+        Call { method, params }
+    }
+
+    /// A job's result arrived; returns a line for the log. `tamper`: the
+    /// `tamper-cursor` fault.
+    pub(crate) fn on_result(&mut self, job: &Job, result: &Value, tamper: bool) -> String {
+        match job {
+            Job::List { kind, page, .. } => self.on_page(*kind, *page, result, tamper),
+            Job::CallTool { name, .. } => {
+                self.tally.tools_called += 1;
+                if result.get("isError") == Some(&Value::Bool(true)) {
+                    format!("tools/call {name}: a tool error (isError: true)")
+                } else {
+                    format!("tools/call {name}: ok")
+                }
+            }
+            Job::Read { uri } => {
+                self.tally.resources_read += 1;
+                let n = result
+                    .get("contents")
+                    .and_then(Value::as_array)
+                    .map_or(0, Vec::len);
+                format!("resources/read {uri}: {n} content item(s)")
+            }
+            Job::Subscribe { uri } => format!("resources/subscribe {uri}: ok"),
+            Job::Unsubscribe { uri } => format!("resources/unsubscribe {uri}: ok"),
+            Job::GetPrompt { name, .. } => {
+                self.tally.prompts_got += 1;
+                let n = result
+                    .get("messages")
+                    .and_then(Value::as_array)
+                    .map_or(0, Vec::len);
+                format!("prompts/get {name}: {n} message(s)")
+            }
+            Job::Ping => "ping: ok".to_owned(),
+            Job::SetLevel => "logging/setLevel info: ok".to_owned(),
+        }
+    }
+
+    /// A job's request was answered with an error; the workflow goes on.
+    pub(crate) fn on_error(&mut self, job: &Job, call: &Call, error: &ErrorObject) -> String {
+        self.tally.errors += 1;
+        format!(
+            "{}: error {} ({}); going on",
+            label(job, call),
+            error.code,
+            error.message
+        )
+    }
+
+    /// A job's request got no answer in time (or the server cancelled it).
+    pub(crate) fn on_unanswered(&mut self, job: &Job, call: &Call, why: &str) -> String {
+        self.tally.unanswered += 1;
+        format!("{}: {why}; going on", label(job, call))
+    }
+
+    fn on_page(&mut self, kind: ListKind, page: u32, result: &Value, tamper: bool) -> String {
+        let items = match result.get(kind.items_key()) {
+            Some(Value::Array(items)) => items.as_slice(),
+            _ => &[],
+        };
+        match kind {
+            ListKind::Tools => self.tools.extend(items.iter().cloned()),
+            ListKind::Resources => self.resources.extend(
+                items
+                    .iter()
+                    .filter_map(|r| r.get("uri").and_then(Value::as_str).map(str::to_owned)),
+            ),
+            ListKind::Templates => self.templates += items.len(),
+            ListKind::Prompts => self.prompts.extend(items.iter().cloned()),
+        }
+        let head = format!(
+            "{} page {page}: {} {}",
+            kind.method(),
+            items.len(),
+            kind.items_key()
+        );
+        let cursor = match result.get("nextCursor") {
+            None | Some(Value::Null) => return format!("{head}, last page"),
+            Some(Value::String(c)) => c,
+            Some(other) => {
+                return format!("{head}; nextCursor is not a string ({other}): stopping")
+            }
+        };
+        if !self.cursors.insert((kind, cursor.clone())) {
+            return format!("{head}; nextCursor {cursor:?} was seen before: stopping");
+        }
+        if page >= MAX_PAGES {
+            return format!("{head}; {MAX_PAGES} pages read: stopping");
+        }
+        let cursor = if tamper {
+            format!("{cursor}x")
+        } else {
+            cursor.clone()
+        };
+        self.queue.push_front(Step::Job(Job::List {
+            kind,
+            cursor: Some(cursor),
+            page: page + 1,
+        }));
+        format!("{head}, more to come")
+    }
+
+    /// The closing line of the workflow.
+    pub(crate) fn summary(&self) -> String {
+        let t = self.tally;
+        format!(
+            "workflow done: {} tool(s) listed, {} called; {} resource(s) listed, {} read; \
+             {} template(s) listed; {} prompt(s) listed, {} got; {} error answer(s), {} unanswered",
+            self.tools.len(),
+            t.tools_called,
+            self.resources.len(),
+            t.resources_read,
+            self.templates,
+            self.prompts.len(),
+            t.prompts_got,
+            t.errors,
+            t.unanswered
+        )
+    }
+}
+
+/// How a job is named in the log: its method and, where there is one, its target.
+fn label(job: &Job, call: &Call) -> String {
+    match job {
+        Job::CallTool { name, .. } | Job::GetPrompt { name, .. } => {
+            format!("{} {name}", call.method)
+        }
+        Job::Read { uri } | Job::Subscribe { uri } | Job::Unsubscribe { uri } => {
+            format!("{} {uri}", call.method)
+        }
+        Job::List { page, .. } => format!("{} page {page}", call.method),
+        _ => call.method.to_owned(),
+    }
+}
+
+/// A `tools/call` for a listed tool (none when the entry has no name).
+fn tool_call(tool: &Value) -> Option<Job> {
+    let name = tool.get("name")?.as_str()?.to_owned();
+    Some(Job::CallTool {
+        name,
+        arguments: Value::Object(arguments_for(tool.get("inputSchema"))),
+    })
+}
+
+/// A `prompts/get` for a listed prompt, every required argument "x".
+fn prompt_get(prompt: &Value) -> Option<Job> {
+    let name = prompt.get("name")?.as_str()?.to_owned();
+    let arguments = prompt
+        .get("arguments")
+        .and_then(Value::as_array)
+        .map(|args| {
+            args.iter()
+                .filter(|a| a.get("required") == Some(&Value::Bool(true)))
+                .filter_map(|a| a.get("name")?.as_str())
+                .map(|n| (n.to_owned(), Value::from("x")))
+                .collect()
+        })
+        .unwrap_or_default();
+    Some(Job::GetPrompt { name, arguments })
+}
+
+/// Arguments for a tool: each required property of its input schema gets
+/// a plain value of its type (the first `enum` value when there is one).
+pub(crate) fn arguments_for(schema: Option<&Value>) -> Map<String, Value> {
+    let Some(schema) = schema else {
+        return Map::new();
+    };
+    let properties = schema.get("properties");
+    schema
+        .get("required")
+        .and_then(Value::as_array)
+        .map(|names| {
+            names
+                .iter()
+                .filter_map(Value::as_str)
+                .map(|name| {
+                    let prop = properties.and_then(|p| p.get(name));
+                    (name.to_owned(), value_for(prop))
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn value_for(prop: Option<&Value>) -> Value {
+    let Some(prop) = prop else {
+        return Value::from("x");
+    };
+    if let Some(first) = prop
+        .get("enum")
+        .and_then(Value::as_array)
+        .and_then(|e| e.first())
+    {
+        return first.clone();
+    }
+    let types: Vec<&str> = match prop.get("type") {
+        Some(Value::String(t)) => vec![t.as_str()],
+        Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).collect(),
+        _ => Vec::new(),
+    };
+    types
+        .iter()
+        .find_map(|t| match *t {
+            "string" => Some(Value::from("x")),
+            "number" | "integer" => Some(Value::from(1)),
+            "boolean" => Some(Value::Bool(true)),
+            "array" => Some(json!([])),
+            "object" => Some(json!({})),
+            _ => None,
+        })
+        .unwrap_or_else(|| Value::from("x"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn arguments_follow_the_required_properties_of_the_schema() {
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "s": { "type": "string" }, "n": { "type": "number" }, "i": { "type": "integer" },
+                "b": { "type": "boolean" }, "a": { "type": "array" }, "o": { "type": "object" },
+                "e": { "type": "string", "enum": ["red", "green"] },
+                "u": { "type": ["null", "integer"] }, "optional": { "type": "string" }
+            },
+            "required": ["s", "n", "i", "b", "a", "o", "e", "u", "undeclared"]
+        });
+        let args = arguments_for(Some(&schema));
+        assert_eq!(
+            Value::Object(args),
+            json!({ "s": "x", "n": 1, "i": 1, "b": true, "a": [], "o": {}, "e": "red",
+                    "u": 1, "undeclared": "x" })
+        );
+        assert!(arguments_for(None).is_empty());
+        assert!(arguments_for(Some(&json!({ "type": "object" }))).is_empty());
+    }
+
+    #[test]
+    fn the_plan_follows_the_declared_capabilities() {
+        let mut w = Workflow::default();
+        w.plan(&json!({ "prompts": {}, "logging": {}, "completions": {} }));
+        let methods: Vec<&str> = std::iter::from_fn(|| w.next().map(|(_, c)| c.method)).collect();
+        // No prompts were listed (no answer was given), so none is fetched.
+        assert_eq!(methods, ["ping", "prompts/list", "logging/setLevel"]);
+    }
+
+    #[test]
+    fn pages_are_followed_with_the_cursor_verbatim_and_listed_items_used() {
+        let mut w = Workflow::default();
+        w.plan(&json!({ "tools": {} }));
+        assert_eq!(w.next().map(|(j, _)| j), Some(Job::Ping));
+        let (job, call) = w.next().expect("first page");
+        assert_eq!((call.method, call.params), ("tools/list", None));
+        let page1 = json!({ "tools": [{ "name": "a", "inputSchema": { "type": "object" } }],
+                            "nextCursor": "c1" });
+        assert!(w.on_result(&job, &page1, false).contains("more to come"));
+        let (job, call) = w.next().expect("second page");
+        assert_eq!(call.params, Some(json!({ "cursor": "c1" })));
+        let page2 = json!({ "tools": [{ "name": "b",
+            "inputSchema": { "type": "object", "properties": { "m": { "type": "string" } },
+                             "required": ["m"] } }] });
+        assert!(w.on_result(&job, &page2, false).contains("last page"));
+        let calls: Vec<Call> = std::iter::from_fn(|| w.next().map(|(_, c)| c)).collect();
+        assert_eq!(calls.len(), 2);
+        assert_eq!(
+            calls[0].params.as_ref().map(|p| &p["name"]),
+            Some(&json!("a"))
+        );
+        let b = calls[1].params.clone().unwrap_or_default();
+        assert_eq!(b["arguments"], json!({ "m": "x" }));
+        let tokens: HashSet<String> = calls
+            .iter()
+            .filter_map(|c| {
+                c.params.as_ref()?["_meta"]["progressToken"]
+                    .as_str()
+                    .map(str::to_owned)
+            })
+            .collect();
+        assert_eq!(tokens.len(), 2, "each call has its own progress token");
+    }
+
+    #[test]
+    fn a_tampered_or_repeated_cursor() {
+        let mut w = Workflow::default();
+        w.plan(&json!({ "prompts": {} }));
+        w.next();
+        let (job, _) = w.next().expect("first page");
+        w.on_result(&job, &json!({ "prompts": [], "nextCursor": "abc" }), true);
+        let (job, call) = w.next().expect("second page");
+        assert_eq!(call.params, Some(json!({ "cursor": "abcx" })));
+        // A server that hands out the same cursor again is not followed twice.
+        let line = w.on_result(&job, &json!({ "prompts": [], "nextCursor": "abc" }), true);
+        assert!(line.contains("seen before"), "{line}");
+        assert!(w.next().is_none());
+    }
+
+    #[test]
+    fn resources_are_read_then_the_first_subscribed_and_unsubscribed() {
+        let mut w = Workflow::default();
+        w.plan(&json!({ "resources": { "subscribe": true } }));
+        w.next();
+        let (job, _) = w.next().expect("resources/list");
+        w.on_result(
+            &job,
+            &json!({ "resources": [{ "uri": "a:1" }, { "uri": "a:2" }] }),
+            false,
+        );
+        let (job, call) = w.next().expect("templates");
+        assert_eq!(call.method, "resources/templates/list");
+        w.on_result(&job, &json!({ "resourceTemplates": [] }), false);
+        let rest: Vec<(&str, Value)> = std::iter::from_fn(|| w.next())
+            .map(|(_, c)| (c.method, c.params.unwrap_or_default()["uri"].clone()))
+            .collect();
+        assert_eq!(
+            rest,
+            [
+                ("resources/read", json!("a:1")),
+                ("resources/read", json!("a:2")),
+                ("resources/subscribe", json!("a:1")),
+                ("resources/unsubscribe", json!("a:1")),
+            ]
+        );
+    }
+}
