@@ -79,13 +79,21 @@ pub async fn serve_handshake(ctx: &mut Ctx<'_>) -> Result<(), Stop> {
     let mut holds = vec!["initialize".to_owned()];
     holds.extend(held_methods(ctx.scenario, 0, ctx.version));
     ctx.conn.hold(holds).await;
-    let init = match ctx
-        .conn
-        .wait_for(within, |m| selects_request("initialize", m))
-        .await
-    {
-        Ok(r) => r.msg,
-        Err(e) => return Err(no_initialize(ctx, &e)),
+    let init = loop {
+        let opening = ctx
+            .conn
+            .wait_for(within, |m| {
+                selects_request("initialize", m) || selects_request("server/discover", m)
+            })
+            .await;
+        match opening {
+            Ok(r) if selects_request("initialize", &r.msg) => break r.msg,
+            // A dual-era client asks server/discover first (2026-07-28); the
+            // fixture answers it as this case's version does (-32601 for a
+            // handshake-era case), and the client falls back to initialize.
+            Ok(r) => ctx.conn.answer_with_fixture(&r.msg).await,
+            Err(e) => return Err(no_initialize(ctx, &e)),
+        }
     };
     let params = init.params().cloned().unwrap_or(Value::Null);
     let caps = params.get("capabilities").cloned().unwrap_or(Value::Null);

@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use mcpspec_engine::requirement::known;
 use mcpspec_engine::{Role, Session, Version, Violation};
-use mcpspec_transport::{Connection, Event, HttpRecord, Via};
+use mcpspec_transport::{Connection, Event, HttpRecord, TransportError, Via};
 use mcpspec_wire::{classify, FrameErrorKind, Id, Inbound, Message};
 use tokio::time::Instant;
 
@@ -55,6 +55,12 @@ const LINE_MAX: usize = 2000;
 /// Exact frame bytes kept per case (for `--report-dir` transcripts); frames
 /// past the budget keep only their text.
 const RAW_BUDGET: usize = 16 * 1024 * 1024;
+/// Serving a client over HTTP: how long a message waits for a stream the
+/// client opens.
+const NO_STREAM_GRACE: Duration = Duration::from_secs(2);
+/// Serving a client over HTTP: the start of the error of a message no open
+/// stream could carry (the client keeps none open, which it may).
+pub const NO_STREAM: &str = "the client keeps no stream open that could carry it";
 /// Messages kept in the inbox; a flooding target loses the excess.
 const INBOX_MAX: usize = 10_000;
 /// Violations kept per case; a flooding target's excess is only counted.
@@ -284,7 +290,20 @@ impl Conn {
             };
             self.posts.push((ids, None));
         }
-        self.proc.send(bytes).await.map_err(|e| {
+        let mut sent = self.proc.send(bytes).await;
+        if self.own == Role::Server {
+            // A client that opens its GET stream just after initialized (or
+            // its next POST) is about to be reachable: wait for it, a bit.
+            let until = Instant::now() + NO_STREAM_GRACE;
+            while matches!(sent, Err(TransportError::NoStream(_))) && Instant::now() < until {
+                tokio::time::sleep(Duration::from_millis(20)).await;
+                sent = self.proc.send(bytes).await;
+            }
+            if let Err(TransportError::NoStream(why)) = &sent {
+                return Err(format!("{NO_STREAM}: {why}"));
+            }
+        }
+        sent.map_err(|e| {
             if stdio {
                 e.to_string() // says "could not write to the target's stdin"
             } else {

@@ -61,6 +61,10 @@ fn scenario_error(e: TemplateError) -> Stop {
 }
 
 fn target_gone(e: String) -> Stop {
+    if e.starts_with(crate::conn::NO_STREAM) {
+        // Serving a client over HTTP: keeping a stream open is its choice.
+        return Stop::NotApplicable(format!("the server cannot reach the client: {e}"));
+    }
     Stop::Error(Blame::Target, e)
 }
 
@@ -405,6 +409,7 @@ async fn expect(
                 WaitError::Timeout => format!("none came within {}ms", within.as_millis()),
                 other => wait_error_text(other),
             };
+            let what = what.trim_start_matches("a ");
             return Err(Stop::NotApplicable(format!(
                 "the client sent no {what} ({reason}): the steps that need it are not applicable"
             )));

@@ -86,6 +86,10 @@ pub enum TransportError {
     NotAStream { url: String, status: u16 },
     #[error("the connection is closed")]
     Closed,
+    /// Serving a client over HTTP: no stream the client keeps open can
+    /// carry a message of the server's (the text says which).
+    #[error("nothing can carry it: {0}")]
+    NoStream(String),
     #[error("could not write to the target's stdin: {0}")]
     Stdin(#[from] io::Error),
 }

@@ -42,6 +42,9 @@ pub struct ClientPeer {
     process: StdioProcess,
     link: Link,
     started: Instant,
+    /// How much later than `started` the process's own clock began: its
+    /// events are shifted by this, so that both sources share one clock.
+    offset: Duration,
     /// The process's `Exited`, held until the link ends or the grace passes.
     exit_pending: Option<(Stamped, Instant)>,
     process_done: bool,
@@ -89,10 +92,12 @@ impl ClientPeer {
 
     fn spawn(spec: &CommandSpec, link: Link, started: Instant) -> Result<ClientPeer, String> {
         let process = StdioProcess::spawn_observed(spec).map_err(|e: SpawnError| e.to_string())?;
+        let offset = started.elapsed().saturating_sub(process.elapsed());
         Ok(ClientPeer {
             process,
             link,
             started,
+            offset,
             exit_pending: None,
             process_done: false,
             exited: false,
@@ -124,10 +129,14 @@ impl ClientPeer {
             let grace = self.exit_pending.as_ref().map(|(_, d)| *d);
             tokio::select! {
                 ev = self.process.recv(), if !self.process_done && self.exit_pending.is_none() => match ev {
-                    Some(ev @ Stamped { event: Event::Exited { .. }, .. }) => {
-                        self.exit_pending = Some((ev, Instant::now() + EXIT_GRACE));
+                    Some(mut ev) => {
+                        ev.at += self.offset;
+                        if matches!(ev.event, Event::Exited { .. }) {
+                            self.exit_pending = Some((ev, Instant::now() + EXIT_GRACE));
+                        } else {
+                            return Some(ev);
+                        }
                     }
-                    Some(ev) => return Some(ev),
                     None => self.process_done = true,
                 },
                 ev = self.link.recv(), if !self.link.done() => {

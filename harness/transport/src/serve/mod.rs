@@ -164,10 +164,7 @@ impl HttpPeer {
         }
         inner
             .deliver(self.shared.kind, strip_newline(bytes))
-            .map_err(|detail| TransportError::Exchange {
-                url: self.url.clone(),
-                detail,
-            })
+            .map_err(TransportError::NoStream)
     }
 
     /// The server "disconnects": every open stream ends, no connection is

@@ -231,7 +231,7 @@ async fn server_messages_ride_the_open_post_stream_then_the_get_stream() {
 
     // Every request answered, no GET stream: nothing can carry a notification.
     let err = peer.send(LIST_CHANGED.as_bytes()).await.unwrap_err();
-    assert!(matches!(err, TransportError::Exchange { .. }), "{err}");
+    assert!(matches!(err, TransportError::NoStream(_)), "{err}");
 
     client.open_get_stream().unwrap();
     let (via, rec) = record(&mut peer).await;
