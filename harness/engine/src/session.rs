@@ -72,12 +72,19 @@ pub struct Violation {
     pub at_ms: u64,
 }
 
+/// An answer arriving within this many milliseconds of our cancellation is
+/// not judged by `cancellation.no-response`: it may have been sent before
+/// the cancellation arrived.
+const CANCEL_CROSSING_MS: u64 = 500;
+
 /// A request this side sent and the peer has not answered yet.
 #[derive(Debug, Clone)]
 struct Pending {
     method: String,
     progress_token: Option<Value>,
     cancelled: bool,
+    /// When this side cancelled it (ms), if it did.
+    cancelled_at: Option<u64>,
     /// An invalid request whose id was readable: it may never be answered
     /// with that id (a null-id error is as good), so it is never "owed".
     invalid: bool,
@@ -229,7 +236,7 @@ impl Session {
     }
 
     /// Records a message this side sent. Never produces violations.
-    pub fn outbound(&mut self, msg: &Message, _now_ms: u64) {
+    pub fn outbound(&mut self, msg: &Message, now_ms: u64) {
         match msg {
             Message::Request(r) => {
                 let token = r
@@ -265,6 +272,7 @@ impl Session {
                         method: r.method.clone(),
                         progress_token: token,
                         cancelled: false,
+                        cancelled_at: None,
                         invalid: false,
                         meta_version: text(stateless::PROTOCOL_VERSION),
                         log_level: text(stateless::LOG_LEVEL),
@@ -279,6 +287,7 @@ impl Session {
                     if let Some(id) = request_id_param(n.params.as_ref()) {
                         if let Some(p) = self.sent_pending.get_mut(&id) {
                             p.cancelled = true;
+                            p.cancelled_at = Some(now_ms);
                         }
                     }
                 }
@@ -311,6 +320,7 @@ impl Session {
                     method: String::from("(invalid request)"),
                     progress_token: None,
                     cancelled: false,
+                    cancelled_at: None,
                     invalid: true,
                     meta_version: None,
                     log_level: None,
@@ -340,7 +350,7 @@ impl Session {
             self.client_peer_notification(n, &mut flag);
         }
         match msg {
-            Message::Response(r) => self.inbound_response(r, &mut flag),
+            Message::Response(r) => self.inbound_response(r, now_ms, &mut flag),
             Message::Request(r) => {
                 if !self.received_ids.insert(r.id.clone()) {
                     flag(
@@ -436,7 +446,12 @@ impl Session {
         }
     }
 
-    fn inbound_response(&mut self, r: &Response, flag: &mut impl FnMut(&'static str, String)) {
+    fn inbound_response(
+        &mut self,
+        r: &Response,
+        now_ms: u64,
+        flag: &mut impl FnMut(&'static str, String),
+    ) {
         if self.own == Role::Client {
             // Before the bookkeeping: the answered request is still pending.
             self.stateless_inbound_response(r, flag);
@@ -487,7 +502,12 @@ impl Session {
                 state.active = false;
             }
         }
-        if pending.cancelled {
+        // An answer that follows the cancellation closely may have crossed
+        // it on the wire, a race the spec asks both sides to tolerate.
+        let crossed = pending
+            .cancelled_at
+            .is_some_and(|at| now_ms.saturating_sub(at) < CANCEL_CROSSING_MS);
+        if pending.cancelled && !crossed {
             flag(
                 "cancellation.no-response",
                 format!(

@@ -79,21 +79,14 @@ pub async fn serve_handshake(ctx: &mut Ctx<'_>) -> Result<(), Stop> {
     let mut holds = vec!["initialize".to_owned()];
     holds.extend(held_methods(ctx.scenario, 0, ctx.version));
     ctx.conn.hold(holds).await;
-    let init = loop {
-        let opening = ctx
-            .conn
-            .wait_for(within, |m| {
-                selects_request("initialize", m) || selects_request("server/discover", m)
-            })
-            .await;
-        match opening {
-            Ok(r) if selects_request("initialize", &r.msg) => break r.msg,
-            // A dual-era client asks server/discover first (2026-07-28); the
-            // fixture answers it as this case's version does (-32601 for a
-            // handshake-era case), and the client falls back to initialize.
-            Ok(r) => ctx.conn.answer_with_fixture(&r.msg).await,
-            Err(e) => return Err(no_initialize(ctx, &e)),
-        }
+    // (A server/discover probe before it is answered by the fixture.)
+    let init = match ctx
+        .conn
+        .wait_for(within, |m| selects_request("initialize", m))
+        .await
+    {
+        Ok(r) => r.msg,
+        Err(e) => return Err(no_initialize(ctx, &e)),
     };
     let params = init.params().cloned().unwrap_or(Value::Null);
     let caps = params.get("capabilities").cloned().unwrap_or(Value::Null);
@@ -225,13 +218,11 @@ fn id_of(v: &Value) -> Option<Id> {
     }
 }
 
-/// What a client asks for when it starts, learnt by serving one start-up:
-/// the `protocolVersion` of its `initialize`, and whether it opened with
-/// `server/discover` (2026-07-28) first.
+/// What a client asks for when it starts: the `protocolVersion` of its
+/// `initialize` (after a `server/discover` probe, if it sends one).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ClientOffer {
     pub asked: String,
-    pub discovered_first: bool,
 }
 
 /// Starts the client once and reads what it asks for; the client is
@@ -242,38 +233,14 @@ pub async fn probe_client(cfg: &crate::CaseConfig) -> Result<ClientOffer, String
         .connect(cfg.max_line, cfg.startup_timeout)
         .await?;
     let mut conn = Conn::serving(proc, Version::V2025_11_25, cfg.startup_timeout);
-    conn.hold(vec!["initialize".to_owned(), "server/discover".to_owned()])
-        .await;
-    let within = cfg.step_timeout;
-    let first = conn
-        .wait_for(within, |m| matches!(m, Message::Request(_)))
-        .await;
-    let discovered_first = match first {
-        Ok(r) if selects_request("initialize", &r.msg) => {
-            conn.end().await;
-            return Ok(ClientOffer {
-                asked: asked_version(&r.msg),
-                discovered_first: false,
-            });
-        }
-        Ok(r) => {
-            // server/discover: answered -32601, so a dual-era client falls back.
-            conn.answer_with_fixture(&r.msg).await;
-            true
-        }
-        Err(e) => {
-            conn.end().await;
-            return Err(probe_failure(&e));
-        }
-    };
+    conn.hold(vec!["initialize".to_owned()]).await;
     let init = conn
-        .wait_for(within, |m| selects_request("initialize", m))
+        .wait_for(cfg.step_timeout, |m| selects_request("initialize", m))
         .await;
     conn.end().await;
     match init {
         Ok(r) => Ok(ClientOffer {
             asked: asked_version(&r.msg),
-            discovered_first,
         }),
         Err(e) => Err(probe_failure(&e)),
     }

@@ -1,0 +1,232 @@
+#!/usr/bin/env node
+// A small, realistic MCP host built on the official TypeScript SDK (@modelcontextprotocol/sdk 1.x),
+// used as a client under test for `mcpspec client`.
+//
+//   node ts-client.mjs [--timeout SECONDS] [--trace] -- CMD [ARGS...]   stdio (StdioClientTransport)
+//   node ts-client.mjs [--timeout SECONDS] [--trace] [--delete-session] --url URL   Streamable HTTP
+//   node ts-client.mjs [--timeout SECONDS] [--trace] --sse-url URL      legacy HTTP+SSE
+//
+// Declares roots (listChanged), sampling and elicitation and answers them (one file:// root, a fixed
+// text completion with a model name, decline). Workflow: connect (initialize), ping, list tools,
+// resources and prompts following nextCursor, call the first tool with arguments made from its
+// inputSchema, read the first resource, close. One line per step on stdout; --trace prints every
+// JSON-RPC message on stderr; --delete-session ends a Streamable HTTP session with DELETE before close
+// (the SDK's close() alone does not). Exit 0 when the workflow completed, 1 when a step failed, 2 on usage.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import {
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
+  ListRootsRequestSchema,
+  LATEST_PROTOCOL_VERSION,
+} from '@modelcontextprotocol/sdk/types.js';
+import { pathToFileURL } from 'node:url';
+import { readFileSync } from 'node:fs';
+
+const MAX_PAGES = 50;
+
+function usage(msg) {
+  process.stderr.write(`ts-client: ${msg}\nusage: ts-client.mjs [--timeout S] [--trace] [--delete-session] (-- CMD [ARGS...] | --url URL | --sse-url URL)\n`);
+  process.exit(2);
+}
+
+function parseArgs(argv) {
+  const opts = { timeout: 30, trace: false, deleteSession: false };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--') {
+      opts.command = argv.slice(i + 1);
+      if (opts.command.length === 0) usage('no command after --');
+      break;
+    } else if (a === '--url' || a === '--sse-url' || a === '--timeout') {
+      if (i + 1 >= argv.length) usage(`${a} needs a value`);
+      const v = argv[++i];
+      if (a === '--url') opts.url = v;
+      else if (a === '--sse-url') opts.sseUrl = v;
+      else opts.timeout = Number(v);
+    } else if (a === '--trace') {
+      opts.trace = true;
+    } else if (a === '--delete-session') {
+      opts.deleteSession = true;
+    } else {
+      usage(`unknown argument ${a}`);
+    }
+  }
+  const chosen = [opts.command, opts.url, opts.sseUrl].filter(Boolean).length;
+  if (chosen !== 1) usage('give exactly one of -- CMD, --url, --sse-url');
+  if (!(opts.timeout > 0)) usage('--timeout must be a positive number of seconds');
+  return opts;
+}
+
+function sdkVersion() {
+  try {
+    const url = new URL('./node_modules/@modelcontextprotocol/sdk/package.json', import.meta.url);
+    return JSON.parse(readFileSync(url, 'utf8')).version;
+  } catch {
+    return 'unknown';
+  }
+}
+
+function step(name, detail) {
+  process.stdout.write(`${name}: ${typeof detail === 'string' ? detail : JSON.stringify(detail)}\n`);
+}
+
+// A plausible value for a JSON Schema, enough for a host that fills in tool arguments itself.
+function sample(schema, depth = 0) {
+  if (!schema || typeof schema !== 'object' || depth > 4) return null;
+  if (Array.isArray(schema.enum) && schema.enum.length) return schema.enum[0];
+  if ('const' in schema) return schema.const;
+  if ('default' in schema) return schema.default;
+  const type = Array.isArray(schema.type) ? schema.type.find(t => t !== 'null') : schema.type;
+  switch (type) {
+    case 'string': return 'hello from ts-client';
+    case 'integer': return Math.max(1, schema.minimum ?? 1);
+    case 'number': return Math.max(1, schema.minimum ?? 1);
+    case 'boolean': return true;
+    case 'array': return schema.items && schema.minItems ? [sample(schema.items, depth + 1)] : [];
+    case 'object':
+    default: {
+      const out = {};
+      for (const [k, sub] of Object.entries(schema.properties ?? {})) out[k] = sample(sub, depth + 1);
+      return out;
+    }
+  }
+}
+
+async function listAll(label, fetchPage, key) {
+  const items = [];
+  let cursor;
+  let pages = 0;
+  do {
+    const page = await fetchPage(cursor === undefined ? {} : { cursor });
+    pages++;
+    items.push(...(page[key] ?? []));
+    cursor = page.nextCursor;
+  } while (cursor !== undefined && pages < MAX_PAGES);
+  step(label, { count: items.length, pages, names: items.map(x => x.name ?? x.uri) });
+  return items;
+}
+
+function makeTransport(opts) {
+  if (opts.command) {
+    return new StdioClientTransport({ command: opts.command[0], args: opts.command.slice(1), stderr: 'inherit' });
+  }
+  if (opts.url) return new StreamableHTTPClientTransport(new URL(opts.url));
+  return new SSEClientTransport(new URL(opts.sseUrl));
+}
+
+// Watches every message: prints it with --trace, and notes the version the server's initialize
+// result names (the SDK exposes it only on the Streamable HTTP transport).
+function watchTransport(transport, trace, seen) {
+  const send = transport.send.bind(transport);
+  transport.send = async (message, options) => {
+    if (trace) process.stderr.write(`--> ${JSON.stringify(message)}\n`);
+    return send(message, options);
+  };
+  const start = transport.start.bind(transport);
+  // Protocol.connect installs onmessage before it calls start(), so wrap it there.
+  transport.start = async () => {
+    const inner = transport.onmessage;
+    transport.onmessage = (message, extra) => {
+      if (trace) process.stderr.write(`<-- ${JSON.stringify(message)}\n`);
+      if (seen.negotiated === undefined && typeof message?.result?.protocolVersion === 'string') {
+        seen.negotiated = message.result.protocolVersion;
+      }
+      inner?.(message, extra);
+    };
+    return start();
+  };
+}
+
+async function run(opts) {
+  const client = new Client(
+    { name: 'mcpspec-ts-client', version: sdkVersion() },
+    {
+      capabilities: {
+        roots: { listChanged: true },
+        sampling: {},
+        elicitation: { form: {} },
+      },
+    },
+  );
+  const rootUri = pathToFileURL(process.cwd()).href;
+  client.setRequestHandler(ListRootsRequestSchema, async () => {
+    step('handled roots/list', rootUri);
+    return { roots: [{ uri: rootUri, name: 'workspace' }] };
+  });
+  client.setRequestHandler(CreateMessageRequestSchema, async request => {
+    step('handled sampling/createMessage', { messages: request.params.messages.length });
+    return {
+      role: 'assistant',
+      content: { type: 'text', text: 'This is a fixed answer from mcpspec-ts-client.' },
+      model: 'mcpspec-fixed-model',
+      stopReason: 'endTurn',
+    };
+  });
+  client.setRequestHandler(ElicitRequestSchema, async request => {
+    step('handled elicitation/create', { message: request.params.message, action: 'decline' });
+    return { action: 'decline' };
+  });
+  client.fallbackNotificationHandler = async notification => {
+    step('notification', notification.method);
+  };
+  const seen = { negotiated: undefined, closing: false };
+  client.onerror = error => {
+    // SSEClientTransport.close() aborts its GET and reports that abort as an error; not a failure.
+    if (seen.closing && error?.name === 'AbortError') return;
+    process.stderr.write(`ts-client: transport error: ${error?.message ?? error}\n`);
+  };
+
+  const transport = makeTransport(opts);
+  watchTransport(transport, opts.trace, seen);
+  step('sdk', { version: sdkVersion(), offers: LATEST_PROTOCOL_VERSION });
+
+  await client.connect(transport);
+  const server = client.getServerVersion();
+  step('connected', { server: `${server?.name} ${server?.version}`, negotiated: seen.negotiated, capabilities: Object.keys(client.getServerCapabilities() ?? {}) });
+
+  await client.ping();
+  step('ping', 'ok');
+
+  const caps = client.getServerCapabilities() ?? {};
+  const tools = caps.tools ? await listAll('tools/list', p => client.listTools(p), 'tools') : [];
+  const resources = caps.resources ? await listAll('resources/list', p => client.listResources(p), 'resources') : [];
+  if (caps.prompts) await listAll('prompts/list', p => client.listPrompts(p), 'prompts');
+
+  if (tools.length) {
+    const tool = tools[0];
+    const args = sample(tool.inputSchema);
+    const result = await client.callTool({ name: tool.name, arguments: args });
+    step('tools/call', { name: tool.name, arguments: args, isError: result.isError ?? false, content: result.content?.map(c => c.type) });
+  }
+  if (resources.length) {
+    const result = await client.readResource({ uri: resources[0].uri });
+    step('resources/read', { uri: resources[0].uri, contents: result.contents.length });
+  }
+
+  if (opts.deleteSession && typeof transport.terminateSession === 'function') {
+    // The SDK's close() only aborts; a host that wants the SHOULD-level DELETE asks for it.
+    await transport.terminateSession();
+    step('session deleted', 'ok');
+  }
+  seen.closing = true;
+  await client.close();
+  step('closed', 'ok');
+}
+
+const opts = parseArgs(process.argv.slice(2));
+const deadline = setTimeout(() => {
+  process.stderr.write(`ts-client: gave up after ${opts.timeout}s\n`);
+  process.exit(1);
+}, opts.timeout * 1000);
+deadline.unref();
+try {
+  await run(opts);
+  clearTimeout(deadline);
+  process.exit(0);
+} catch (error) {
+  process.stderr.write(`ts-client: ${error?.stack ?? error}\n`);
+  process.exit(1);
+}

@@ -1,0 +1,120 @@
+//! Real MCP clients under `mcpspec client`: the TypeScript SDK (a small host,
+//! `real-clients/ts-client.mjs`, over stdio and Streamable HTTP), the MCP
+//! Inspector CLI, and the Python SDK (`real-clients/py-client.py`, over
+//! Streamable HTTP). `.ci/run` installs them (`npm ci` in
+//! `tests/real-clients`, and `mcp` into `tests/real-clients/.venv`);
+//! elsewhere a test whose client is missing is skipped with a note, unless
+//! `CI=true`, where a missing install fails it.
+//!
+//! Each run must exit 0 against the client's baseline,
+//! `real-clients/<client>.expected.yaml`: the genuine deviations each client
+//! shows, one line each with its spec basis. A new failure, or a listed one
+//! that no longer happens, fails the test.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+mod support;
+
+use support::mcpspec;
+
+fn dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/real-clients")
+}
+
+/// Whether the node clients are installed; `false` means skip (never under CI).
+fn installed() -> bool {
+    present(&dir().join("node_modules/@modelcontextprotocol/sdk/package.json"))
+}
+
+/// Whether `path` (a client's install) exists; `false` means skip (never under CI).
+fn present(path: &Path) -> bool {
+    if path.exists() {
+        return true;
+    }
+    let ci = std::env::var("CI").is_ok_and(|v| v == "true");
+    assert!(
+        !ci,
+        "CI=true but {} is missing: install the real clients as .ci/run does",
+        path.display()
+    );
+    eprintln!(
+        "note: {} is missing (see .ci/run for the install); skipping",
+        path.display()
+    );
+    false
+}
+
+/// `mcpspec client --expected-failures <baseline> -- client…` must exit 0.
+fn passes_against_baseline(baseline: &str, client: &[&str]) {
+    let expected = dir().join(baseline);
+    let expected = expected.to_string_lossy();
+    let mut args = vec![
+        "client",
+        "--timeout",
+        "5s",
+        "--expected-failures",
+        &expected,
+        "--",
+    ];
+    args.extend_from_slice(client);
+    let run = mcpspec(&args, Duration::from_secs(300));
+    assert_eq!(
+        run.code,
+        Some(0),
+        "mcpspec {}\nstdout:\n{}\nstderr:\n{}",
+        args.join(" "),
+        run.stdout,
+        run.stderr
+    );
+}
+
+fn ts_client() -> String {
+    dir().join("ts-client.mjs").to_string_lossy().into_owned()
+}
+
+#[test]
+fn typescript_sdk_host_over_stdio() {
+    if installed() {
+        passes_against_baseline(
+            "ts-sdk.expected.yaml",
+            &["node", &ts_client(), "--", "{server}"],
+        );
+    }
+}
+
+#[test]
+fn typescript_sdk_host_over_streamable_http() {
+    if installed() {
+        passes_against_baseline(
+            "ts-sdk.expected.yaml",
+            &["node", &ts_client(), "--url", "{url}"],
+        );
+    }
+}
+
+#[test]
+fn inspector_cli_lists_tools() {
+    if installed() {
+        let cli = dir()
+            .join("node_modules/@modelcontextprotocol/inspector-cli/build/index.js")
+            .to_string_lossy()
+            .into_owned();
+        passes_against_baseline(
+            "inspector-cli.expected.yaml",
+            &["node", &cli, "{server}", "--method", "tools/list"],
+        );
+    }
+}
+
+#[test]
+fn python_sdk_host_over_streamable_http() {
+    let python = dir().join(".venv/bin/python");
+    if present(&python) {
+        let script = dir().join("py-client.py").to_string_lossy().into_owned();
+        passes_against_baseline(
+            "py-sdk.expected.yaml",
+            &[&python.to_string_lossy(), &script, "--url", "{url}"],
+        );
+    }
+}
