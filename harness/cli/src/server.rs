@@ -23,7 +23,9 @@ use std::time::Duration;
 
 use mcpspec_engine::{Role, Version};
 use mcpspec_report::{Baseline, HumanReporter, JsonReporter, ReportDir, Verdict};
-use mcpspec_runner::run::run_until;
+use std::collections::BTreeMap;
+
+use mcpspec_runner::run::{run_until, Offer};
 use mcpspec_runner::{
     plan, transport_kind, Case, CaseConfig, Reporter, RunConfig, Selection, Target,
 };
@@ -145,20 +147,48 @@ fn client_target(args: &ServerArgs) -> Result<Target, String> {
 }
 
 /// The versions a client case runs at when `--spec-version` is not given:
-/// the one the client asks for (started once to learn it).
+/// the handshake version the client asks for, and 2026-07-28 when it
+/// speaks that too (learnt by starting it).
 async fn client_versions(cfg: &CaseConfig) -> Result<Vec<Version>, String> {
     let offer = mcpspec_runner::client::probe_client(cfg).await?;
+    let mut versions = Vec::new();
     match offer.asked.parse::<Version>() {
-        Ok(v) if v.lifecycle() == mcpspec_engine::Lifecycle::Handshake => Ok(vec![v]),
+        Ok(v) if v.lifecycle() == mcpspec_engine::Lifecycle::Handshake => versions.push(v),
+        _ if offer.asked.is_empty() => {}
         _ => {
             eprintln!(
-                "note: the client asks for protocol version {:?}; its cases run at {} (counter-offered)",
+                "note: the client asks for protocol version {:?}; its handshake cases run at {} (counter-offered)",
                 offer.asked,
                 Version::V2025_11_25
             );
-            Ok(vec![Version::V2025_11_25])
+            versions.push(Version::V2025_11_25);
         }
     }
+    if offer.stateless {
+        versions.push(Version::V2026_07_28);
+    }
+    Ok(versions)
+}
+
+/// The offers of a client that asks for `asked`: those supported, every
+/// other version not (named after what it asks for instead).
+fn client_offers(asked: &[Version]) -> BTreeMap<Version, Offer> {
+    let named = asked
+        .iter()
+        .map(|v| v.as_str())
+        .collect::<Vec<_>>()
+        .join(" and ");
+    Version::ALL
+        .iter()
+        .map(|&v| {
+            let offer = if asked.contains(&v) {
+                Offer::Supported
+            } else {
+                Offer::Other(named.clone())
+            };
+            (v, offer)
+        })
+        .collect()
 }
 
 /// Loads `--expected-failures`, checking each entry against every server
@@ -200,7 +230,7 @@ pub async fn run_client(args: ServerArgs) -> u8 {
 }
 
 /// Tests a target playing `role` (the harness plays the other).
-async fn run_as(mut args: ServerArgs, role: Role) -> u8 {
+async fn run_as(args: ServerArgs, role: Role) -> u8 {
     let scenarios = match load_corpus(&args.select.scenarios) {
         Ok(s) => s,
         Err(code) => return code,
@@ -225,9 +255,12 @@ async fn run_as(mut args: ServerArgs, role: Role) -> u8 {
         startup_timeout: args.startup_timeout,
         max_line: args.max_line,
     };
+    // A client's versions are learnt by starting it once; cases at other
+    // versions are then not applicable (with --spec-version: counter-offered).
+    let mut offers = None;
     if role == Role::Client && args.select.spec_version.is_empty() && !args.list {
         match client_versions(&case_config).await {
-            Ok(v) => args.select.spec_version = v,
+            Ok(v) => offers = Some(client_offers(&v)),
             Err(e) => {
                 eprintln!("error: {e} (client: {})", target.display());
                 return EXIT_TARGET;
@@ -256,6 +289,7 @@ async fn run_as(mut args: ServerArgs, role: Role) -> u8 {
     let jobs = args.jobs.unwrap_or(if light { cores * 4 } else { cores });
     let cfg = RunConfig {
         case: case_config,
+        offers,
         jobs,
         strict: args.strict,
     };

@@ -15,7 +15,7 @@
 //! Before each step the case tells the connection which requests to hold
 //! for the steps ([`held_methods`]); the fixture answers all others.
 
-use mcpspec_engine::{Level, Version};
+use mcpspec_engine::{Level, Lifecycle, Version};
 use mcpspec_scenario::{ReplyAnswer, Scenario, Selector, Step, StepKind};
 use mcpspec_wire::{Id, Message};
 use serde_json::{json, Value};
@@ -75,6 +75,9 @@ pub fn client_left(ctx: &Ctx<'_>, err: &WaitError) -> Option<Stop> {
 /// case's version, wait for `notifications/initialized`, then check the
 /// scenario's gates against the client's capabilities.
 pub async fn serve_handshake(ctx: &mut Ctx<'_>) -> Result<(), Stop> {
+    if ctx.version.lifecycle() == Lifecycle::Stateless {
+        return serve_stateless_start(ctx).await;
+    }
     let within = ctx.cfg.step_timeout;
     let mut holds = vec!["initialize".to_owned()];
     holds.extend(held_methods(ctx.scenario, 0, ctx.version));
@@ -124,6 +127,43 @@ pub async fn serve_handshake(ctx: &mut Ctx<'_>) -> Result<(), Stop> {
         );
         return Err(Stop::Failed);
     }
+    crate::case::check_requires(ctx, &caps)
+}
+
+/// The start of an `initialized` client case at 2026-07-28, which has no
+/// handshake: the fixture answers a `server/discover` probe; the client's
+/// first other request shows what it declares in `_meta` (bound as
+/// `${init}`, its `_meta`, and `${capabilities}`) and stays in the inbox
+/// for the steps. A client that sends `initialize` instead does not speak
+/// 2026-07-28: not applicable.
+async fn serve_stateless_start(ctx: &mut Ctx<'_>) -> Result<(), Stop> {
+    let mut holds = vec![Selector::ANY_METHOD.to_owned()];
+    holds.extend(held_methods(ctx.scenario, 0, ctx.version));
+    ctx.conn.hold(holds).await;
+    let first = match ctx
+        .conn
+        .wait_present(ctx.cfg.step_timeout, |m| matches!(m, Message::Request(_)))
+        .await
+    {
+        Ok(m) => m,
+        Err(e) => return Err(no_initialize(ctx, &e)),
+    };
+    if selects_request("initialize", &first) {
+        return Err(Stop::NotApplicable(
+            "the client does not speak 2026-07-28: it opened with initialize".to_owned(),
+        ));
+    }
+    let meta = first
+        .params()
+        .and_then(|p| p.get("_meta"))
+        .cloned()
+        .unwrap_or(Value::Null);
+    let caps = meta
+        .get(crate::conn::CLIENT_CAPABILITIES_KEY)
+        .cloned()
+        .unwrap_or(Value::Null);
+    ctx.vars.set("init", meta);
+    ctx.vars.set("capabilities", caps.clone());
     crate::case::check_requires(ctx, &caps)
 }
 
@@ -219,31 +259,55 @@ fn id_of(v: &Value) -> Option<Id> {
 }
 
 /// What a client asks for when it starts: the `protocolVersion` of its
-/// `initialize` (after a `server/discover` probe, if it sends one).
+/// `initialize` (empty when it never sent one), and whether it speaks
+/// 2026-07-28 (offered that version by `server/discover`, it went on with
+/// stateless requests).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ClientOffer {
     pub asked: String,
+    pub stateless: bool,
 }
 
-/// Starts the client once and reads what it asks for; the client is
-/// stopped afterwards. `Err` says why nothing could be learnt.
+/// Starts the client (twice for a client of both eras) and reads what it
+/// asks for; it is stopped afterwards. `Err` says why nothing could be learnt.
 pub async fn probe_client(cfg: &crate::CaseConfig) -> Result<ClientOffer, String> {
+    // First as a 2026-07-28 server: a dual-era client goes on statelessly.
+    let first = first_request(cfg, Version::V2026_07_28, Selector::ANY_METHOD).await?;
+    if selects_request("initialize", &first) {
+        return Ok(ClientOffer {
+            asked: asked_version(&first),
+            stateless: false,
+        });
+    }
+    // Then as a handshake-era server, for the version it falls back to.
+    let asked = first_request(cfg, Version::V2025_11_25, "initialize")
+        .await
+        .map(|m| asked_version(&m))
+        .unwrap_or_default();
+    Ok(ClientOffer {
+        asked,
+        stateless: true,
+    })
+}
+
+/// Serves one start of the client at `version` (a `server/discover` probe
+/// is answered) and returns its first request of `method` (`*`: any).
+async fn first_request(
+    cfg: &crate::CaseConfig,
+    version: Version,
+    method: &str,
+) -> Result<Message, String> {
     let proc = cfg
         .target
         .connect(cfg.max_line, cfg.startup_timeout)
         .await?;
-    let mut conn = Conn::serving(proc, Version::V2025_11_25, cfg.startup_timeout);
-    conn.hold(vec!["initialize".to_owned()]).await;
-    let init = conn
-        .wait_for(cfg.step_timeout, |m| selects_request("initialize", m))
+    let mut conn = Conn::serving(proc, version, cfg.startup_timeout);
+    conn.hold(vec![method.to_owned()]).await;
+    let got = conn
+        .wait_for(cfg.step_timeout, |m| selects_request(method, m))
         .await;
     conn.end().await;
-    match init {
-        Ok(r) => Ok(ClientOffer {
-            asked: asked_version(&r.msg),
-        }),
-        Err(e) => Err(probe_failure(&e)),
-    }
+    got.map(|r| r.msg).map_err(|e| probe_failure(&e))
 }
 
 fn asked_version(msg: &Message) -> String {
@@ -256,7 +320,10 @@ fn asked_version(msg: &Message) -> String {
 
 fn probe_failure(e: &WaitError) -> String {
     match e {
-        WaitError::Timeout => "the client sent no initialize request: did it start, and connect to the server it was given?".to_owned(),
-        other => format!("the client sent no initialize request: {}", wait_error_text(other)),
+        WaitError::Timeout => {
+            "the client sent no request: did it start, and connect to the server it was given?"
+                .to_owned()
+        }
+        other => format!("the client sent no request: {}", wait_error_text(other)),
     }
 }

@@ -37,6 +37,11 @@ pub struct RunConfig {
     pub case: CaseConfig,
     pub jobs: usize,
     pub strict: bool,
+    /// What the caller already learnt of the target's versions (a client,
+    /// started once by `client::probe_client`): no probe runs, and cases at
+    /// a version the map does not call supported are not applicable. `None`:
+    /// probe a server; run every case of a client (a counter-offer).
+    pub offers: Option<BTreeMap<Version, Offer>>,
 }
 
 /// What the probe learnt about one version.
@@ -92,9 +97,8 @@ pub async fn run_until(
         },
     );
 
-    // A client is probed by the caller (`client::probe_client`), once: every
-    // case runs, the scripted server counter-offering its version.
-    let mut versions: Vec<Version> = if cfg.case.target.is_client() {
+    // A client is probed by the caller (`client::probe_client`), once.
+    let mut versions: Vec<Version> = if cfg.case.target.is_client() || cfg.offers.is_some() {
         Vec::new()
     } else {
         cases.iter().map(|c| c.version).collect()
@@ -103,7 +107,9 @@ pub async fn run_until(
     versions.dedup();
     let mut probes = JoinSet::new();
     let offers = tokio::select! {
-        offers = probe_all(&mut probes, &versions, &cfg.case, cfg.jobs) => offers,
+        offers = probe_all(&mut probes, &versions, &cfg.case, cfg.jobs) => {
+            cfg.offers.clone().unwrap_or(offers)
+        }
         s = &mut stop => {
             stopped = Some(s);
             BTreeMap::new()

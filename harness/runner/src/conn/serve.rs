@@ -58,6 +58,32 @@ impl Conn {
         self.flush_outbox().await;
     }
 
+    /// Waits up to `within` for a message satisfying `pred` and returns a
+    /// copy, leaving it in the inbox for the steps.
+    pub async fn wait_present(
+        &mut self,
+        within: Duration,
+        pred: impl Fn(&Message) -> bool,
+    ) -> Result<Message, super::WaitError> {
+        use super::WaitError;
+        let base = Instant::now() + within;
+        loop {
+            let deadline = self.extended(base);
+            if let Some(r) = self.inbox.iter().find(|r| pred(&r.msg)) {
+                return Ok(r.msg.clone());
+            }
+            if let Some(how) = &self.exit {
+                return Err(WaitError::Exited(how.clone()));
+            }
+            if self.flooded {
+                return Err(WaitError::Invalid);
+            }
+            if !self.pump(deadline).await && Instant::now() >= deadline {
+                return Err(WaitError::Timeout);
+            }
+        }
+    }
+
     /// How the client went away while one of its requests was held, if it did.
     pub fn gone_while_holding(&self) -> Option<&str> {
         self.gone_while_holding.as_deref()
