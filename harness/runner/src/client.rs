@@ -85,7 +85,7 @@ pub async fn serve_handshake(ctx: &mut Ctx<'_>) -> Result<(), Stop> {
     // (A server/discover probe before it is answered by the fixture.)
     let init = match ctx
         .conn
-        .wait_for(within, |m| selects_request("initialize", m))
+        .wait_for(opening_wait(ctx.cfg), |m| selects_request("initialize", m))
         .await
     {
         Ok(r) => r.msg,
@@ -142,7 +142,7 @@ async fn serve_stateless_start(ctx: &mut Ctx<'_>) -> Result<(), Stop> {
     ctx.conn.hold(holds).await;
     let first = match ctx
         .conn
-        .wait_present(ctx.cfg.step_timeout, |m| matches!(m, Message::Request(_)))
+        .wait_present(opening_wait(ctx.cfg), |m| matches!(m, Message::Request(_)))
         .await
     {
         Ok(m) => m,
@@ -167,18 +167,25 @@ async fn serve_stateless_start(ctx: &mut Ctx<'_>) -> Result<(), Stop> {
     crate::case::check_requires(ctx, &caps)
 }
 
+/// How long a client may take to open its session. Its opening request is
+/// part of its start-up (an interpreter loading an SDK, a `server/discover`
+/// probe and the fall-back after it), so the start-up allowance applies,
+/// not only until its first message as for a server's.
+fn opening_wait(cfg: &crate::CaseConfig) -> std::time::Duration {
+    cfg.startup_timeout.max(cfg.step_timeout)
+}
+
 /// Why a client case could not start: the client never sent `initialize`.
 fn no_initialize(ctx: &Ctx<'_>, e: &WaitError) -> Stop {
     let why = match e {
         WaitError::Timeout if ctx.conn.frames_received() == 0 => format!(
-            "the client sent nothing within {}ms (after a start-up allowance of {}ms): \
-             did it start, and connect to the server it was given ({{server}}, {{url}} or {{sse_url}})?",
-            ctx.cfg.step_timeout.as_millis(),
-            ctx.cfg.startup_timeout.as_millis()
+            "the client sent nothing within {}ms (its start-up allowance): did it start, and \
+             connect to the server it was given ({{server}}, {{url}} or {{sse_url}})?",
+            opening_wait(ctx.cfg).as_millis()
         ),
         WaitError::Timeout => format!(
             "the client sent no initialize within {}ms",
-            ctx.cfg.step_timeout.as_millis()
+            opening_wait(ctx.cfg).as_millis()
         ),
         other => format!("the client sent no initialize: {}", wait_error_text(other)),
     };
@@ -304,7 +311,7 @@ async fn first_request(
     let mut conn = Conn::serving(proc, version, cfg.startup_timeout);
     conn.hold(vec![method.to_owned()]).await;
     let got = conn
-        .wait_for(cfg.step_timeout, |m| selects_request(method, m))
+        .wait_for(opening_wait(cfg), |m| selects_request(method, m))
         .await;
     conn.end().await;
     got.map(|r| r.msg).map_err(|e| probe_failure(&e))

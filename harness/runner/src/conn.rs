@@ -456,6 +456,11 @@ impl Conn {
                                 "stdio.stdout-only-mcp",
                                 format!("stdout line {}", frame.line),
                             ),
+                            // A client's POST body that is no message.
+                            other if self.own == Role::Server => (
+                                "jsonrpc.message.valid",
+                                format!("the body of the client's {other}"),
+                            ),
                             Via::Legacy => ("sse.message-event", "an SSE message event".to_owned()),
                             other => (
                                 "http.post.request-content-type",
@@ -487,6 +492,7 @@ impl Conn {
                 } else {
                     let requirement = match via {
                         Via::Stdio => "stdio.newline-delimited",
+                        _ if self.own == Role::Server => "jsonrpc.message.valid",
                         Via::Legacy => "sse.message-event",
                         _ => "http.post.request-content-type",
                     };
