@@ -172,11 +172,13 @@ pub fn list_faults() -> String {
         .iter()
         .map(|f| {
             let transports: Vec<&str> = f.transports().iter().map(|t| t.name()).collect();
+            // `fuzz:` marks a fault only the fuzzer's oracles can see.
+            let prefix = if f.is_fuzz_only() { "fuzz:" } else { "" };
             format!(
                 "{:<width$}  {:<6}  {:<14}  {} ({})\n",
                 f.name(),
                 f.level().keyword(),
-                transports.join(","),
+                format!("{prefix}{}", transports.join(",")),
                 f.description(),
                 f.requirement()
             )

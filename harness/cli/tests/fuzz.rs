@@ -105,6 +105,32 @@ fn hang_on_tools_call_is_found() {
 }
 
 #[test]
+fn memory_growing_on_malformed_input_is_found() {
+    // 256 KiB kept per malformed line: a 64 MiB bound is passed after a few
+    // hundred byte-level inputs.
+    let (run, doc, _) = fuzz_reference(
+        "leak",
+        &["leak-on-malformed"],
+        &[
+            "--runs",
+            "4000",
+            "--level",
+            "bytes",
+            "--max-rss-growth",
+            "64",
+            "--minimize-time",
+            "5s",
+        ],
+    );
+    assert_eq!(run.code, Some(1), "{}\n{}", run.stdout, run.stderr);
+    let leak = findings(&doc)
+        .iter()
+        .find(|f| f["oracle"] == "memory")
+        .unwrap_or_else(|| panic!("no memory finding: {doc}"));
+    assert_eq!(leak["requirement"], "jsonrpc.robustness.survives-invalid");
+}
+
+#[test]
 fn usage_errors_and_unrunnable_targets_have_their_exit_codes() {
     let bad = mcpspec(
         &["fuzz", "server", "--level", "xml"],

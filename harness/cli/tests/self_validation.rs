@@ -108,8 +108,9 @@ struct FaultSpec {
     transport: String,
 }
 
-/// Every fault the reference server offers (`--list-faults` prints
-/// `name LEVEL transports description`).
+/// Every fault the reference server offers that a scenario run can see
+/// (`--list-faults` prints `name LEVEL transports description`; the
+/// transports of a fault only the fuzzer sees start with `fuzz:`).
 fn faults() -> Vec<FaultSpec> {
     let out = Command::new(BIN)
         .args(["reference", "server", "--list-faults"])
@@ -121,7 +122,12 @@ fn faults() -> Vec<FaultSpec> {
             let mut words = l.split_whitespace();
             let name = words.next()?;
             let level = words.next()?;
-            let transports: Vec<&str> = words.next()?.split(',').collect();
+            let transports = words.next()?;
+            if transports.starts_with("fuzz:") {
+                // Only the fuzzer's oracles see it (tests/fuzz.rs proves they do).
+                return None;
+            }
+            let transports: Vec<&str> = transports.split(',').collect();
             let transport = if transports.contains(&"stdio") {
                 "stdio"
             } else {

@@ -141,6 +141,7 @@ pub enum Fault {
     SseEndpointNotFirst,
     SseUnknownSessionHang,
     SseAnswerInPostBody,
+    LeakOnMalformed,
 }
 
 /// The static description of a fault.
@@ -151,9 +152,19 @@ struct Info {
     section: &'static str,
     description: &'static str,
     transports: &'static [Transport],
+    /// Seen only by `mcpspec fuzz`'s oracles (memory growth), not by a
+    /// scenario run: the scenario self-validation leaves it out.
+    fuzz_only: bool,
 }
 
 impl Info {
+    const fn fuzz_only(self) -> Info {
+        Info {
+            fuzz_only: true,
+            ..self
+        }
+    }
+
     /// Restricts the fault to the transports whose rule it breaks.
     const fn only(self, transports: &'static [Transport]) -> Info {
         Info { transports, ..self }
@@ -178,6 +189,7 @@ const fn info(
         section,
         description,
         transports: Transport::ALL,
+        fuzz_only: false,
     }
 }
 
@@ -262,6 +274,7 @@ impl Fault {
         Fault::SseEndpointNotFirst,
         Fault::SseUnknownSessionHang,
         Fault::SseAnswerInPostBody,
+        Fault::LeakOnMalformed,
     ];
 
     fn info(self) -> Info {
@@ -582,6 +595,10 @@ impl Fault {
                 "sse-answer-in-post-body", Must, "sse.message-event", "basic/transports#http-with-sse",
                 "returns the immediate answer to a POSTed request in the POST's HTTP response body (200, application/json) instead of as a message event on the SSE stream",
             ).only(SSE),
+            Fault::LeakOnMalformed => info(
+                "leak-on-malformed", Should, "jsonrpc.robustness.survives-invalid", "basic#messages",
+                "keeps 256 KiB of memory for every unparseable line it answers, so that a stream of malformed input makes it grow without bound (only the fuzzer's memory oracle sees it)",
+            ).only(STDIO).fuzz_only(),
         }
     }
 
@@ -619,6 +636,11 @@ impl Fault {
 
     pub fn applies_to(self, transport: Transport) -> bool {
         self.transports().contains(&transport)
+    }
+
+    /// True for a fault only the fuzzer's oracles see (memory growth).
+    pub fn is_fuzz_only(self) -> bool {
+        self.info().fuzz_only
     }
 
     /// True for faults of one transport's own rules (stdio framing, HTTP

@@ -99,7 +99,12 @@ pub struct ReferenceServer {
     /// Requests without a version in `_meta` are stateless too.
     expect_stateless: bool,
     exited: bool,
+    /// What the `leak-on-malformed` fault keeps, never to be freed.
+    leaked: Vec<Vec<u8>>,
 }
+
+/// What the `leak-on-malformed` fault keeps per unparseable line.
+const LEAK_PER_MALFORMED: usize = 256 * 1024;
 
 impl ReferenceServer {
     pub fn new(config: Config) -> Self {
@@ -119,6 +124,7 @@ impl ReferenceServer {
             remembered_capabilities: Map::new(),
             expect_stateless: false,
             exited: false,
+            leaked: Vec::new(),
         }
     }
 
@@ -200,6 +206,10 @@ impl ReferenceServer {
 
     /// A line that is not JSON (or not even UTF-8 / too long): -32700, id null.
     fn parse_error(&mut self, reason: &str, out: &mut Outbox) {
+        if self.faults.has(Fault::LeakOnMalformed) {
+            // Written, not only reserved: the pages count in resident memory.
+            self.leaked.push(vec![0x5a; LEAK_PER_MALFORMED]);
+        }
         if self.faults.has(Fault::ExitOnMalformed) {
             out.stderr(format!(
                 "{SERVER_NAME}: unparseable input ({reason}); exiting"

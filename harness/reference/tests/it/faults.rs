@@ -266,7 +266,42 @@ fn detector(fault: Fault) -> Detector {
         | Fault::SseAnswerInPostBody => {
             |_| unreachable!("an HTTP-layer fault has no sans-IO detector")
         }
+        Fault::LeakOnMalformed => |_| {
+            unreachable!("seen by memory growth only: `leak_on_malformed_grows_memory` below, and the fuzzer's memory oracle in the CLI's tests")
+        },
     }
+}
+
+/// Resident memory of this test process, in KiB.
+fn rss_kib() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find_map(|l| l.strip_prefix("VmRSS:"))
+                .and_then(|v| v.split_whitespace().next())
+                .and_then(|n| n.parse().ok())
+        })
+        .unwrap_or(0)
+}
+
+#[test]
+fn leak_on_malformed_grows_memory() {
+    // 400 malformed lines: 100 MiB kept with the fault, nothing without it.
+    let grown = |faults: &[Fault]| {
+        let mut c = Client::ready("2025-06-18", faults);
+        let before = rss_kib();
+        for _ in 0..400 {
+            let out = c.bytes(b"{oops\n");
+            assert_eq!(json_lines(&out)[0]["error"]["code"], -32700);
+        }
+        rss_kib().saturating_sub(before)
+    };
+    assert!(grown(&[]) < 32 * 1024, "the clean server keeps nothing");
+    assert!(
+        grown(&[Fault::LeakOnMalformed]) > 64 * 1024,
+        "the fault keeps 256 KiB a line"
+    );
 }
 
 /// protocolVersion values no server supports, of several JSON types.
@@ -388,7 +423,7 @@ fn sans_io_faults() -> impl Iterator<Item = Fault> {
     Fault::ALL
         .iter()
         .copied()
-        .filter(|f| f.applies_to(Transport::Stdio))
+        .filter(|f| f.applies_to(Transport::Stdio) && !f.is_fuzz_only())
 }
 
 #[test]
