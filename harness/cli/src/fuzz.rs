@@ -1,12 +1,15 @@
 //! `mcpspec fuzz server`: black-box fuzzing of an MCP server over stdio,
-//! Streamable HTTP (`--url`) or legacy HTTP+SSE (`--sse-url`).
+//! Streamable HTTP (`--url`) or legacy HTTP+SSE (`--sse-url`); `mcpspec
+//! fuzz client`: black-box fuzzing of an MCP client over stdio, the harness
+//! playing its server (`-- CMD ARGS... {server}`).
 //!
-//! Parses the options, runs `mcpspec_fuzz::fuzz` against the command after
-//! `--` (or the built-in reference server) or the URL, prints progress
-//! (execs/s) on stderr and the findings on stdout, writes `--json`, and maps
-//! the outcome to the exit code: 0 no findings, 1 findings, 2 usage error, 3
-//! the target could not be run. `fuzz client` does not exist yet (no client
-//! testing).
+//! Parses the options, runs `mcpspec_fuzz::fuzz` (or
+//! `mcpspec_fuzz::client::fuzz_client`) against the command after `--`
+//! (none: the built-in reference server or client) or the URL, prints
+//! progress (execs/s) on stderr and the findings on stdout, writes
+//! `--json`, and maps the outcome to the exit code: 0 no findings, 1
+//! findings, 2 usage error, 3 the target could not be run (a client: could
+//! not be started, or never completed a handshake).
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -14,7 +17,9 @@ use std::time::Duration;
 
 use clap::{Args, Subcommand};
 use mcpspec_engine::Version;
+use mcpspec_fuzz::client::{fuzz_client, ClientFuzzConfig};
 use mcpspec_fuzz::{fuzz, Config, Level, RunError, Summary, Target};
+use mcpspec_transport::{ClientCommand, CommandSpec};
 use serde_json::json;
 
 use crate::cli::parse_duration;
@@ -30,6 +35,62 @@ pub enum FuzzCommand {
     /// Fuzz an MCP server: a command over stdio (none: the built-in reference server), or
     /// --url / --sse-url for a live HTTP server
     Server(FuzzServerArgs),
+    /// Fuzz an MCP client over stdio: its {server} argument starts the harness's server, which
+    /// sends the inputs (none given: the built-in reference client)
+    #[command(after_help = FUZZ_CLIENT_HELP)]
+    Client(FuzzClientArgs),
+}
+
+const FUZZ_CLIENT_HELP: &str = "\
+Stdio only: the client must start its server from the {server} argument (mcpspec shim); {url} and
+{sse_url} are not supported. The harness answers initialize (at the version the client asks for),
+then holds the client's first ordinary request unanswered, so that the client stays connected, and
+answers its other requests with the reference server. Each input is a server-to-client message
+followed by a ping the client must answer.
+
+Example:
+  mcpspec fuzz client --seed 7 --duration 30s -- node build/client.js {server}";
+
+#[derive(Debug, Args)]
+pub struct FuzzClientArgs {
+    /// Seed of the generators (default: from the clock, printed)
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Stop after this many inputs
+    #[arg(long, value_name = "N")]
+    pub runs: Option<u64>,
+    /// Stop after this long (default 30s when --runs is not given); minimisation comes on top
+    #[arg(long, value_parser = parse_duration)]
+    pub duration: Option<Duration>,
+    /// Generator level: bytes, json, jsonrpc or mcp (repeatable; default: all)
+    #[arg(long = "level", value_name = "LEVEL", value_parser = parse_level)]
+    pub levels: Vec<Level>,
+    /// Protocol version to answer initialize with (default: the one the client asks for, when it
+    /// has the initialize handshake)
+    #[arg(long = "spec-version", value_name = "VERSION", value_parser = parse_version)]
+    pub spec_version: Option<Version>,
+    /// How long to wait for the sync ping and for each owed answer
+    #[arg(long, default_value = "2s", value_parser = parse_duration)]
+    pub timeout: Duration,
+    /// Start a fresh client after this long; keep it under the client's own request timeout
+    #[arg(long, default_value = "5s", value_parser = parse_duration)]
+    pub session_time: Duration,
+    /// Time allowed to minimise one finding
+    #[arg(long, default_value = "30s", value_parser = parse_duration)]
+    pub minimize_time: Duration,
+    /// Write {"execs", "execs_per_sec", "findings": [{"oracle", "level", "reproducer", ...}]} to FILE
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+    /// Where reproducers go (default: reports/fuzz/<run>/)
+    #[arg(long, value_name = "DIR")]
+    pub report_dir: Option<PathBuf>,
+    /// Longest line accepted from the client, in bytes
+    #[arg(long, default_value_t = mcpspec_wire::DEFAULT_MAX_LINE)]
+    pub max_line: usize,
+    /// The client command and its arguments (after `--`); {server} expands to the argv that
+    /// starts the harness's server (appended when absent)
+    #[arg(last = true, value_name = "CMD")]
+    pub command: Vec<String>,
 }
 
 #[derive(Debug, Args)]
@@ -97,7 +158,22 @@ fn parse_version(s: &str) -> Result<Version, String> {
 }
 
 pub async fn run(command: FuzzCommand) -> u8 {
-    let FuzzCommand::Server(args) = command;
+    match command {
+        FuzzCommand::Server(args) => run_server(args).await,
+        FuzzCommand::Client(args) => run_client(args).await,
+    }
+}
+
+/// The seed given, or one from the clock.
+fn seed_or_clock(seed: Option<u64>) -> u64 {
+    seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs())
+    })
+}
+
+async fn run_server(args: FuzzServerArgs) -> u8 {
     let target = match fuzz_target(
         args.url.as_deref(),
         args.sse_url.as_deref(),
@@ -110,15 +186,8 @@ pub async fn run(command: FuzzCommand) -> u8 {
             return EXIT_USAGE;
         }
     };
-    let seed = args.seed.unwrap_or_else(|| {
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_secs())
-    });
-    let duration = match (args.runs, args.duration) {
-        (None, None) => Some(Duration::from_secs(30)),
-        (_, d) => d,
-    };
+    let seed = seed_or_clock(args.seed);
+    let duration = budget(args.runs, args.duration);
     // The legacy transport is 2024-11-05's.
     let default_version = match target {
         Target::Sse { .. } => Version::V2024_11_05,
@@ -145,17 +214,89 @@ pub async fn run(command: FuzzCommand) -> u8 {
         cfg.target.display(),
         levels_text(&cfg.levels)
     );
-    let http = !matches!(cfg.target, Target::Stdio(_));
-    let mut report = |p: mcpspec_fuzz::run::Progress| {
-        eprintln!(
-            "fuzz: {} execs, {:.0} execs/s, {} finding(s), {} session(s)",
-            p.execs, p.execs_per_sec, p.findings, p.sessions
-        );
+    let kind = if matches!(cfg.target, Target::Stdio(_)) {
+        Kind::Stdio
+    } else {
+        Kind::Http
     };
-    let summary = match fuzz(&cfg, &mut report).await {
+    let outcome = fuzz(&cfg, &mut report).await;
+    finish(outcome, seed, kind, args.json.as_deref())
+}
+
+/// `mcpspec fuzz client`.
+async fn run_client(args: FuzzClientArgs) -> u8 {
+    let target = match client_target(&args.command) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return EXIT_USAGE;
+        }
+    };
+    let seed = seed_or_clock(args.seed);
+    let cfg = ClientFuzzConfig {
+        target,
+        seed,
+        runs: args.runs,
+        duration: budget(args.runs, args.duration),
+        levels: args.levels.clone(),
+        version: args.spec_version,
+        timeout: args.timeout,
+        report_dir: args
+            .report_dir
+            .clone()
+            .unwrap_or_else(|| mcpspec_fuzz::run::default_report_dir(seed)),
+        max_line: args.max_line,
+        minimize_budget: args.minimize_time,
+        session_time: args.session_time,
+    };
+    eprintln!(
+        "fuzzing the client `{}` with seed {seed} (levels: {})",
+        cfg.target.display(),
+        levels_text(&cfg.levels)
+    );
+    let outcome = fuzz_client(&cfg, &mut report).await;
+    finish(outcome, seed, Kind::Client, args.json.as_deref())
+}
+
+/// The fuzzing budget: `--duration`, 30 s when neither it nor `--runs` is given.
+fn budget(runs: Option<u64>, duration: Option<Duration>) -> Option<Duration> {
+    match (runs, duration) {
+        (None, None) => Some(Duration::from_secs(30)),
+        (_, d) => d,
+    }
+}
+
+fn report(p: mcpspec_fuzz::run::Progress) {
+    eprintln!(
+        "fuzz: {} execs, {:.0} execs/s, {} finding(s), {} session(s)",
+        p.execs, p.execs_per_sec, p.findings, p.sessions
+    );
+}
+
+/// What was fuzzed, for the summary's wording.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Stdio,
+    Http,
+    Client,
+}
+
+/// Prints the summary, writes `--json`, returns the exit code.
+fn finish(
+    outcome: Result<Summary, RunError>,
+    seed: u64,
+    kind: Kind,
+    json: Option<&std::path::Path>,
+) -> u8 {
+    let summary = match outcome {
         Ok(s) => s,
         Err(RunError::Target(e)) => {
-            eprintln!("error: the target could not be run: {e}");
+            let what = if kind == Kind::Client {
+                "client"
+            } else {
+                "target"
+            };
+            eprintln!("error: the {what} could not be run: {e}");
             return EXIT_TARGET;
         }
         Err(e) => {
@@ -163,8 +304,8 @@ pub async fn run(command: FuzzCommand) -> u8 {
             return EXIT_USAGE;
         }
     };
-    print_summary(&summary, seed, http);
-    if let Some(path) = &args.json {
+    print_summary(&summary, seed, kind);
+    if let Some(path) = json {
         if let Err(e) = write_json(path, &summary, seed) {
             eprintln!("error: failed to write {}: {e}", path.display());
             return EXIT_USAGE;
@@ -199,7 +340,39 @@ pub(crate) fn fuzz_target(
     Target::choose(url, sse_url, headers, || crate::server::target(command))
 }
 
-fn print_summary(s: &Summary, seed: u64, http: bool) {
+/// The client of `fuzz client` (and of `replay` of a client reproducer):
+/// the command after `--` (the built-in reference client when none is
+/// given), reaching the harness through `{server}` (this binary's `shim`).
+pub(crate) fn client_target(command: &[String]) -> Result<Target, String> {
+    let shim = shim()?;
+    let command = match command.split_first() {
+        Some((program, rest)) => CommandSpec::new(program.clone(), rest.iter().cloned()),
+        None => CommandSpec::new(
+            shim.program.clone(),
+            ["reference", "client", "--", ClientCommand::SERVER],
+        ),
+    };
+    let client = ClientCommand { command, shim };
+    if client.transport() != "stdio" {
+        return Err(
+            "mcpspec fuzz client speaks stdio only: give the client {server}, not {url} or {sse_url}"
+                .to_owned(),
+        );
+    }
+    Ok(Target::Client(client))
+}
+
+/// The shim a client reproducer's client starts: this binary's `shim`.
+pub(crate) fn shim() -> Result<CommandSpec, String> {
+    let exe = std::env::current_exe()
+        .map_err(|e| format!("cannot locate the mcpspec binary for the shim: {e}"))?;
+    Ok(CommandSpec::new(
+        exe.to_string_lossy().into_owned(),
+        ["shim"],
+    ))
+}
+
+fn print_summary(s: &Summary, seed: u64, kind: Kind) {
     let mut out = std::io::stdout().lock();
     for (i, f) in s.findings.iter().enumerate() {
         let _ = writeln!(
@@ -208,8 +381,11 @@ fn print_summary(s: &Summary, seed: u64, http: bool) {
             i + 1,
             f.oracle,
             f.kind,
-            f.level
-                .map_or("during the handshake".to_owned(), |l| format!("{l} level")),
+            match (f.level, kind) {
+                (Some(l), _) => format!("{l} level"),
+                (None, Kind::Client) => "no input needed".to_owned(),
+                (None, _) => "during the handshake".to_owned(),
+            },
             f.requirement_level,
             f.requirement,
             f.detail,
@@ -228,7 +404,11 @@ fn print_summary(s: &Summary, seed: u64, http: bool) {
         s.execs,
         s.seconds,
         s.execs_per_sec,
-        if http { "; HTTP: two POSTs per input, slower than stdio" } else { "" },
+        match kind {
+            Kind::Http => "; HTTP: two POSTs per input, slower than stdio",
+            Kind::Client => "; through the stdio shim",
+            Kind::Stdio => "",
+        },
         s.sessions,
         s.minimize_seconds,
         s.findings.len()
@@ -266,4 +446,24 @@ fn write_json(path: &std::path::Path, s: &Summary, seed: u64) -> std::io::Result
     let mut text = serde_json::to_string_pretty(&doc).unwrap_or_default();
     text.push('\n');
     std::fs::write(path, text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fuzz_client_speaks_stdio_and_defaults_to_the_reference_client() {
+        let Ok(Target::Client(c)) = client_target(&[]) else {
+            panic!("the reference client by default");
+        };
+        assert_eq!(c.command.args, ["reference", "client", "--", "{server}"]);
+        assert_eq!(c.shim.args, ["shim"]);
+        let given = client_target(&["node".into(), "c.js".into(), "{server}".into()]);
+        assert!(matches!(given, Ok(Target::Client(c)) if c.command.program == "node"));
+        let http = client_target(&["c".into(), "--url".into(), "{url}".into()]);
+        assert!(http.is_err_and(|e| e.contains("stdio only")));
+        assert_eq!(budget(None, None), Some(Duration::from_secs(30)));
+        assert_eq!(budget(Some(5), None), None);
+    }
 }

@@ -10,6 +10,7 @@
 //! mcpspec reference server --http ADDR        … over Streamable HTTP (/mcp) and legacy SSE (/sse)
 //! mcpspec reference client -- CMD             the reference client against a server (or --url / --sse-url)
 //! mcpspec fuzz server [OPTIONS] [-- CMD ...]  black-box fuzzing over stdio (exit 1: findings)
+//! mcpspec fuzz client [OPTIONS] [-- CMD {server}]  … of a client, playing its server
 //! mcpspec replay FILE [-- CMD ...]            re-run a fuzzing reproducer (exit 1: reproduced)
 //!                                             or a transcript .jsonl (exit 1: answers differ)
 //! mcpspec diff A B                            two transcripts or report directories (exit 1: differ)

@@ -2,8 +2,9 @@
 //!
 //! - a fuzzing reproducer (JSON): re-runs it in a fresh target process (or
 //!   a fresh HTTP session, over the transport it records; `--url` /
-//!   `--sse-url` point it elsewhere) and says whether its oracle trips
-//!   again on the same kind of message. Exit
+//!   `--sse-url` point it elsewhere; a client reproducer of `mcpspec fuzz
+//!   client` starts its client anew, or the client command after `--`) and
+//!   says whether its oracle trips again on the same kind of message. Exit
 //!   1 when it reproduces, 0 when it does not, 2 when the file is not a
 //!   reproducer, 3 when the target could not be run.
 //! - a transcript (`.jsonl`, from `--report-dir`): re-sends the harness
@@ -17,7 +18,8 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::Args;
-use mcpspec_fuzz::{replay, Reproducer, RunError};
+use mcpspec_fuzz::client::{replay_client, reproducer_target, TRANSPORT as CLIENT};
+use mcpspec_fuzz::{replay, ReplayOutcome, Reproducer, RunError};
 use mcpspec_report::textdiff::ColorChoice;
 
 use crate::cli::parse_duration;
@@ -25,7 +27,8 @@ use crate::EXIT_USAGE;
 
 #[derive(Debug, Args)]
 pub struct ReplayArgs {
-    /// A reproducer (written by `mcpspec fuzz server`) or a transcript (.jsonl, from --report-dir)
+    /// A reproducer (written by `mcpspec fuzz server` or `fuzz client`) or a transcript (.jsonl,
+    /// from --report-dir)
     pub file: PathBuf,
     /// Transcripts: how long to wait for each recorded answer
     #[arg(long, default_value = "5s", value_parser = parse_duration)]
@@ -52,7 +55,8 @@ pub struct ReplayArgs {
     #[arg(long = "header", short = 'H', value_name = "NAME: VALUE", value_parser = crate::cli::parse_header)]
     pub headers: Vec<(String, String)>,
     /// The server command (after `--`; default: the command or URL the
-    /// reproducer names, or for a transcript the built-in reference server)
+    /// reproducer names, or for a transcript the built-in reference server);
+    /// for a client reproducer, the client command ({server} included)
     #[arg(last = true, value_name = "CMD")]
     pub command: Vec<String>,
 }
@@ -96,6 +100,9 @@ pub async fn run(args: ReplayArgs) -> u8 {
             return EXIT_USAGE;
         }
     };
+    if repro.transport == CLIENT {
+        return run_client(&args, &repro).await;
+    }
     let given = !args.command.is_empty() || args.url.is_some() || args.sse_url.is_some();
     let target = if !given && (args.headers.is_empty() || repro.transport == "stdio") {
         None
@@ -116,6 +123,11 @@ pub async fn run(args: ReplayArgs) -> u8 {
             }
         }
     };
+    announce(&args, &repro);
+    report(replay(&repro, target, args.max_line).await, &repro)
+}
+
+fn announce(args: &ReplayArgs, repro: &Reproducer) {
     println!(
         "replaying {} ({} input(s)): {} on {} ({} {})",
         args.file.display(),
@@ -125,7 +137,34 @@ pub async fn run(args: ReplayArgs) -> u8 {
         repro.level,
         repro.requirement
     );
-    match replay(&repro, target, args.max_line).await {
+}
+
+/// A reproducer of `mcpspec fuzz client`: a fresh client (the one given
+/// after `--`, else the reproducer's), served through the shim.
+async fn run_client(args: &ReplayArgs, repro: &Reproducer) -> u8 {
+    if args.url.is_some() || args.sse_url.is_some() || !args.headers.is_empty() {
+        eprintln!("error: --url, --sse-url and -H choose a server; a client reproducer is replayed over stdio");
+        return EXIT_USAGE;
+    }
+    let target = if args.command.is_empty() {
+        crate::fuzz::shim().and_then(|shim| reproducer_target(repro, shim))
+    } else {
+        crate::fuzz::client_target(&args.command)
+    };
+    let target = match target {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return EXIT_USAGE;
+        }
+    };
+    announce(args, repro);
+    report(replay_client(repro, target, args.max_line).await, repro)
+}
+
+/// Prints what tripped; exit 1 when the finding reproduced, 0 when not.
+fn report(outcome: Result<ReplayOutcome, RunError>, repro: &Reproducer) -> u8 {
+    match outcome {
         Ok(outcome) => {
             for (v, kind) in &outcome.tripped {
                 println!("  tripped: {} on {kind}: {}", v.oracle, v.detail);

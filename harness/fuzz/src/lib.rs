@@ -1,4 +1,4 @@
-//! # mcpspec-fuzz — black-box fuzzing of a live MCP server
+//! # mcpspec-fuzz — black-box fuzzing of a live MCP server (or client)
 //!
 //! `mcpspec fuzz server` drives one target — a process over stdio, a
 //! Streamable HTTP endpoint or a legacy HTTP+SSE server ([`target`]) — with
@@ -42,17 +42,21 @@
 //!   new session the restart, and a server that cannot be reached ends the
 //!   run. RSS growth is watched over stdio only (the process is ours).
 //! - **Scope**: servers of the handshake versions (2024-11-05 to
-//!   2025-11-25) over all three transports. Not yet: fuzzing clients, the
+//!   2025-11-25) over all three transports; clients of those versions over
+//!   stdio ([`client`]: `mcpspec fuzz client -- CMD {server}`, the harness
+//!   playing the server, inputs sent server→client). Not yet: the
 //!   stateless 2026-07-28 (no ping to synchronise on; `server/discover`
-//!   would be the sync request).
+//!   would be the sync request), clients over HTTP.
 //!
 //! Modules, in reading order: [`rng`], [`input`], [`gen`] (one module per
 //! level), [`expect`] (with [`post`] for HTTP bodies), [`oracle`] (with
 //! [`verdict`] and [`http`]), [`target`], [`driver`] (with [`memory`]),
-//! [`minimize`], [`repro`], [`run`] (the loop, its configuration and summary).
+//! [`minimize`], [`repro`], [`run`] (the loop, its configuration and summary);
+//! then [`client`], which reuses them to fuzz clients.
 
 #![cfg_attr(test, allow(clippy::unwrap_used))]
 
+pub mod client;
 pub mod driver;
 pub mod expect;
 pub mod gen;

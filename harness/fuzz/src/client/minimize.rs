@@ -1,0 +1,181 @@
+//! Replaying inputs against a fresh client, and shrinking them by delta
+//! debugging (ddmin) while the same oracle still trips on the same kind of
+//! message — the client counterpart of [`crate::minimize`].
+//!
+//! A client sequence always starts with the handshake (no input goes before
+//! `initialize` is answered). Shrinking tries, in order: no input at all
+//! (for a client that never answers ping, or writes junk on its own), the
+//! input that tripped the oracle alone, then ddmin over the inputs before
+//! it, within a time budget. Each trial starts a fresh client.
+
+use std::time::Duration;
+
+use tokio::time::Instant;
+
+use super::driver::{ClientSession, SessionConfig};
+use super::expect::{derive, kind};
+use crate::input::Input;
+use crate::minimize::Tripped;
+use crate::oracle::{Oracle, Verdict};
+
+/// Runs `inputs` against a fresh client until an oracle trips or the
+/// inputs end (then waits for owed answers; with no inputs, sends one sync
+/// ping). `Err` when the client cannot be started or never sends
+/// `initialize`.
+pub async fn run_sequence(cfg: &SessionConfig, inputs: &[Input]) -> Result<Vec<Tripped>, String> {
+    let mut s = ClientSession::connect(cfg).await?;
+    if let Err(e) = s.handshake().await {
+        s.end().await;
+        return match e.verdict {
+            Some(v) => Ok(with_kinds(vec![v], &[])),
+            None => Err(e.message),
+        };
+    }
+    let carried = s.take_carry();
+    if !carried.is_empty() {
+        s.end().await;
+        return Ok(with_kinds(carried, &[]));
+    }
+    let mut kinds = Vec::new();
+    let mut out = Vec::new();
+    for (i, input) in inputs.iter().enumerate() {
+        let expects = derive(input, s.version(), s.capabilities());
+        kinds.push(kind(&expects));
+        out = s.exec(i as u64, input, &expects).await;
+        if !out.is_empty() || s.exited() || s.wound_down() {
+            break;
+        }
+    }
+    if out.is_empty() && !s.exited() && !s.wound_down() {
+        if inputs.is_empty() {
+            out.extend(s.bare_ping().await);
+        }
+        out.extend(s.drain().await);
+    }
+    s.end().await;
+    Ok(with_kinds(out, &kinds))
+}
+
+/// Each verdict with its message kind: the oracle's subject, else the kind
+/// of the input it is attributed to, else "handshake".
+pub fn with_kinds(verdicts: Vec<Verdict>, kinds: &[String]) -> Vec<Tripped> {
+    verdicts
+        .into_iter()
+        .map(|verdict| {
+            let kind = verdict.subject.clone().unwrap_or_else(|| {
+                verdict
+                    .exec
+                    .and_then(|e| kinds.get(usize::try_from(e).ok()?))
+                    .cloned()
+                    .unwrap_or_else(|| "handshake".to_owned())
+            });
+            Tripped { verdict, kind }
+        })
+        .collect()
+}
+
+/// Whether `inputs` trip `oracle` on a message of `kind` again.
+pub async fn reproduces(cfg: &SessionConfig, inputs: &[Input], oracle: Oracle, kind: &str) -> bool {
+    run_sequence(cfg, inputs).await.is_ok_and(|t| {
+        t.iter()
+            .any(|t| t.verdict.oracle == oracle && t.kind == kind)
+    })
+}
+
+/// Whether a finding of `oracle` may need no input at all.
+fn may_need_nothing(oracle: Oracle) -> bool {
+    matches!(oracle, Oracle::Ping | Oracle::Alive | Oracle::Stdout)
+}
+
+/// Shrinks `inputs`, whose input `trigger` tripped `oracle` on `kind`,
+/// within `budget`. Returns the smallest sequence found and whether it was
+/// seen to reproduce with a fresh client.
+pub async fn minimize(
+    cfg: &SessionConfig,
+    inputs: &[Input],
+    trigger: usize,
+    oracle: Oracle,
+    kind: &str,
+    budget: Duration,
+) -> (Vec<Input>, bool) {
+    let deadline = Instant::now() + budget;
+    if may_need_nothing(oracle) && reproduces(cfg, &[], oracle, kind).await {
+        return (Vec::new(), true);
+    }
+    if trigger >= inputs.len() {
+        return (inputs.to_vec(), false);
+    }
+    let end = trigger;
+    let alone = vec![inputs[end].clone()];
+    if reproduces(cfg, &alone, oracle, kind).await {
+        return (alone, true);
+    }
+    if end == 0 {
+        return (alone, false);
+    }
+    let whole = inputs[..=end].to_vec();
+    if !reproduces(cfg, &whole, oracle, kind).await {
+        return (whole, false);
+    }
+    let mut best = whole;
+    // ddmin over the inputs before the trigger, which is always kept.
+    let mut current: Vec<usize> = (0..end).collect();
+    let mut n = 2usize;
+    while !current.is_empty() && Instant::now() < deadline {
+        let chunk = current.len().div_ceil(n);
+        let mut reduced = false;
+        for start in (0..current.len()).step_by(chunk.max(1)) {
+            if Instant::now() >= deadline {
+                break;
+            }
+            let complement: Vec<usize> = current
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| *i < start || *i >= start + chunk)
+                .map(|(_, &x)| x)
+                .collect();
+            let candidate: Vec<Input> = complement
+                .iter()
+                .chain(std::iter::once(&end))
+                .map(|&i| inputs[i].clone())
+                .collect();
+            if reproduces(cfg, &candidate, oracle, kind).await {
+                current = complement;
+                best = candidate;
+                n = (n - 1).max(2);
+                reduced = true;
+                break;
+            }
+        }
+        if !reduced {
+            if n >= current.len() {
+                break;
+            }
+            n = (n * 2).min(current.len());
+        }
+    }
+    (best, true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kinds_come_from_the_subject_then_the_input() {
+        let own = Verdict::new(Oracle::Ping, "ping.respond", String::new(), Some(0))
+            .about("sync ping".to_owned());
+        let input = Verdict::new(
+            Oracle::Alive,
+            "jsonrpc.robustness.survives-invalid",
+            String::new(),
+            Some(1),
+        );
+        let none = Verdict::new(Oracle::Stdout, "jsonrpc.message.valid", String::new(), None);
+        let kinds = vec!["notification".to_owned(), "unparsable".to_owned()];
+        let t = with_kinds(vec![own, input, none], &kinds);
+        let k: Vec<&str> = t.iter().map(|t| t.kind.as_str()).collect();
+        assert_eq!(k, ["sync ping", "unparsable", "handshake"]);
+        assert!(may_need_nothing(Oracle::Ping) && !may_need_nothing(Oracle::Unanswered));
+    }
+}
