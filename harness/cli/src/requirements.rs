@@ -93,11 +93,22 @@ pub fn rows(version: Version, scenarios: &[Arc<Scenario>]) -> Vec<Row> {
             named.entry(id).or_default().push(s.id.clone());
         }
     }
-    // The oracle runs in every case; a stdio-only check needs a stdio case.
-    let any_case = scenarios.iter().any(|s| s.versions.contains(&version));
+    // The oracle runs in every case; a stdio-only check needs a stdio case,
+    // a client-only check a client case (of an HTTP transport if it is HTTP's).
+    let at = |s: &&Arc<Scenario>| s.versions.contains(&version);
+    let any_case = scenarios.iter().any(|s| at(&s));
     let stdio_case = scenarios
         .iter()
-        .any(|s| s.versions.contains(&version) && s.transports.contains(&TransportKind::Stdio));
+        .any(|s| at(&s) && s.transports.contains(&TransportKind::Stdio));
+    let is_client = |s: &Arc<Scenario>| s.role() == mcpspec_engine::Role::Client;
+    let client_case = scenarios.iter().any(|s| at(&s) && is_client(s));
+    let client_http_case = scenarios.iter().any(|s| {
+        at(&s)
+            && is_client(s)
+            && s.transports
+                .iter()
+                .any(|t| matches!(t, TransportKind::Http | TransportKind::Sse))
+    });
     catalogue::AREAS
         .iter()
         .flat_map(|area| area.entries.iter().map(move |req| (area, req)))
@@ -107,7 +118,11 @@ pub fn rows(version: Version, scenarios: &[Arc<Scenario>]) -> Vec<Row> {
             scenarios.sort();
             scenarios.dedup();
             let oracle = oracle::check_of(req.id).filter(|c| {
-                if c.by.stdio_only() {
+                if c.by.http_only() {
+                    client_http_case
+                } else if c.by.client_only() {
+                    client_case
+                } else if c.by.stdio_only() {
                     stdio_case
                 } else {
                     any_case

@@ -21,6 +21,7 @@ use crate::schema;
 
 mod fixture;
 mod http;
+mod peer_http;
 mod serve;
 mod stateless;
 pub use http::describe_record;
@@ -528,6 +529,9 @@ impl Conn {
             }
             Event::Http(record) => {
                 self.push_line(at_ms, "--", format!("{} [{via}]", describe_record(&record)));
+                if self.own == Role::Server {
+                    self.judge_client_request(at_ms, via, &record);
+                }
                 if let (Via::Post(n), Role::Client) = (via, self.own) {
                     self.note_post_status(n, &record);
                 }

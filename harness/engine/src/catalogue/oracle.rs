@@ -22,6 +22,15 @@ pub enum Checker {
     StdioConnection,
     /// The runner's schema check (`harness/runner/src/schema.rs`).
     Schema,
+    /// The session oracle playing the server: a client's lifecycle and
+    /// cursors (`harness/engine/src/session/client_peer.rs`).
+    ClientSession,
+    /// The stateless rules a 2026-07-28 client is judged by, in the session
+    /// oracle playing the server (`harness/engine/src/session/stateless.rs`).
+    ClientStatelessSession,
+    /// The runner's judgement of a client's HTTP requests
+    /// (`harness/runner/src/conn/peer_http.rs`).
+    ClientHttp,
 }
 
 impl Checker {
@@ -35,7 +44,24 @@ impl Checker {
             Checker::Schema => {
                 "the runner checks every message the target sends against the version's schema"
             }
+            Checker::ClientSession | Checker::ClientStatelessSession => {
+                "the session oracle judges every message a client under test sends"
+            }
+            Checker::ClientHttp => "the runner judges every HTTP request a client under test makes",
         }
+    }
+
+    /// Whether the check runs only in client cases (the harness serving).
+    pub fn client_only(self) -> bool {
+        matches!(
+            self,
+            Checker::ClientSession | Checker::ClientStatelessSession | Checker::ClientHttp
+        )
+    }
+
+    /// Whether the check runs only over the HTTP transports.
+    pub fn http_only(self) -> bool {
+        matches!(self, Checker::ClientHttp)
     }
 
     /// Whether the check runs only over stdio.
@@ -50,6 +76,9 @@ impl Checker {
             Checker::StatelessSession => "engine/src/session/stateless.rs",
             Checker::StdioConnection => "runner/src/conn.rs",
             Checker::Schema => "runner/src/schema.rs",
+            Checker::ClientSession => "engine/src/session/client_peer.rs",
+            Checker::ClientStatelessSession => "engine/src/session/stateless.rs",
+            Checker::ClientHttp => "runner/src/conn/peer_http.rs",
         }
     }
 }
@@ -75,6 +104,27 @@ const fn stateless(id: &'static str) -> OracleCheck {
     }
 }
 
+const fn client(id: &'static str) -> OracleCheck {
+    OracleCheck {
+        id,
+        by: Checker::ClientSession,
+    }
+}
+
+const fn client_stateless(id: &'static str) -> OracleCheck {
+    OracleCheck {
+        id,
+        by: Checker::ClientStatelessSession,
+    }
+}
+
+const fn client_http(id: &'static str) -> OracleCheck {
+    OracleCheck {
+        id,
+        by: Checker::ClientHttp,
+    }
+}
+
 const fn stdio(id: &'static str) -> OracleCheck {
     OracleCheck {
         id,
@@ -94,12 +144,8 @@ pub static ORACLE: &[OracleCheck] = &[
     session("logging.capability.declared"),
     session("progress.token-active"),
     session("progress.increasing"),
-    // Judged in the runner's client-role sessions, so only rules binding
-    // servers (or both sides). The client-binding stateless rules
-    // (`stateless.meta.required-keys`, `stateless.client.era-cached`,
-    // `stateless.client.retry-supported`,
-    // `stateless.client.version-from-supported`) are checked by server-role
-    // sessions, which no case runs yet: list them once client cases exist.
+    // Judged in the runner's client-role sessions: rules binding servers
+    // (or both sides). The client-binding ones follow, judged in client cases.
     stateless("stateless.server.no-requests"),
     stateless("stateless.removed.not-sent"),
     stateless("stateless.cancel.listen-only"),
@@ -109,6 +155,24 @@ pub static ORACLE: &[OracleCheck] = &[
     stateless("stateless.error.reserved-range"),
     stateless("stateless.error.retired-codes"),
     stateless("logging.meta-level.opt-in"),
+    client("lifecycle.initialize.first"),
+    client("lifecycle.client.no-requests-before-response"),
+    client("lifecycle.client.initialized-notification"),
+    client("cancellation.initialize-not-cancelled"),
+    client("pagination.client.opaque-cursor"),
+    client_stateless("stateless.meta.required-keys"),
+    client_stateless("stateless.client.era-cached"),
+    client_stateless("stateless.client.retry-supported"),
+    client_stateless("stateless.client.version-from-supported"),
+    client_http("http.post.accept"),
+    client_http("http.get.accept"),
+    client_http("http.post.client-post"),
+    client_http("http.post.single-message"),
+    client_http("http.session.client-echo"),
+    client_http("http.header.protocol-version"),
+    client_http("http.header.protocol-version-negotiated"),
+    client_http("http.header.version-matches-meta"),
+    client_http("sse.client-post"),
     stdio("stdio.stdout-only-mcp"),
     stdio("stdio.newline-delimited"),
     OracleCheck {
@@ -146,6 +210,14 @@ mod tests {
             (Checker::Session, include_str!("../session.rs")),
             (
                 Checker::StatelessSession,
+                include_str!("../session/stateless.rs"),
+            ),
+            (
+                Checker::ClientSession,
+                include_str!("../session/client_peer.rs"),
+            ),
+            (
+                Checker::ClientStatelessSession,
                 include_str!("../session/stateless.rs"),
             ),
         ] {

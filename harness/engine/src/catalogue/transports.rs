@@ -113,6 +113,8 @@ pub static ENTRIES: &[Requirement] = &[
     // ── MCP-Protocol-Version and other headers ───────────────────────────
     req!("http.header.protocol-version", Must, Client, V2025_06_18, None, "basic/transports#protocol-version-header",
         "Every HTTP request after initialization (from 2026-07-28: every request) carries an MCP-Protocol-Version header naming the protocol version in use."),
+    req!("http.header.protocol-version-negotiated", Should, Client, V2025_06_18, Some(V2025_11_25), "basic/transports#protocol-version-header",
+        "The MCP-Protocol-Version a client sends after initialization names the version negotiated in the initialize exchange."),
     req!("http.header.protocol-version-default", Should, Server, V2025_06_18, Some(V2025_11_25), "basic/transports#protocol-version-header",
         "A server that gets no MCP-Protocol-Version header and has no other way to tell the version assumes 2025-03-26."),
     req!("http.header.protocol-version-invalid", Must, Server, V2025_06_18, None, "basic/transports#protocol-version-header",

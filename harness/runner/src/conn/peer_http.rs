@@ -1,0 +1,467 @@
+//! Client cases over HTTP: every request the client under test makes of the
+//! harness's HTTP endpoint, judged against the client's transport rules.
+//!
+//! The peer (`mcpspec_transport::serve`) reports each request as one
+//! [`HttpRecord`] before its body's frame; [`Conn::judge_client_request`]
+//! reads it here, with what the harness knows at that moment: the peer's
+//! live session id and the version the initialize exchange settled on (read
+//! back from the transcript, where both halves of the exchange are kept).
+//!
+//! | rule | versions | what is checked |
+//! |---|---|---|
+//! | `http.post.accept` | 2025-03-26 → | a POST's `Accept` lists `application/json` and `text/event-stream` |
+//! | `http.get.accept` | 2025-03-26 … 2025-11-25 | a GET's `Accept` lists `text/event-stream` |
+//! | `http.post.client-post` | 2025-03-26 → | a JSON-RPC message is POSTed to the MCP endpoint, not elsewhere |
+//! | `http.post.single-message` | 2025-06-18 → | a POST body is one message, not a batch |
+//! | `http.session.client-echo` | 2025-03-26 … 2025-11-25 | once issued, the session id is on every request |
+//! | `http.header.protocol-version` | 2025-06-18 → | after the handshake every request names the negotiated version (2026-07-28: every request) |
+//! | `http.header.version-matches-meta` | 2026-07-28 → | the header equals the version in the request's `_meta` |
+//! | `sse.client-post` | 2024-11-05 | (legacy) every POST goes to the URI of the `endpoint` event |
+//!
+//! No false failures: a rule is only applied where the harness can tell a
+//! conformant client from a broken one. The session rules lean on the
+//! peer's own verdict, which it took under its lock when it handled the
+//! request (it refuses a missing id with 400 and an unknown one with 404):
+//! a request is blamed only when that refusal and the session live when the
+//! record is judged agree, so a request that crossed a new `initialize` is
+//! not. Before the client can know the negotiated version (a ping racing
+//! the initialize result) its requests are not held to it, and a version
+//! the harness counter-offered binds the client only once it took it
+//! (`notifications/initialized`).
+
+use mcpspec_engine::requirement::known;
+use mcpspec_engine::session::Phase;
+use mcpspec_engine::{Lifecycle, Version, Violation};
+use mcpspec_transport::serve::{LEGACY_POST_PATH, MCP_PATH};
+use mcpspec_transport::{HttpRecord, Via};
+use mcpspec_wire::{classify, Id, Inbound, Message};
+use serde_json::Value;
+
+use super::{Conn, PROTOCOL_VERSION_KEY};
+use crate::outcome::TranscriptLine;
+
+const SESSION_HEADER: &str = "mcp-session-id";
+const VERSION_HEADER: &str = "mcp-protocol-version";
+
+impl Conn {
+    /// Judges one request record of the client under test (a client case
+    /// over Streamable HTTP or legacy HTTP+SSE); each broken rule becomes a
+    /// violation at `at_ms`.
+    pub(super) fn judge_client_request(&mut self, at_ms: u64, via: Via, record: &HttpRecord) {
+        let legacy = match self.transport {
+            "http" => false,
+            "sse" => true,
+            _ => return,
+        };
+        let live = self.proc.session_id();
+        let negotiation = if legacy || !self.version.has_protocol_version_header() {
+            None
+        } else {
+            self.session.peer_initialize_id().and_then(|init| {
+                let operating = *self.session.phase() == Phase::Operating;
+                negotiation(&self.transcript, init, operating)
+            })
+        };
+        let cx = Context {
+            version: self.version,
+            legacy,
+            live_session: live.as_deref(),
+            negotiation,
+        };
+        for (id, detail) in judge(&cx, via, record) {
+            self.violation(Violation {
+                requirement: known(id),
+                detail,
+                at_ms,
+            });
+        }
+    }
+}
+
+/// What the harness knows when a request record is judged.
+#[derive(Debug, Clone, Copy)]
+struct Context<'a> {
+    /// The case's version.
+    version: Version,
+    /// Legacy HTTP+SSE rather than Streamable HTTP.
+    legacy: bool,
+    /// The peer's live session id (Streamable: issued with the answer to
+    /// `initialize`; legacy: the SSE stream's), when the record is judged.
+    live_session: Option<&'a str>,
+    /// The initialize exchange, once the harness answered it with a version
+    /// that has the protocol-version header.
+    negotiation: Option<Negotiation>,
+}
+
+/// The version the initialize exchange settled on, and whether the client
+/// has taken it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Negotiation {
+    version: Version,
+    /// The client asked for this very version, or has sent
+    /// `notifications/initialized` since: it is bound to it.
+    binding: bool,
+    /// The client has sent `notifications/initialized`.
+    confirmed: bool,
+}
+
+/// A broken rule: the requirement id and what happened.
+type Finding = (&'static str, String);
+
+/// One request as the rules read it: its record, its body (from the
+/// record's copy, cut at `RECORD_BODY_MAX`, so a long body may be
+/// unreadable here) and how it reads in a detail (`POST #3 (tools/list)`).
+struct Req<'a> {
+    r: &'a HttpRecord,
+    /// The POST body's messages (a batch's readable members).
+    items: Vec<Message>,
+    batch: bool,
+    /// A POST body not readable as JSON-RPC (or cut).
+    unreadable: bool,
+    label: String,
+}
+
+impl<'a> Req<'a> {
+    fn new(via: Via, r: &'a HttpRecord) -> Self {
+        let (items, batch, unreadable) = match classify(r.request_body.as_bytes()) {
+            _ if r.method != "POST" => (Vec::new(), false, false),
+            Ok(Inbound::Single(m)) => (vec![m], false, false),
+            Ok(Inbound::Batch(items)) => (items.into_iter().flatten().collect(), true, false),
+            Err(_) => (Vec::new(), false, true),
+        };
+        let mut label = match via {
+            Via::Post(n) => format!("{} #{n}", r.method),
+            _ => r.method.clone(),
+        };
+        if !items.is_empty() {
+            let carried: Vec<String> = items
+                .iter()
+                .map(|m| match (m.method(), m) {
+                    (Some(method), _) => method.to_owned(),
+                    (None, Message::Response(resp)) => resp
+                        .id
+                        .as_ref()
+                        .map_or_else(|| "response".to_owned(), |id| format!("response to {id}")),
+                    (None, _) => String::new(),
+                })
+                .collect();
+            label = format!("{label} ({})", carried.join(", "));
+        }
+        Req {
+            r,
+            items,
+            batch,
+            unreadable,
+            label,
+        }
+    }
+
+    /// It carries `initialize`, or might (a body cut in the record).
+    fn initialize(&self) -> bool {
+        self.items.iter().any(|m| m.method() == Some("initialize"))
+            || (self.unreadable && self.r.request_body.contains("\"initialize\""))
+    }
+
+    /// Only what a client may send before it has the initialize result:
+    /// pings, and answers to the server's pings.
+    fn early_only(&self) -> bool {
+        !self.items.is_empty()
+            && self.items.iter().all(|m| match m {
+                Message::Request(r) => r.method == "ping",
+                Message::Response(_) => true,
+                Message::Notification(_) => false,
+            })
+    }
+}
+
+/// Every rule `record` breaks, given what the harness knew (`cx`).
+fn judge(cx: &Context<'_>, via: Via, record: &HttpRecord) -> Vec<Finding> {
+    let q = Req::new(via, record);
+    let path = record.target.split('?').next().unwrap_or_default();
+    let found = if cx.legacy {
+        vec![legacy_post(cx, &q)]
+    } else if path != MCP_PATH {
+        vec![off_endpoint(cx, &q)]
+    } else {
+        vec![
+            accept(cx, &q),
+            single_message(cx, &q),
+            session_echo(cx, &q),
+            protocol_version(cx, &q),
+        ]
+    };
+    found.into_iter().flatten().collect()
+}
+
+fn applies(id: &'static str, version: Version) -> bool {
+    known(id).applies_to(version)
+}
+
+/// `http.post.accept`, `http.get.accept`.
+fn accept(cx: &Context<'_>, q: &Req<'_>) -> Option<Finding> {
+    let (id, wanted): (&'static str, &[&str]) = match q.r.method.as_str() {
+        "POST" => (
+            "http.post.accept",
+            &["application/json", "text/event-stream"],
+        ),
+        "GET" => ("http.get.accept", &["text/event-stream"]),
+        _ => return None,
+    };
+    let values = header_values(q.r, "accept");
+    let missing: Vec<&str> = wanted
+        .iter()
+        .copied()
+        .filter(|m| !lists(&values, m))
+        .collect();
+    if missing.is_empty() || !applies(id, cx.version) {
+        return None;
+    }
+    let sent = match values.as_slice() {
+        [] => "no Accept header".to_owned(),
+        _ => format!("Accept: {}", values.join(", ")),
+    };
+    let missing = missing.join(" or ");
+    Some((
+        id,
+        format!("{} sent {sent}, which does not list {missing}", q.label),
+    ))
+}
+
+/// `http.post.client-post`: a message POSTed beside the MCP endpoint.
+/// (Other requests elsewhere — discovery of authorization metadata — are
+/// not MCP messages.)
+fn off_endpoint(cx: &Context<'_>, q: &Req<'_>) -> Option<Finding> {
+    let id = "http.post.client-post";
+    (q.r.method == "POST" && !q.items.is_empty() && applies(id, cx.version)).then(|| {
+        let to = &q.r.target;
+        (
+            id,
+            format!(
+                "{} went to {to}, not to the MCP endpoint {MCP_PATH}",
+                q.label
+            ),
+        )
+    })
+}
+
+/// `http.post.single-message`: a batch in a POST body (2025-06-18 on).
+fn single_message(cx: &Context<'_>, q: &Req<'_>) -> Option<Finding> {
+    let id = "http.post.single-message";
+    (q.batch && applies(id, cx.version)).then(|| {
+        let n = q.items.len();
+        (
+            id,
+            format!(
+                "{} carried a JSON-RPC batch of {n} messages, not one message",
+                q.label
+            ),
+        )
+    })
+}
+
+/// `http.session.client-echo`, on the peer's verdict (see the module docs).
+fn session_echo(cx: &Context<'_>, q: &Req<'_>) -> Option<Finding> {
+    let id = "http.session.client-echo";
+    if !applies(id, cx.version) || q.r.response_header(SESSION_HEADER).is_some() {
+        return None; // not a session version, or this request opened the session
+    }
+    // None issued, or it ended: nothing to echo.
+    let live = cx.live_session?;
+    let detail = match (q.r.status, q.r.request_header(SESSION_HEADER)) {
+        // A POST's 400 may be about its body instead, when that is unreadable.
+        (Some(400), None) if !q.unreadable => format!(
+            "{} carried no Mcp-Session-Id, though the server issued {live:?} with its initialize answer (refused with 400)",
+            q.label
+        ),
+        (Some(404), Some(sent)) if sent != live => format!(
+            "{} carried Mcp-Session-Id {sent:?}, not the session's {live:?} (refused with 404)",
+            q.label
+        ),
+        _ => return None,
+    };
+    Some((id, detail))
+}
+
+/// `http.header.protocol-version` and `http.header.version-matches-meta`.
+fn protocol_version(cx: &Context<'_>, q: &Req<'_>) -> Option<Finding> {
+    let id = "http.header.protocol-version";
+    if !applies(id, cx.version) {
+        return None;
+    }
+    let sent = q.r.request_header(VERSION_HEADER).map(str::trim);
+    let label = &q.label;
+    if let (Lifecycle::Stateless, [Message::Request(req)]) =
+        (cx.version.lifecycle(), q.items.as_slice())
+    {
+        // Every request names its version, in `_meta` and in the header
+        // (notification POSTs have no header rule in 2026-07-28).
+        if let Some(meta) = meta_version(req.params.as_ref()) {
+            let matches = "http.header.version-matches-meta";
+            return match sent {
+                None => Some((
+                    id,
+                    format!(
+                        "{label} carried no MCP-Protocol-Version header (its _meta names {meta})"
+                    ),
+                )),
+                Some(v) if v != meta && applies(matches, cx.version) => Some((
+                    matches,
+                    format!(
+                        "{label} carried MCP-Protocol-Version {v:?}, but its _meta names {meta:?}"
+                    ),
+                )),
+                Some(_) => None,
+            };
+        }
+    }
+    // Nothing negotiated yet that binds the client; or a request from
+    // before it could know the version.
+    let n = cx.negotiation.filter(|n| n.binding)?;
+    if q.initialize() || (!n.confirmed && q.early_only()) {
+        return None;
+    }
+    let want = n.version.as_str();
+    match sent {
+        None => Some((
+            id,
+            format!("{label} carried no MCP-Protocol-Version header; {want} was negotiated"),
+        )),
+        // The header is a MUST; naming the negotiated version, a SHOULD.
+        Some(v) if v != want => Some((
+            "http.header.protocol-version-negotiated",
+            format!("{label} carried MCP-Protocol-Version {v:?}, not the negotiated {want}"),
+        )),
+        Some(_) => None,
+    }
+}
+
+/// `sse.client-post`: after the `endpoint` event every message is POSTed to
+/// its URI. Judged on POSTs the peer refused while a legacy session is live
+/// (an accepted one went where it should; before the stream opened a POST
+/// may be a Streamable HTTP probe, which the spec's fallback expects).
+fn legacy_post(cx: &Context<'_>, q: &Req<'_>) -> Option<Finding> {
+    let id = "sse.client-post";
+    let r = q.r;
+    let live = cx.live_session?;
+    if r.method != "POST" || !applies(id, cx.version) || r.status.is_some_and(|s| s < 300) {
+        return None;
+    }
+    let (path, query) = r.target.split_once('?').unwrap_or((&r.target, ""));
+    let session = query
+        .split('&')
+        .filter_map(|pair| pair.split_once('='))
+        .find_map(|(k, v)| (k == "session").then_some(v));
+    if path == LEGACY_POST_PATH && session == Some(live) {
+        return None; // the right URI, refused for another reason
+    }
+    let endpoint = format!("{LEGACY_POST_PATH}?session={live}");
+    let to = &r.target;
+    Some((
+        id,
+        format!(
+            "{} went to {to}, not to the URI of the endpoint event ({endpoint})",
+            q.label
+        ),
+    ))
+}
+
+/// Every value of a request header (a header may be repeated).
+fn header_values<'a>(r: &'a HttpRecord, name: &str) -> Vec<&'a str> {
+    r.request_headers
+        .iter()
+        .filter(|(n, _)| n.eq_ignore_ascii_case(name))
+        .map(|(_, v)| v.as_str())
+        .collect()
+}
+
+/// Whether Accept values list `media` by name (case-insensitively, with
+/// any parameters) and do not refuse it with `q=0`. A wildcard does not
+/// list it: the rule asks for both types by name.
+fn lists(values: &[&str], media: &str) -> bool {
+    values.iter().flat_map(|v| v.split(',')).any(|range| {
+        let mut parts = range.split(';');
+        let name = parts.next().unwrap_or_default().trim();
+        let refused = parts.any(|p| {
+            p.split_once('=').is_some_and(|(k, v)| {
+                k.trim().eq_ignore_ascii_case("q")
+                    && v.trim().parse::<f64>().is_ok_and(|q| q == 0.0)
+            })
+        });
+        name.eq_ignore_ascii_case(media) && !refused
+    })
+}
+
+/// The protocol version a request names in `params._meta`.
+fn meta_version(params: Option<&Value>) -> Option<&str> {
+    params?.get("_meta")?.get(PROTOCOL_VERSION_KEY)?.as_str()
+}
+
+/// Transcript lines searched for the initialize exchange, which opens every
+/// client case: judging a record stays cheap however long the case runs.
+const EXCHANGE_WINDOW: usize = 200;
+/// Frames longer than this are not read as part of the exchange.
+const EXCHANGE_FRAME_MAX: usize = 64 * 1024;
+
+/// The initialize exchange as the transcript holds it: the client's request
+/// `init` (`<<`), the harness's answer (`>>`) and, after it, the client's
+/// `notifications/initialized` (known at once when `operating`: the session
+/// saw it). `None` until the harness answered with a handshake version that
+/// has the protocol-version header, or when the exchange is not within
+/// [`EXCHANGE_WINDOW`] (the checks then stay silent).
+fn negotiation(lines: &[TranscriptLine], init: &Id, operating: bool) -> Option<Negotiation> {
+    let lines = &lines[..lines.len().min(EXCHANGE_WINDOW)];
+    let read = |line: &TranscriptLine| -> Option<Message> {
+        // The exact bytes when kept: the shown text may be cut.
+        let bytes = line.raw.as_deref().unwrap_or(line.text.as_bytes());
+        if !matches!(line.dir, "<<" | ">>") || bytes.len() > EXCHANGE_FRAME_MAX {
+            return None;
+        }
+        match classify(bytes) {
+            Ok(Inbound::Single(m)) => Some(m),
+            _ => None,
+        }
+    };
+    let mut asked: Option<String> = None;
+    let mut answer = None;
+    for (i, line) in lines.iter().enumerate() {
+        match (line.dir, read(line)) {
+            ("<<", Some(Message::Request(r))) if &r.id == init && r.method == "initialize" => {
+                asked = r
+                    .params
+                    .as_ref()
+                    .and_then(|p| p.get("protocolVersion"))
+                    .and_then(Value::as_str)
+                    .map(str::to_owned);
+            }
+            (">>", Some(Message::Response(resp))) if resp.id.as_ref() == Some(init) => {
+                answer = Some((resp, i));
+                break;
+            }
+            _ => {}
+        }
+    }
+    let (resp, at) = answer?;
+    let version: Version = resp
+        .outcome
+        .ok()?
+        .get("protocolVersion")?
+        .as_str()?
+        .parse()
+        .ok()?;
+    if version.lifecycle() != Lifecycle::Handshake || !version.has_protocol_version_header() {
+        return None;
+    }
+    let confirmed = operating
+        || lines[at + 1..].iter().any(|line| {
+            line.dir == "<<"
+                && matches!(read(line), Some(Message::Notification(n)) if n.method == "notifications/initialized")
+        });
+    Some(Negotiation {
+        version,
+        binding: confirmed || asked.as_deref() == Some(version.as_str()),
+        confirmed,
+    })
+}
+
+#[cfg(test)]
+mod tests;
