@@ -242,10 +242,15 @@ pub struct ReferenceServerArgs {
 
 #[derive(Debug, Args)]
 pub struct ReferenceClientArgs {
-    /// Protocol version to offer in initialize (default: 2025-11-25; a version with the
-    /// initialize handshake)
+    /// Protocol version to speak (default: 2025-11-25). A handshake version is offered in
+    /// initialize; 2026-07-28 opens with server/discover and runs statelessly (_meta on every
+    /// request), falling back to initialize with 2025-11-25 when the server lacks discover
     #[arg(long = "spec-version", value_name = "VERSION", value_parser = parse_version)]
     pub spec_version: Option<Version>,
+    /// With --spec-version 2026-07-28: skip server/discover and start the workflow at once,
+    /// assuming tools, resources and prompts
+    #[arg(long)]
+    pub no_discover: bool,
     /// Break one rule of the specification on purpose (repeatable; see --list-faults)
     #[arg(long = "fault", value_name = "NAME")]
     pub faults: Vec<String>,

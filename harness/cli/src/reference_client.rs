@@ -18,9 +18,16 @@
 //! Shutting down closes the server's input (stdio: its stdin; Streamable
 //! HTTP: DELETE; legacy SSE: the stream), waits at most [`CLOSE_WAIT`] for a
 //! child process to exit, then kills it (its whole process group).
-//! Over Streamable HTTP, once initialized the `MCP-Protocol-Version` header
-//! is sent (from 2025-06-18 on) and the optional GET stream is opened for
-//! the server's own requests.
+//!
+//! Before each batch of outputs goes out, the transport is told what the
+//! client's state asks of it ([`sync`]): the `MCP-Protocol-Version` header
+//! ([`ReferenceClient::header_version`]: 2026-07-28 on every stateless
+//! request, `server/discover` included, so the transport adds the routing
+//! headers; from 2025-06-18, after initialize); and, once the session is
+//! open, over Streamable HTTP, the header misbehaviour of the `http-*` and
+//! `header-meta-mismatch` faults, then the optional GET stream for the
+//! server's own requests (handshake sessions only: 2026-07-28 has none).
+//! Those faults are ignored, with a warning, over the other transports.
 //!
 //! Exit codes: the client's (0 clean end, 1 the session failed), 2 usage
 //! error, 3 the server could not be started or reached (including a server
@@ -28,11 +35,13 @@
 
 use std::time::Duration;
 
-use mcpspec_engine::Version;
+use mcpspec_engine::{Lifecycle, Version};
 use mcpspec_reference::client::{
-    ClientConfig, ClientFault, ReferenceClient, CLIENT_NAME, CLIENT_VERSIONS, FAULTS,
+    ClientConfig, ClientFault, ReferenceClient, CLIENT_NAME, FAULTS, SPOKEN_VERSIONS,
+    STATELESS_VERSION,
 };
-use mcpspec_reference::Output;
+use mcpspec_reference::{Output, Transport};
+use mcpspec_transport::streamable::HttpMisbehaviour;
 use mcpspec_transport::{CommandSpec, Connection, Event, HttpRecord, Target};
 use tokio::time::{sleep_until, timeout_at, Instant};
 
@@ -68,7 +77,18 @@ pub async fn run(args: ReferenceClientArgs) -> u8 {
             return EXIT_UNREACHABLE;
         }
     };
-    let code = drive(&mut conn, ReferenceClient::new(config)).await;
+    let transport = match &target {
+        Target::Http { .. } => Transport::StreamableHttp,
+        Target::Sse { .. } => Transport::LegacySse,
+        _ => Transport::Stdio,
+    };
+    for f in config.faults.iter().filter(|f| !f.applies_to(transport)) {
+        eprintln!(
+            "{CLIENT_NAME}: fault {f} breaks a rule of Streamable HTTP only; ignored over {transport}"
+        );
+    }
+    let misbehave = misbehaviour(&config.faults);
+    let code = drive(&mut conn, ReferenceClient::new(config), misbehave).await;
     shut_down(&mut conn).await;
     code
 }
@@ -76,11 +96,16 @@ pub async fn run(args: ReferenceClientArgs) -> u8 {
 /// Checks the arguments: the client's configuration and the server to reach.
 fn prepare(args: &ReferenceClientArgs) -> Result<(ClientConfig, Target), String> {
     let version = args.spec_version.unwrap_or(Version::LATEST_HANDSHAKE);
-    if !CLIENT_VERSIONS.contains(&version) {
-        let known: Vec<&str> = CLIENT_VERSIONS.iter().map(|v| v.as_str()).collect();
+    if !SPOKEN_VERSIONS.contains(&version) {
+        let known: Vec<&str> = SPOKEN_VERSIONS.iter().map(|v| v.as_str()).collect();
         return Err(format!(
-            "the reference client speaks the initialize handshake only: --spec-version must be one of {}",
+            "--spec-version must be one of {}",
             known.join(", ")
+        ));
+    }
+    if args.no_discover && version != STATELESS_VERSION {
+        return Err(format!(
+            "--no-discover applies to --spec-version {STATELESS_VERSION} only (the handshake versions open with initialize)"
         ));
     }
     let config = ClientConfig {
@@ -89,6 +114,7 @@ fn prepare(args: &ReferenceClientArgs) -> Result<(ClientConfig, Target), String>
         request_timeout: args.timeout,
         linger: args.linger,
         bare: args.no_capabilities,
+        discover: !args.no_discover,
     };
     let target = Target::choose(
         args.url.as_deref(),
@@ -120,16 +146,21 @@ fn parse_faults(names: &[String]) -> Result<Vec<ClientFault>, String> {
         .collect()
 }
 
-/// Lines for `--list-faults`: `name  LEVEL  description (requirement)`.
+/// Lines for `--list-faults`: `name  LEVEL  transports  description
+/// (requirement)`, as the server's list: transports is a comma-separated
+/// subset of `stdio,http,sse` (`http`: Streamable HTTP, `sse`: legacy
+/// HTTP+SSE), the transports over which the fault's violation exists.
 pub fn list_faults() -> String {
     let width = FAULTS.iter().map(|e| e.name.len()).max().unwrap_or(0);
     FAULTS
         .iter()
         .map(|e| {
+            let transports: Vec<&str> = e.transports.iter().map(|t| t.name()).collect();
             format!(
-                "{:<width$}  {:<6}  {} ({})\n",
+                "{:<width$}  {:<6}  {:<14}  {} ({})\n",
                 e.name,
                 e.level.keyword(),
+                transports.join(","),
                 e.description,
                 e.requirement
             )
@@ -137,14 +168,42 @@ pub fn list_faults() -> String {
         .collect()
 }
 
+/// The Streamable HTTP header misbehaviour of the faults, switched on
+/// once the session is open. `header-meta-mismatch` names the newest
+/// handshake version while every request's `_meta` names 2026-07-28.
+fn misbehaviour(faults: &[ClientFault]) -> HttpMisbehaviour {
+    let has = |f| faults.contains(&f);
+    HttpMisbehaviour {
+        post_accept_json_only: has(ClientFault::HttpBadAccept),
+        get_accept_json: has(ClientFault::HttpBadGetAccept),
+        no_session_echo: has(ClientFault::HttpNoSessionEcho),
+        no_version_header: has(ClientFault::HttpNoVersionHeader),
+        version_header: has(ClientFault::HeaderMetaMismatch)
+            .then(|| Version::LATEST_HANDSHAKE.as_str().to_owned()),
+    }
+}
+
+/// What the transport was last told (see [`sync`]).
+#[derive(Debug, Default)]
+struct Synced {
+    header: Option<Version>,
+    open: Option<Version>,
+}
+
 /// Runs the session until the client exits; returns its exit code.
-async fn drive(conn: &mut Connection, mut client: ReferenceClient) -> u8 {
+/// `misbehave`: the faults' HTTP misbehaviour, once the session is open.
+async fn drive(
+    conn: &mut Connection,
+    mut client: ReferenceClient,
+    misbehave: HttpMisbehaviour,
+) -> u8 {
     let start = Instant::now();
     let now = move || u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX);
     let mut heard = false;
-    let mut version: Option<Version> = None;
+    let mut synced = Synced::default();
     let mut outputs = client.start(now());
     loop {
+        sync(conn, &client, &mut synced, &misbehave);
         if let Some(code) = perform(conn, &mut client, outputs, now()).await {
             return code;
         }
@@ -207,10 +266,6 @@ async fn drive(conn: &mut Connection, mut client: ReferenceClient) -> u8 {
                 client.on_tick(now().max(deadline.unwrap_or(0)))
             }
         };
-        if client.version() != version {
-            version = client.version();
-            adopt(conn, version);
-        }
     }
 }
 
@@ -222,15 +277,38 @@ fn exit_status(code: Option<i32>, signal: Option<i32>) -> String {
     }
 }
 
-/// Over HTTP, what the negotiated version changes: the header on later
-/// requests (from 2025-06-18 on), and the GET stream for the server's own
-/// messages, opened once initialized.
-fn adopt(conn: &mut Connection, version: Option<Version>) {
-    let Some(v) = version else { return };
-    if v.has_protocol_version_header() {
-        conn.set_protocol_version(Some(v.as_str().to_owned()));
+/// Tells the transport what the client's state asks of it before the next
+/// outputs go out: the `MCP-Protocol-Version` to send, and, once the
+/// session is open, over Streamable HTTP, the faults' misbehaviour and (in
+/// a handshake session) the GET stream for the server's own messages.
+fn sync(
+    conn: &mut Connection,
+    client: &ReferenceClient,
+    synced: &mut Synced,
+    misbehave: &HttpMisbehaviour,
+) {
+    let header = client.header_version();
+    if header != synced.header {
+        synced.header = header;
+        conn.set_protocol_version(header.map(|v| v.as_str().to_owned()));
     }
-    if let Connection::Http(session) = conn {
+    let open = client.version();
+    if open == synced.open {
+        return;
+    }
+    synced.open = open;
+    let (Some(version), Connection::Http(session)) = (open, conn) else {
+        return;
+    };
+    if !misbehave.is_off() {
+        let mut m = misbehave.clone();
+        if !client.is_stateless() {
+            // No _meta version to disagree with.
+            m.version_header = None;
+        }
+        session.set_misbehaviour(m);
+    }
+    if version.lifecycle() == Lifecycle::Handshake {
         if let Err(e) = session.open_get_stream() {
             eprintln!("{CLIENT_NAME}: could not open the GET stream: {e}");
         }
@@ -313,13 +391,39 @@ mod tests {
     }
 
     #[test]
-    fn list_has_one_line_per_fault_with_its_requirement() {
+    fn list_has_one_line_per_fault_with_its_transports_and_requirement() {
         let list = list_faults();
         assert_eq!(list.lines().count(), FAULTS.len());
-        let line = list
-            .lines()
-            .find(|l| l.starts_with("tamper-cursor "))
-            .unwrap_or_default();
-        assert!(line.contains("MUST") && line.ends_with("(pagination.client.opaque-cursor)"));
+        let columns = |name: &str| -> Vec<String> {
+            let line = list
+                .lines()
+                .find(|l| l.starts_with(&format!("{name} ")))
+                .unwrap_or_default();
+            line.split_whitespace().map(str::to_owned).collect()
+        };
+        let tamper = columns("tamper-cursor");
+        assert_eq!(tamper[1..3], ["MUST", "stdio,http,sse"]);
+        assert_eq!(
+            tamper.last().map(String::as_str),
+            Some("(pagination.client.opaque-cursor)")
+        );
+        let accept = columns("http-bad-accept");
+        assert_eq!(accept[1..3], ["MUST", "http"]);
+        assert_eq!(columns("fallback-after-discover")[1], "SHOULD");
+    }
+
+    #[test]
+    fn each_http_fault_switches_its_own_misbehaviour() {
+        assert!(misbehaviour(&[ClientFault::TamperCursor]).is_off());
+        let all: Vec<ClientFault> = ClientFault::all()
+            .filter(|f| !f.applies_to(Transport::Stdio))
+            .collect();
+        for f in &all {
+            assert!(!misbehaviour(&[*f]).is_off(), "{f} switches nothing");
+        }
+        let m = misbehaviour(&all);
+        assert!(m.post_accept_json_only && m.get_accept_json && m.no_session_echo);
+        assert!(m.no_version_header);
+        assert_eq!(m.version_header.as_deref(), Some("2025-11-25"));
     }
 }

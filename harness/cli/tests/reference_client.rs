@@ -1,6 +1,7 @@
 //! `mcpspec reference client` against the reference server: over stdio
 //! (the server started as a child) and over Streamable HTTP and legacy
-//! HTTP+SSE (the server listening on 127.0.0.1); its usage errors and
+//! HTTP+SSE (the server listening on 127.0.0.1), at the handshake versions
+//! and statelessly at 2026-07-28; its HTTP faults; its usage errors and
 //! `--list-faults`. Every process is bounded in time and stopped.
 
 mod support;
@@ -124,15 +125,9 @@ fn usage_errors_exit_2_and_name_the_valid_faults() {
 
     let run = client(&[]);
     assert_eq!(run.code, Some(2), "no server: {}", run.stderr);
-    let run = client(&[
-        "--spec-version",
-        "2026-07-28",
-        "--",
-        BIN,
-        "reference",
-        "server",
-    ]);
+    let run = client(&["--no-discover", "--", BIN, "reference", "server"]);
     assert_eq!(run.code, Some(2), "{}", run.stderr);
+    assert!(shows(&run, "2026-07-28 only"), "{}", run.stderr);
     let run = client(&["--url", "https://127.0.0.1:1/mcp"]);
     assert_eq!(run.code, Some(2), "{}", run.stderr);
 }
@@ -149,12 +144,171 @@ fn an_unreachable_server_exits_3() {
 }
 
 #[test]
-fn list_faults_names_each_fault_and_its_requirement() {
+fn list_faults_names_each_fault_its_transports_and_requirement() {
     let run = client(&["--list-faults"]);
     assert_eq!(run.code, Some(0), "{}", run.stderr);
-    assert_eq!(run.stdout.lines().count(), 19, "{}", run.stdout);
-    assert!(run
-        .stdout
-        .lines()
-        .any(|l| l.starts_with("reuse-ids ") && l.ends_with("(jsonrpc.request.id-unique)")));
+    assert_eq!(run.stdout.lines().count(), 29, "{}", run.stdout);
+    // name  LEVEL  transports  description (requirement)
+    let row = |name: &str| -> Vec<String> {
+        let line = run
+            .stdout
+            .lines()
+            .find(|l| l.starts_with(&format!("{name} ")))
+            .unwrap_or_default();
+        line.split_whitespace().map(str::to_owned).collect()
+    };
+    let reuse = row("reuse-ids");
+    assert_eq!(reuse[1..3], ["MUST", "stdio,http,sse"], "{reuse:?}");
+    assert_eq!(
+        reuse.last().map(String::as_str),
+        Some("(jsonrpc.request.id-unique)")
+    );
+    for name in [
+        "http-bad-accept",
+        "http-bad-get-accept",
+        "http-no-session-echo",
+        "http-no-version-header",
+        "header-meta-mismatch",
+    ] {
+        assert_eq!(row(name)[1..3], ["MUST", "http"], "{name}");
+    }
+    assert_eq!(
+        row("fallback-after-discover")[1..3],
+        ["SHOULD", "stdio,http,sse"]
+    );
+}
+
+#[test]
+fn at_2026_07_28_the_client_runs_statelessly_over_stdio() {
+    let run = client(&[
+        "--spec-version",
+        "2026-07-28",
+        "--timeout",
+        "5s",
+        "--",
+        BIN,
+        "reference",
+        "server",
+    ]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    for needle in [
+        "server/discover sent",
+        "running statelessly: no initialize",
+        "tools/call roots: input_required (roots/list)",
+        "tools/call roots: ok (retry 1",
+        "workflow done: 6 tool(s) listed, 6 called",
+        "0 error answer(s), 0 unanswered, 0 skipped",
+    ] {
+        assert!(shows(&run, needle), "no {needle:?} in\n{}", run.stderr);
+    }
+    for absent in ["initialize sent", "ping", "logging/setLevel", "subscribe"] {
+        assert!(!shows(&run, absent), "{absent:?} in\n{}", run.stderr);
+    }
+
+    // Discovery is optional for clients: the workflow starts at once.
+    let run = client(&[
+        "--spec-version",
+        "2026-07-28",
+        "--no-discover",
+        "--",
+        BIN,
+        "reference",
+        "server",
+    ]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert!(!shows(&run, "server/discover sent"), "{}", run.stderr);
+    assert!(shows(&run, "6 tool(s) listed, 6 called"), "{}", run.stderr);
+}
+
+#[test]
+fn at_2026_07_28_the_client_runs_statelessly_over_streamable_http() {
+    let server = HttpReference::start(&[]);
+    let url = server.mcp();
+    let stateless = ["--spec-version", "2026-07-28", "--timeout", "5s", "--url"];
+    let run = client(&[&stateless[..], &[url.as_str()]].concat());
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    for needle in [
+        "running statelessly: no initialize",
+        "tools/call roots: ok (retry 1",
+        "0 error answer(s), 0 unanswered, 0 skipped",
+    ] {
+        assert!(shows(&run, needle), "no {needle:?} in\n{}", run.stderr);
+    }
+    // No HTTP exchange failed: the headers agreed with each request's _meta.
+    assert!(!shows(&run, "HTTP POST"), "{}", run.stderr);
+
+    // The fault's header disagrees with _meta after discovery: the server
+    // answers every later request -32020 (400), the session still ends well.
+    let run = client(
+        &[
+            &["--fault", "header-meta-mismatch"],
+            &stateless[..],
+            &[url.as_str()],
+        ]
+        .concat(),
+    );
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert!(
+        shows(&run, "running statelessly") && shows(&run, "HTTP POST /mcp → 400"),
+        "{}",
+        run.stderr
+    );
+    assert!(shows(&run, "error -32020"), "{}", run.stderr);
+
+    // A fallback to initialize drops the stateless headers: the handshake
+    // session runs over HTTP as any other.
+    let run = client(
+        &[
+            &["--fault", "fallback-after-discover"],
+            &stateless[..],
+            &[url.as_str()],
+        ]
+        .concat(),
+    );
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert!(
+        shows(&run, "initialized: protocol version 2025-11-25"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        shows(&run, "0 error answer(s), 0 unanswered"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn http_faults_reach_the_wire_and_are_ignored_over_stdio() {
+    let server = HttpReference::start(&[]);
+    let url = server.mcp();
+    // The reference server refuses a POST whose Accept lacks
+    // text/event-stream (406) and a GET stream that does not ask for it.
+    for (fault, refusal) in [
+        ("http-bad-accept", "HTTP POST /mcp → 406"),
+        ("http-bad-get-accept", "HTTP GET /mcp → 406"),
+        ("http-no-session-echo", "HTTP POST /mcp → 400"),
+    ] {
+        let run = client(&["--fault", fault, "--timeout", "1s", "--url", &url]);
+        assert_eq!(run.code, Some(0), "{fault}: {}", run.stderr);
+        assert!(shows(&run, "initialized:"), "{fault}: {}", run.stderr);
+        assert!(shows(&run, refusal), "{fault}: {}", run.stderr);
+    }
+    let run = client(&[
+        "--fault",
+        "http-bad-accept",
+        "--",
+        BIN,
+        "reference",
+        "server",
+    ]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert!(
+        shows(
+            &run,
+            "breaks a rule of Streamable HTTP only; ignored over stdio"
+        ),
+        "{}",
+        run.stderr
+    );
 }

@@ -46,6 +46,11 @@ pub struct HttpOptions {
     pub headers: Vec<(String, String)>,
     /// How often a cut response stream is resumed with `Last-Event-ID`.
     pub resume_attempts: u32,
+    /// Deliberate header violations of the Streamable HTTP client, each
+    /// off by default: the reference client's HTTP faults switch them on
+    /// so that a harness can prove it catches them. The legacy HTTP+SSE
+    /// client ignores them.
+    pub misbehave: crate::streamable::HttpMisbehaviour,
 }
 
 impl Default for HttpOptions {
@@ -57,6 +62,7 @@ impl Default for HttpOptions {
             max_message: mcpspec_wire::DEFAULT_MAX_EVENT,
             headers: Vec::new(),
             resume_attempts: 2,
+            misbehave: crate::streamable::HttpMisbehaviour::default(),
         }
     }
 }

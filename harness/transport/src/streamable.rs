@@ -23,6 +23,18 @@
 //! `Content-Type: application/json` on every POST; `Mcp-Session-Id` once a
 //! response carried one (the latest wins); `MCP-Protocol-Version` once the
 //! runner set it with [`HttpSession::set_protocol_version`].
+//!
+//! [`HttpMisbehaviour`] (from [`HttpOptions::misbehave`], changed later with
+//! [`HttpSession::set_misbehaviour`]) breaks those header rules on purpose,
+//! one switch per rule, for a reference client that must be caught:
+//!
+//! | switch                  | what goes out instead                                  |
+//! |-------------------------|--------------------------------------------------------|
+//! | `post_accept_json_only` | POST `Accept: application/json`                        |
+//! | `get_accept_json`       | GET `Accept: application/json` (standalone and resumed) |
+//! | `no_session_echo`       | no `Mcp-Session-Id`, though the server issued one       |
+//! | `no_version_header`     | no `MCP-Protocol-Version`, though it is set             |
+//! | `version_header`        | this `MCP-Protocol-Version`, whatever the session's or the request's `_meta` version |
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -41,8 +53,69 @@ use crate::raw::{self, RawRequest, RawResponse};
 pub(crate) const SESSION_HEADER: &str = "mcp-session-id";
 pub(crate) const VERSION_HEADER: &str = "mcp-protocol-version";
 const POST_ACCEPT: &str = "application/json, text/event-stream";
+const GET_ACCEPT: &str = "text/event-stream";
+/// The `Accept` of the misbehaving POST and GET: one media type, the wrong
+/// one for GET, too few for POST.
+const JSON_ONLY: &str = "application/json";
 /// Longest wait before a resumption, whatever `retry` the server asked for.
 const RESUME_DELAY_MAX: Duration = Duration::from_secs(1);
+
+/// Deliberate violations of the Streamable HTTP client's header rules,
+/// each off by default (see the module docs' table). Only the switches
+/// turned on change anything; a header that is not due anyway (the session
+/// id before the server issued one, the version before it was set) stays
+/// absent whatever the switches say.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct HttpMisbehaviour {
+    /// POSTs accept `application/json` only (breaks `http.post.accept`:
+    /// both `application/json` and `text/event-stream` must be listed).
+    pub post_accept_json_only: bool,
+    /// GET streams ask for `application/json` (breaks `http.get.accept`).
+    pub get_accept_json: bool,
+    /// The `Mcp-Session-Id` the server issued is never sent back (breaks
+    /// `http.session.client-echo`).
+    pub no_session_echo: bool,
+    /// `MCP-Protocol-Version` is never sent (breaks
+    /// `http.header.protocol-version`).
+    pub no_version_header: bool,
+    /// Sent as `MCP-Protocol-Version` wherever the header goes out, instead
+    /// of the session's version or the one the request's `_meta` names
+    /// (breaks `http.header.version-matches-meta` when they differ).
+    pub version_header: Option<String>,
+}
+
+impl HttpMisbehaviour {
+    /// True when no switch is on.
+    pub fn is_off(&self) -> bool {
+        *self == HttpMisbehaviour::default()
+    }
+
+    /// The `Accept` of a POST.
+    fn post_accept(&self) -> &'static str {
+        if self.post_accept_json_only {
+            JSON_ONLY
+        } else {
+            POST_ACCEPT
+        }
+    }
+
+    /// The `Accept` of a GET stream.
+    fn get_accept(&self) -> &'static str {
+        if self.get_accept_json {
+            JSON_ONLY
+        } else {
+            GET_ACCEPT
+        }
+    }
+
+    /// The `MCP-Protocol-Version` to send where `due` is the right one.
+    fn version<'a>(&'a self, due: Option<&'a str>) -> Option<&'a str> {
+        if self.no_version_header {
+            return None;
+        }
+        due.map(|v| self.version_header.as_deref().unwrap_or(v))
+    }
+}
 
 /// State the background tasks share with the session.
 #[derive(Debug)]
@@ -53,6 +126,8 @@ pub(crate) struct Shared {
     pub(crate) emitter: Emitter,
     pub(crate) session_id: Mutex<Option<String>>,
     pub(crate) protocol_version: Mutex<Option<String>>,
+    /// Starts as `options.misbehave`; see [`HttpSession::set_misbehaviour`].
+    pub(crate) misbehave: Mutex<HttpMisbehaviour>,
 }
 
 impl Shared {
@@ -62,6 +137,10 @@ impl Shared {
 
     pub(crate) fn protocol_version(&self) -> Option<String> {
         self.protocol_version.lock().ok().and_then(|v| v.clone())
+    }
+
+    pub(crate) fn misbehave(&self) -> HttpMisbehaviour {
+        self.misbehave.lock().map(|m| m.clone()).unwrap_or_default()
     }
 
     fn capture_session(&self, headers: &HeaderMap) {
@@ -74,18 +153,63 @@ impl Shared {
 
     /// Session and version headers plus the configured extra ones.
     fn common_headers(&self) -> Result<HeaderMap, TransportError> {
-        let mut h = HeaderMap::new();
-        for (name, value) in &self.options.headers {
-            set_header(&mut h, name, value)?;
-        }
-        if let Some(id) = self.session_id() {
-            set_header(&mut h, SESSION_HEADER, &id)?;
-        }
-        if let Some(v) = self.protocol_version() {
-            set_header(&mut h, VERSION_HEADER, &v)?;
-        }
-        Ok(h)
+        common_headers(
+            &self.options.headers,
+            self.session_id().as_deref(),
+            self.protocol_version().as_deref(),
+            &self.misbehave(),
+        )
     }
+}
+
+/// The headers of every request: the configured extra ones, the session id
+/// (once issued) and the protocol version (once set), as `m` allows.
+fn common_headers(
+    extra: &[(String, String)],
+    session_id: Option<&str>,
+    version: Option<&str>,
+    m: &HttpMisbehaviour,
+) -> Result<HeaderMap, TransportError> {
+    let mut h = HeaderMap::new();
+    for (name, value) in extra {
+        set_header(&mut h, name, value)?;
+    }
+    if let Some(id) = session_id.filter(|_| !m.no_session_echo) {
+        set_header(&mut h, SESSION_HEADER, id)?;
+    }
+    if let Some(v) = m.version(version) {
+        set_header(&mut h, VERSION_HEADER, v)?;
+    }
+    Ok(h)
+}
+
+/// A POST's headers: `common` plus Accept, Content-Type and, from
+/// 2026-07-28 (`version`, the session's), the routing headers of `body`.
+fn post_headers(
+    mut headers: HeaderMap,
+    version: Option<&str>,
+    m: &HttpMisbehaviour,
+    body: &[u8],
+) -> Result<HeaderMap, TransportError> {
+    set_header(&mut headers, ACCEPT.as_str(), m.post_accept())?;
+    set_header(&mut headers, CONTENT_TYPE.as_str(), "application/json")?;
+    if version.is_some_and(|v| v >= STATELESS_SINCE) {
+        for (name, value) in routing_headers(body) {
+            let value = if name == VERSION_HEADER {
+                match m.version(Some(&value)) {
+                    Some(v) => v.to_owned(),
+                    None => {
+                        headers.remove(VERSION_HEADER);
+                        continue;
+                    }
+                }
+            } else {
+                value
+            };
+            set_header(&mut headers, name, &value)?;
+        }
+    }
+    Ok(headers)
 }
 
 /// A Streamable HTTP session with one MCP endpoint.
@@ -109,10 +233,11 @@ impl HttpSession {
             shared: Arc::new(Shared {
                 client,
                 url,
-                options,
                 emitter,
                 session_id: Mutex::new(None),
                 protocol_version: Mutex::new(None),
+                misbehave: Mutex::new(options.misbehave.clone()),
+                options,
             }),
             events,
             tasks: Vec::new(),
@@ -139,6 +264,14 @@ impl HttpSession {
         }
     }
 
+    /// Replaces the header misbehaviour of every later request (a running
+    /// stream keeps the headers it was opened with).
+    pub fn set_misbehaviour(&mut self, misbehave: HttpMisbehaviour) {
+        if let Ok(mut slot) = self.shared.misbehave.lock() {
+            *slot = misbehave;
+        }
+    }
+
     /// Time since the session was created.
     pub fn elapsed(&self) -> Duration {
         self.shared.emitter.elapsed()
@@ -156,23 +289,12 @@ impl HttpSession {
             return Err(TransportError::Closed);
         }
         let body = strip_newline(bytes).to_vec();
-        let mut headers = self.shared.common_headers()?;
-        headers.insert(ACCEPT, POST_ACCEPT.parse().map_err(|_| invalid("accept"))?);
-        headers.insert(
-            CONTENT_TYPE,
-            "application/json"
-                .parse()
-                .map_err(|_| invalid("content-type"))?,
-        );
-        if self
-            .shared
-            .protocol_version()
-            .is_some_and(|v| v.as_str() >= STATELESS_SINCE)
-        {
-            for (name, value) in routing_headers(&body) {
-                headers.insert(name, value.parse().map_err(|_| invalid(name))?);
-            }
-        }
+        let headers = post_headers(
+            self.shared.common_headers()?,
+            self.shared.protocol_version().as_deref(),
+            &self.shared.misbehave(),
+            &body,
+        )?;
         self.posts += 1;
         let via = Via::Post(self.posts);
         let shared = self.shared.clone();
@@ -326,12 +448,6 @@ fn routing_headers(body: &[u8]) -> Vec<(&'static str, String)> {
     out
 }
 
-fn invalid(name: &str) -> TransportError {
-    TransportError::InvalidHeader {
-        name: name.to_owned(),
-    }
-}
-
 /// One message's bytes without the line terminator the stdio framing adds.
 pub(crate) fn strip_newline(bytes: &[u8]) -> &[u8] {
     let b = bytes.strip_suffix(b"\n").unwrap_or(bytes);
@@ -428,7 +544,12 @@ async fn get_stream(
     last_event_id: Option<&str>,
     owed: &mut Owed,
 ) -> Option<crate::client::StreamEnd> {
-    headers.insert(ACCEPT, "text/event-stream".parse().map_err(|_| ()).ok()?);
+    set_header(
+        &mut headers,
+        ACCEPT.as_str(),
+        shared.misbehave().get_accept(),
+    )
+    .ok()?;
     if let Some(id) = last_event_id {
         set_header(&mut headers, "last-event-id", id).ok()?;
     }
@@ -504,41 +625,4 @@ async fn delete(shared: Arc<Shared>) {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::routing_headers;
-
-    #[test]
-    fn stateless_posts_name_their_method_and_target() {
-        let call = br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{}}}"#;
-        assert_eq!(
-            routing_headers(call),
-            vec![
-                ("mcp-method", "tools/call".to_owned()),
-                ("mcp-name", "echo".to_owned())
-            ]
-        );
-        let read =
-            br#"{"jsonrpc":"2.0","id":2,"method":"resources/read","params":{"uri":"mcpspec://a"}}"#;
-        assert_eq!(
-            routing_headers(read)[1],
-            ("mcp-name", "mcpspec://a".to_owned())
-        );
-        let other = br#"{"jsonrpc":"2.0","id":4,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"1999-01-01"}}}"#;
-        assert_eq!(
-            routing_headers(other)[1],
-            ("mcp-protocol-version", "1999-01-01".to_owned())
-        );
-        let list = br#"{"jsonrpc":"2.0","id":3,"method":"tools/list"}"#;
-        assert_eq!(
-            routing_headers(list),
-            vec![("mcp-method", "tools/list".to_owned())]
-        );
-        // Responses, batches and unreadable bodies carry no routing headers.
-        assert!(routing_headers(br#"{"jsonrpc":"2.0","id":1,"result":{}}"#).is_empty());
-        assert!(routing_headers(br#"[{"jsonrpc":"2.0","id":1,"method":"ping"}]"#).is_empty());
-        assert!(routing_headers(b"{").is_empty());
-        // A value that cannot be a header value is left out, not sent broken.
-        let odd = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"a\\nb\"}}";
-        assert_eq!(routing_headers(odd.as_bytes()).len(), 1);
-    }
-}
+mod tests;

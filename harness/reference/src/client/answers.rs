@@ -11,6 +11,9 @@
 //! | `elicitation/create`     | `{action: "decline"}` (2025-06-18 on; before: -32601)    |
 //! | anything else            | -32601                                                  |
 //!
+//! Under 2026-07-28 the same answers fill the `inputResponses` of a retried
+//! request (the server asks inside an `input_required` result instead).
+//!
 //! A method whose capability the client did not declare is -32601 too. The
 //! answer faults (`ignore-ping`, `malformed-roots`, `roots-not-file`,
 //! `undeclared-sampling`, `malformed-sampling`, `elicitation-bad-action`,
@@ -33,6 +36,9 @@ pub const SAMPLING_MODEL: &str = "mcpspec-reference-model";
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Declared {
     pub roots: bool,
+    /// `roots.listChanged`: handshake versions only (2026-07-28 removed
+    /// `notifications/roots/list_changed`).
+    pub roots_list_changed: bool,
     pub sampling: bool,
     pub elicitation: bool,
 }
@@ -43,16 +49,20 @@ impl Declared {
     pub(crate) fn for_version(version: Version, faults: ClientFaults, bare: bool) -> Self {
         Declared {
             roots: !bare,
+            roots_list_changed: version < Version::V2026_07_28,
             sampling: !bare && !faults.has(ClientFault::UndeclaredSampling),
             elicitation: !bare && version >= Version::V2025_06_18,
         }
     }
 
-    /// The `capabilities` member of the initialize request.
+    /// The `capabilities` member of the initialize request (under
+    /// 2026-07-28: the `clientCapabilities` of every request's `_meta`).
     pub(crate) fn capabilities(self) -> Value {
         let mut caps = json!({});
-        if self.roots {
+        if self.roots && self.roots_list_changed {
             caps["roots"] = json!({ "listChanged": true });
+        } else if self.roots {
+            caps["roots"] = json!({});
         }
         if self.sampling {
             caps["sampling"] = json!({});
@@ -216,6 +226,11 @@ mod tests {
         let faulty = ClientFaults::new(&[ClientFault::UndeclaredSampling]);
         let caps = Declared::for_version(Version::V2025_11_25, faulty, false).capabilities();
         assert!(caps.get("sampling").is_none());
+        let stateless = Declared::for_version(Version::V2026_07_28, none, false).capabilities();
+        assert_eq!(
+            stateless,
+            json!({ "roots": {}, "sampling": {}, "elicitation": {} })
+        );
     }
 
     #[test]
@@ -277,6 +292,7 @@ mod tests {
         // Undeclared sampling is an unknown method to the clean client.
         let undeclared = Declared {
             roots: true,
+            roots_list_changed: true,
             sampling: false,
             elicitation: true,
         };

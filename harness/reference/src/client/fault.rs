@@ -5,12 +5,25 @@
 //!
 //! The faults are one table, [`TABLE`]: name (as given to `--fault`), the
 //! level and catalogue id of the rule broken (`mcpspec_engine::catalogue`;
-//! a unit test checks every id exists there with that level), and what the
-//! client does wrong.
+//! a unit test checks every id exists there with that level), the
+//! transports over which the violation exists, and what the client does
+//! wrong.
+//!
+//! A fault acts only where its rule does: the handshake faults in a session
+//! opened with `initialize`, the 2026-07-28 ones (`missing-meta-version` …
+//! `fallback-after-discover`) in a stateless session, so under
+//! `--spec-version 2026-07-28`; the catalogue entry of the requirement gives
+//! the versions. The `http-*` faults and `header-meta-mismatch` break header
+//! rules of Streamable HTTP: the sans-IO client only reports them
+//! ([`ClientFault::transports`]) and its driver switches the transport's
+//! misbehaviour on once the session is open, so the opening exchange stays
+//! clean and the session goes on.
 
 use std::fmt;
 
 use mcpspec_engine::Level;
+
+use crate::fault::Transport;
 
 /// One deliberate spec violation of the reference client.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -35,6 +48,15 @@ pub enum ClientFault {
     TamperCursor,
     NoResponseToUnknown,
     UndeclaredToolUse,
+    MissingMetaVersion,
+    MissingClientCapabilities,
+    SendsRemovedMethod,
+    FallbackAfterDiscover,
+    HeaderMetaMismatch,
+    HttpBadAccept,
+    HttpBadGetAccept,
+    HttpNoSessionEcho,
+    HttpNoVersionHeader,
 }
 
 /// One row of [`TABLE`].
@@ -47,9 +69,23 @@ pub struct FaultEntry {
     pub level: Level,
     /// Catalogue id of the rule broken.
     pub requirement: &'static str,
+    /// The transports over which the violation exists (the rule's own).
+    pub transports: &'static [Transport],
     /// What the faulty client does.
     pub description: &'static str,
 }
+
+impl FaultEntry {
+    /// Restricts the fault to Streamable HTTP, whose header rule it breaks.
+    const fn http_only(self) -> FaultEntry {
+        FaultEntry {
+            transports: HTTP,
+            ..self
+        }
+    }
+}
+
+const HTTP: &[Transport] = &[Transport::StreamableHttp];
 
 const fn row(
     fault: ClientFault,
@@ -63,6 +99,7 @@ const fn row(
         name,
         level,
         requirement,
+        transports: Transport::ALL,
         description,
     }
 }
@@ -72,7 +109,7 @@ use Level::{Must, Should};
 
 /// Every fault, in the order `--list-faults` prints them (and in the order
 /// of the enum: `TABLE[f as usize].fault == f`).
-pub const TABLE: [FaultEntry; 20] = [
+pub const TABLE: [FaultEntry; 29] = [
     row(F::SkipInitialized, "skip-initialized", Must, "lifecycle.client.initialized-notification",
         "never sends notifications/initialized after the initialize result"),
     row(F::EarlyRequest, "early-request", Should, "lifecycle.client.no-requests-before-response",
@@ -113,6 +150,26 @@ pub const TABLE: [FaultEntry; 20] = [
         "never answers a request for an unknown method (instead of -32601)"),
     row(F::UndeclaredToolUse, "undeclared-tool-use", Must, "sampling.tools.capability",
         "under 2025-11-25, answers a sampling/createMessage that offers tools with a tool_use, although it did not declare sampling.tools"),
+    // ── 2026-07-28, the stateless protocol ──────────────────────────────
+    row(F::MissingMetaVersion, "missing-meta-version", Must, "stateless.meta.required-keys",
+        "under 2026-07-28, leaves io.modelcontextprotocol/protocolVersion out of the _meta of every request after server/discover"),
+    row(F::MissingClientCapabilities, "missing-client-capabilities", Must, "stateless.meta.required-keys",
+        "under 2026-07-28, leaves io.modelcontextprotocol/clientCapabilities out of the _meta of every request after server/discover"),
+    row(F::SendsRemovedMethod, "sends-removed-method", Must, "stateless.removed.not-sent",
+        "under 2026-07-28, sends ping after server/discover, and logging/setLevel when the server declares logging (methods 2026-07-28 removed)"),
+    row(F::FallbackAfterDiscover, "fallback-after-discover", Should, "stateless.client.era-cached",
+        "under 2026-07-28, falls back to initialize (and the handshake session) although server/discover succeeded"),
+    row(F::HeaderMetaMismatch, "header-meta-mismatch", Must, "http.header.version-matches-meta",
+        "under 2026-07-28, sends MCP-Protocol-Version 2025-11-25 with every request after server/discover, whose _meta names 2026-07-28").http_only(),
+    // ── Streamable HTTP headers (the transport's misbehaviour) ───────────
+    row(F::HttpBadAccept, "http-bad-accept", Must, "http.post.accept",
+        "once the session is open, POSTs with Accept: application/json only (without text/event-stream)").http_only(),
+    row(F::HttpBadGetAccept, "http-bad-get-accept", Must, "http.get.accept",
+        "opens its GET stream with Accept: application/json instead of text/event-stream").http_only(),
+    row(F::HttpNoSessionEcho, "http-no-session-echo", Must, "http.session.client-echo",
+        "once initialized, never sends back the Mcp-Session-Id the server issued").http_only(),
+    row(F::HttpNoVersionHeader, "http-no-version-header", Must, "http.header.protocol-version",
+        "from 2025-06-18, sends no MCP-Protocol-Version header on the requests after initialize (2026-07-28: after server/discover)").http_only(),
 ];
 
 impl ClientFault {
@@ -141,6 +198,16 @@ impl ClientFault {
 
     pub fn description(self) -> &'static str {
         self.entry().description
+    }
+
+    /// The transports over which the fault's violation exists; a
+    /// self-validation run tries the fault over these only.
+    pub fn transports(self) -> &'static [Transport] {
+        self.entry().transports
+    }
+
+    pub fn applies_to(self, transport: Transport) -> bool {
+        self.transports().contains(&transport)
     }
 
     pub fn from_name(name: &str) -> Option<ClientFault> {
@@ -186,6 +253,11 @@ mod tests {
             assert!(e.name.chars().all(|c| c.is_ascii_lowercase() || c == '-'));
             assert_eq!(ClientFault::from_name(e.name), Some(e.fault));
             assert!(!e.description.is_empty());
+            assert!(!e.transports.is_empty());
+            // Exactly the HTTP header faults are restricted to HTTP.
+            let http = e.name.starts_with("http-") || e.fault == ClientFault::HeaderMetaMismatch;
+            assert_eq!(e.transports == HTTP, http, "{}", e.name);
+            assert_eq!(e.fault.applies_to(Transport::Stdio), !http);
         }
         assert!(TABLE.len() <= 32, "ClientFaults is a u32 bitset");
         assert_eq!(ClientFault::from_name("nope"), None);

@@ -21,7 +21,21 @@
 //!                     └──────────────────────────────── Lingering(--linger) ◄┘ ─► Exit(0)
 //! ```
 //!
-//! In `Running` the client sends `notifications/initialized`, then the
+//! Under 2026-07-28 there is no handshake ([`stateless`]): the session opens
+//! with `server/discover` (skipped when [`ClientConfig::discover`] is off),
+//! every request carries the version, the client's capabilities and
+//! clientInfo in its `_meta`, and a server without `server/discover` is
+//! spoken to with the handshake instead:
+//!
+//! ```text
+//!   Fresh ─start─► Discovering ─result listing 2026-07-28─► Running (stateless)
+//!                     │  -32601 or another plain error ─► Initializing (2025-11-25), as above
+//!                     │  result without 2026-07-28, -32022 → Exit(0) (disconnect)
+//!                     └  -32020/-32021, timeout → Exit(1)
+//! ```
+//!
+//! In `Running` the client sends `notifications/initialized` (handshake
+//! sessions only), then the
 //! [`workflow`] one request at a time, each bounded by the request timeout
 //! (a timeout sends `notifications/cancelled` and the workflow goes on).
 //! At every stage it answers the server's requests at once ([`answers`]),
@@ -31,11 +45,13 @@
 //! refused with one -32600 error under every other version. EOF from the
 //! server ends the session at once: Exit(0) once initialized, Exit(1) before.
 //!
-//! Request ids are the integers 1, 2, 3, … (1 is `initialize`), never
-//! reused. Versions are compared as [`Version`]s, never as strings.
+//! Request ids are the integers 1, 2, 3, … (1 is `initialize` or
+//! `server/discover`), never reused. Versions are compared as [`Version`]s,
+//! never as strings.
 
 mod answers;
 pub mod fault;
+mod stateless;
 mod workflow;
 
 use std::collections::BTreeMap;
@@ -55,21 +71,29 @@ use crate::error::INVALID_REQUEST;
 use crate::Output;
 use answers::Declared;
 use fault::ClientFaults;
-use workflow::{Call, Job, Workflow};
+use workflow::{Call, Job, Plan, Workflow};
 
 /// The `clientInfo.name` of the initialize request; log lines start with it.
 pub const CLIENT_NAME: &str = "mcpspec-reference-client";
 
-/// The versions the client negotiates (those with the initialize handshake).
+/// The versions the client negotiates with `initialize` (the handshake ones).
 pub const CLIENT_VERSIONS: [Version; 4] = Version::HANDSHAKE;
 
-/// The id of the initialize request.
-const INITIALIZE_ID: i64 = 1;
+/// The stateless version the client speaks without a handshake.
+pub const STATELESS_VERSION: Version = Version::V2026_07_28;
+
+/// Every version `ClientConfig::version` may name.
+pub const SPOKEN_VERSIONS: [Version; 5] = Version::ALL;
+
+/// The id of the session's first request.
+const FIRST_ID: i64 = 1;
 
 /// How to run the client.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ClientConfig {
-    /// The protocol version offered in `initialize` (a handshake version).
+    /// The protocol version offered in `initialize` (a handshake version),
+    /// or 2026-07-28: the stateless protocol, falling back to the newest
+    /// handshake version with a server that lacks `server/discover`.
     pub version: Version,
     /// Deliberate spec violations to commit.
     pub faults: Vec<ClientFault>,
@@ -80,6 +104,10 @@ pub struct ClientConfig {
     /// Declare no client capability at all (roots, sampling, elicitation):
     /// their requests are then answered -32601.
     pub bare: bool,
+    /// Under 2026-07-28, open with `server/discover` (the default). Off,
+    /// the workflow starts at once and assumes tools, resources and prompts
+    /// (clients may skip discovery: `stateless.discover.optional-for-clients`).
+    pub discover: bool,
 }
 
 impl Default for ClientConfig {
@@ -90,6 +118,7 @@ impl Default for ClientConfig {
             request_timeout: Duration::from_secs(10),
             linger: Duration::ZERO,
             bare: false,
+            discover: true,
         }
     }
 }
@@ -97,6 +126,8 @@ impl Default for ClientConfig {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Phase {
     Fresh,
+    /// `server/discover` sent (2026-07-28), its answer awaited.
+    Discovering,
     /// `initialize` sent, its answer awaited.
     Initializing,
     Running,
@@ -110,6 +141,7 @@ enum Phase {
 /// What an answer to one of our requests is for.
 #[derive(Debug, Clone)]
 enum Purpose {
+    Discover,
     Initialize,
     /// The `early-request` fault's tools/list.
     Early,
@@ -145,6 +177,12 @@ impl Out {
 #[derive(Debug)]
 pub struct ReferenceClient {
     offered: Version,
+    /// The session speaks 2026-07-28 (until a fallback to `initialize`).
+    stateless: bool,
+    /// Open a stateless session with `server/discover`.
+    discover: bool,
+    /// The `bare` configuration, kept for a fallback's declaration.
+    bare: bool,
     faults: ClientFaults,
     declared: Declared,
     timeout_ms: u64,
@@ -155,7 +193,10 @@ pub struct ReferenceClient {
     /// The version in use once the initialize result named one.
     negotiated: Option<Version>,
     workflow: Workflow,
-    /// The `reuse-ids` fault has sent its ping with id 1.
+    /// The id of the `initialize` request (the first one, unless it falls
+    /// back from `server/discover`).
+    initialize_id: i64,
+    /// The `reuse-ids` fault has sent its ping with the initialize id.
     reused: bool,
 }
 
@@ -164,23 +205,45 @@ impl ReferenceClient {
         let faults = ClientFaults::new(&config.faults);
         ReferenceClient {
             offered: config.version,
+            stateless: config.version == STATELESS_VERSION,
+            discover: config.discover,
+            bare: config.bare,
             faults,
             declared: Declared::for_version(config.version, faults, config.bare),
             timeout_ms: millis(config.request_timeout),
             linger_ms: millis(config.linger),
             phase: Phase::Fresh,
-            next_id: INITIALIZE_ID,
+            next_id: FIRST_ID,
             pending: BTreeMap::new(),
             negotiated: None,
             workflow: Workflow::default(),
+            initialize_id: FIRST_ID,
             reused: false,
         }
     }
 
     /// The negotiated protocol version, once the initialize result named a
-    /// supported one (the offered one under `accept-unsupported-version`).
+    /// supported one (the offered one under `accept-unsupported-version`),
+    /// or 2026-07-28 once `server/discover` listed it (at once without
+    /// discovery): the session is open.
     pub fn version(&self) -> Option<Version> {
         self.negotiated
+    }
+
+    /// The version an HTTP transport announces in `MCP-Protocol-Version`
+    /// on what the client writes next: 2026-07-28 on every stateless
+    /// request (`server/discover` included); in a handshake session, the
+    /// negotiated version once it has the header (2025-06-18 on); else none.
+    pub fn header_version(&self) -> Option<Version> {
+        if self.stateless {
+            return Some(STATELESS_VERSION);
+        }
+        self.negotiated.filter(|v| v.has_protocol_version_header())
+    }
+
+    /// True while the session speaks the stateless protocol (2026-07-28).
+    pub fn is_stateless(&self) -> bool {
+        self.stateless
     }
 
     /// True once an Exit has been produced.
@@ -188,12 +251,23 @@ impl ReferenceClient {
         self.phase == Phase::Exited
     }
 
-    /// Opens the session: the initialize request (and what faults add).
+    /// Opens the session: `server/discover` under 2026-07-28, else the
+    /// initialize request (and what faults add).
     pub fn start(&mut self, now_ms: u64) -> Vec<Output> {
         let mut out = Out::default();
         if self.phase != Phase::Fresh {
             return out.0;
         }
+        if self.stateless {
+            self.start_stateless(now_ms, &mut out);
+        } else {
+            self.send_initialize(now_ms, &mut out);
+        }
+        out.0
+    }
+
+    /// The initialize request (and what faults add).
+    fn send_initialize(&mut self, now_ms: u64, out: &mut Out) {
         self.phase = Phase::Initializing;
         let mut params = json!({
             "protocolVersion": self.offered.as_str(),
@@ -203,13 +277,8 @@ impl ReferenceClient {
             params["clientInfo"] =
                 json!({ "name": CLIENT_NAME, "version": env!("CARGO_PKG_VERSION") });
         }
-        let id = self.request(
-            now_ms,
-            "initialize",
-            Some(params),
-            Purpose::Initialize,
-            &mut out,
-        );
+        let id = self.request(now_ms, "initialize", Some(params), Purpose::Initialize, out);
+        self.initialize_id = id;
         out.log(format!(
             "initialize sent, offering protocol version {}",
             self.offered
@@ -222,9 +291,8 @@ impl ReferenceClient {
             ));
         }
         if self.has(ClientFault::EarlyRequest) {
-            self.request(now_ms, "tools/list", None, Purpose::Early, &mut out);
+            self.request(now_ms, "tools/list", None, Purpose::Early, out);
         }
-        out.0
     }
 
     /// A frame (or framing error) from the server.
@@ -269,13 +337,14 @@ impl ReferenceClient {
                 continue;
             };
             let why = format!("no answer within {} ms", self.timeout_ms);
-            if let Purpose::Initialize = p.purpose {
-                // Never cancel initialize (cancellation.initialize-not-cancelled).
-                out.log(format!("initialize: {why}; giving up"));
+            if let Purpose::Initialize | Purpose::Discover = p.purpose {
+                // Never cancel initialize (cancellation.initialize-not-cancelled);
+                // without discover's answer there is nothing to go on with.
+                out.log(format!("{}: {why}; giving up", p.method));
                 self.exit(1, &mut out);
                 return out.0;
             }
-            if id != INITIALIZE_ID {
+            if id != self.initialize_id {
                 let params = json!({ "requestId": id, "reason": format!("timed out: {why}") });
                 out.send(&Message::notification(
                     "notifications/cancelled",
@@ -315,8 +384,15 @@ impl ReferenceClient {
         let mut out = Out::default();
         match self.phase {
             Phase::Exited => {}
-            Phase::Fresh | Phase::Initializing => {
-                out.log("the server closed the connection before answering initialize");
+            Phase::Fresh | Phase::Initializing | Phase::Discovering => {
+                let method = if self.phase == Phase::Discovering {
+                    "server/discover"
+                } else {
+                    "initialize"
+                };
+                out.log(format!(
+                    "the server closed the connection before answering {method}"
+                ));
                 self.exit(1, &mut out);
             }
             Phase::Running => {
@@ -373,6 +449,11 @@ impl ReferenceClient {
         purpose: Purpose,
         out: &mut Out,
     ) {
+        let params = if self.stateless {
+            Some(self.stamp_meta(method, params))
+        } else {
+            params
+        };
         out.send(&Message::request(id, method, params));
         let deadline = now_ms.saturating_add(self.timeout_ms);
         self.pending.insert(
@@ -398,7 +479,8 @@ impl ReferenceClient {
                 let purpose = Purpose::Job(job, call);
                 if reuse {
                     self.reused = true;
-                    self.send_request(INITIALIZE_ID, now_ms, method, params, purpose, out);
+                    let id = self.initialize_id;
+                    self.send_request(id, now_ms, method, params, purpose, out);
                 } else {
                     self.request(now_ms, method, params, purpose, out);
                 }
@@ -512,8 +594,8 @@ impl ReferenceClient {
         let Some(p) = self.pending.remove(&id) else {
             return;
         };
-        if let Purpose::Initialize = p.purpose {
-            out.log("the server cancelled initialize; giving up");
+        if let Purpose::Initialize | Purpose::Discover = p.purpose {
+            out.log(format!("the server cancelled {}; giving up", p.method));
             self.exit(1, out);
             return;
         }
@@ -524,7 +606,7 @@ impl ReferenceClient {
     fn unanswered(&mut self, id: i64, p: Pending, why: &str, out: &mut Out) {
         match p.purpose {
             Purpose::Job(job, call) => out.log(self.workflow.on_unanswered(&job, &call, why)),
-            Purpose::Early | Purpose::Initialize => {
+            Purpose::Early | Purpose::Initialize | Purpose::Discover => {
                 out.log(format!("{} (id {id}): {why}", p.method));
             }
         }
@@ -543,6 +625,7 @@ impl ReferenceClient {
             return;
         };
         match p.purpose {
+            Purpose::Discover => self.on_discover_answer(now_ms, r.outcome, out),
             Purpose::Initialize => self.on_initialize_answer(now_ms, r.outcome, out),
             Purpose::Early => match r.outcome {
                 Ok(_) => out.log("early tools/list: answered with a result"),
@@ -553,6 +636,9 @@ impl ReferenceClient {
             },
             Purpose::Job(job, call) => {
                 let line = match &r.outcome {
+                    Ok(result) if self.stateless && stateless::needs_input(result) => {
+                        self.on_input_required(&job, &call, result)
+                    }
                     Ok(result) => {
                         let tamper = self.has(ClientFault::TamperCursor);
                         self.workflow.on_result(&job, result, tamper)
@@ -622,7 +708,7 @@ impl ReferenceClient {
             "initialized: protocol version {version}, server capabilities [{}]",
             names.join(", ")
         ));
-        self.workflow.plan(&capabilities);
+        self.workflow.plan(&capabilities, Plan::default());
         self.phase = Phase::Running;
         if !self.has(ClientFault::SkipInitialized) {
             out.send(&Message::notification("notifications/initialized", None));
@@ -640,5 +726,7 @@ fn millis(d: Duration) -> u64 {
     u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
 }
 
+#[cfg(test)]
+mod stateless_tests;
 #[cfg(test)]
 mod tests;

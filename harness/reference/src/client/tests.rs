@@ -15,7 +15,7 @@ fn client(faults: &[ClientFault]) -> ReferenceClient {
     client_at(Version::LATEST_HANDSHAKE, faults)
 }
 
-fn client_at(version: Version, faults: &[ClientFault]) -> ReferenceClient {
+pub(super) fn client_at(version: Version, faults: &[ClientFault]) -> ReferenceClient {
     ReferenceClient::new(ClientConfig {
         version,
         faults: faults.to_vec(),
@@ -23,11 +23,11 @@ fn client_at(version: Version, faults: &[ClientFault]) -> ReferenceClient {
     })
 }
 
-fn frame(v: &Value) -> Result<Frame, FrameError> {
+pub(super) fn frame(v: &Value) -> Result<Frame, FrameError> {
     raw(v.to_string().as_bytes())
 }
 
-fn raw(bytes: &[u8]) -> Result<Frame, FrameError> {
+pub(super) fn raw(bytes: &[u8]) -> Result<Frame, FrameError> {
     Ok(Frame {
         bytes: bytes.to_vec(),
         line: 1,
@@ -36,7 +36,7 @@ fn raw(bytes: &[u8]) -> Result<Frame, FrameError> {
 }
 
 /// The lines written to the server, as JSON (a non-JSON line as a string).
-fn writes(out: &[Output]) -> Vec<Value> {
+pub(super) fn writes(out: &[Output]) -> Vec<Value> {
     out.iter()
         .filter_map(|o| match o {
             Output::Write(b) => Some(
@@ -48,14 +48,14 @@ fn writes(out: &[Output]) -> Vec<Value> {
         .collect()
 }
 
-fn exit(out: &[Output]) -> Option<i32> {
+pub(super) fn exit(out: &[Output]) -> Option<i32> {
     out.iter().find_map(|o| match o {
         Output::Exit(c) => Some(*c),
         _ => None,
     })
 }
 
-fn methods(lines: &[Value]) -> Vec<&str> {
+pub(super) fn methods(lines: &[Value]) -> Vec<&str> {
     lines.iter().filter_map(|l| l["method"].as_str()).collect()
 }
 
@@ -77,14 +77,19 @@ fn initialized(c: &mut ReferenceClient, capabilities: Value) -> Vec<Value> {
 
 /// What crossed the wire in a whole session between the client and the
 /// reference server.
-struct Session {
-    to_server: Vec<Value>,
-    to_client: Vec<Value>,
-    stderr: Vec<String>,
-    exit: Option<i32>,
+pub(super) struct Session {
+    pub(super) to_server: Vec<Value>,
+    pub(super) to_client: Vec<Value>,
+    /// Both directions in the order they crossed (true: from the client).
+    pub(super) wire: Vec<(bool, Value)>,
+    pub(super) stderr: Vec<String>,
+    pub(super) exit: Option<i32>,
 }
 
-fn against_server(client: &mut ReferenceClient, server_faults: &[crate::Fault]) -> Session {
+pub(super) fn against_server(
+    client: &mut ReferenceClient,
+    server_faults: &[crate::Fault],
+) -> Session {
     let mut server = ReferenceServer::new(Config {
         faults: server_faults.to_vec(),
         ..Config::default()
@@ -92,6 +97,7 @@ fn against_server(client: &mut ReferenceClient, server_faults: &[crate::Fault]) 
     let mut s = Session {
         to_server: Vec::new(),
         to_client: Vec::new(),
+        wire: Vec::new(),
         stderr: Vec::new(),
         exit: None,
     };
@@ -104,7 +110,9 @@ fn against_server(client: &mut ReferenceClient, server_faults: &[crate::Fault]) 
         for o in std::mem::take(&mut from_client) {
             match o {
                 Output::Write(b) => {
-                    s.to_server.extend(writes(&[Output::Write(b.clone())]));
+                    let lines = writes(&[Output::Write(b.clone())]);
+                    s.wire.extend(lines.iter().map(|l| (true, l.clone())));
+                    s.to_server.extend(lines);
                     decoder.push(&b);
                 }
                 Output::Stderr(line) => s.stderr.push(line),
@@ -121,7 +129,9 @@ fn against_server(client: &mut ReferenceClient, server_faults: &[crate::Fault]) 
         let mut decoder = NdjsonDecoder::default();
         for o in std::mem::take(&mut for_client) {
             if let Output::Write(b) = o {
-                s.to_client.extend(writes(&[Output::Write(b.clone())]));
+                let lines = writes(&[Output::Write(b.clone())]);
+                s.wire.extend(lines.iter().map(|l| (false, l.clone())));
+                s.to_client.extend(lines);
                 decoder.push(&b);
             }
         }
@@ -147,7 +157,7 @@ fn against_server(client: &mut ReferenceClient, server_faults: &[crate::Fault]) 
     s
 }
 
-fn count(lines: &[Value], method: &str) -> usize {
+pub(super) fn count(lines: &[Value], method: &str) -> usize {
     methods(lines).iter().filter(|m| **m == method).count()
 }
 

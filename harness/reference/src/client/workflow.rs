@@ -10,6 +10,14 @@
 //!        ─► logging/setLevel "info"                     (each step only when declared)
 //! ```
 //!
+//! Under 2026-07-28 ([`Plan::stateless`]) the methods that version removed
+//! are left out: no ping, no subscribe and unsubscribe, no logging/setLevel
+//! (the `sends-removed-method` fault puts ping and logging/setLevel back).
+//! A request answered `input_required` is retried ([`Job::Retry`], a new
+//! request id) with the client's `inputResponses` and the server's
+//! `requestState`, at most [`MAX_INPUT_ROUNDS`] times; one the client
+//! cannot answer is skipped ([`Workflow::on_skipped`]).
+//!
 //! Pages are followed by pushing the next page's job to the front of the
 //! queue with the `nextCursor` passed back verbatim (the `tamper-cursor`
 //! fault appends "x"); a result without `nextCursor` ends the listing.
@@ -25,6 +33,19 @@ use serde_json::{json, Map, Value};
 /// Pages followed per listing at most, so a server whose cursors never end
 /// cannot keep the client busy forever.
 pub(crate) const MAX_PAGES: u32 = 100;
+
+/// Retries of one request answered `input_required` at most, so a server
+/// that keeps asking cannot keep the client busy forever.
+pub(crate) const MAX_INPUT_ROUNDS: u32 = 4;
+
+/// How a session's workflow is planned.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Plan {
+    /// 2026-07-28: without the methods it removed.
+    pub stateless: bool,
+    /// The `sends-removed-method` fault: ping and logging/setLevel anyway.
+    pub removed_methods: bool,
+}
 
 /// A paginated list method.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -97,6 +118,14 @@ pub(crate) enum Job {
         arguments: Map<String, Value>,
     },
     SetLevel,
+    /// `of` again after an `input_required` result: `call` carries the
+    /// client's `inputResponses` (and the server's `requestState`);
+    /// `round` counts the retries of `of` so far (1 for the first).
+    Retry {
+        of: Box<Job>,
+        call: Call,
+        round: u32,
+    },
 }
 
 /// A request to send for a job.
@@ -114,6 +143,7 @@ struct Tally {
     prompts_got: usize,
     errors: usize,
     unanswered: usize,
+    skipped: usize,
 }
 
 #[derive(Debug, Default)]
@@ -130,9 +160,11 @@ pub(crate) struct Workflow {
 }
 
 impl Workflow {
-    /// Plans the workflow from the `capabilities` of the initialize result.
-    pub(crate) fn plan(&mut self, capabilities: &Value) {
+    /// Plans the workflow from the `capabilities` of the initialize (or
+    /// `server/discover`) result.
+    pub(crate) fn plan(&mut self, capabilities: &Value, plan: Plan) {
         let has = |name: &str| capabilities.get(name).is_some_and(|c| !c.is_null());
+        let removed = !plan.stateless || plan.removed_methods;
         let first_page = |kind| {
             Step::Job(Job::List {
                 kind,
@@ -141,13 +173,16 @@ impl Workflow {
             })
         };
         let q = &mut self.queue;
-        q.push_back(Step::Job(Job::Ping));
+        if removed {
+            q.push_back(Step::Job(Job::Ping));
+        }
         if has("tools") {
             q.push_back(first_page(ListKind::Tools));
             q.push_back(Step::CallListedTools);
         }
         if has("resources") {
-            self.subscribe = capabilities["resources"].get("subscribe") == Some(&Value::Bool(true));
+            self.subscribe = !plan.stateless
+                && capabilities["resources"].get("subscribe") == Some(&Value::Bool(true));
             q.push_back(first_page(ListKind::Resources));
             q.push_back(first_page(ListKind::Templates));
             q.push_back(Step::ReadListedResources);
@@ -156,7 +191,7 @@ impl Workflow {
             q.push_back(first_page(ListKind::Prompts));
             q.push_back(Step::GetListedPrompts);
         }
-        if has("logging") {
+        if has("logging") && removed {
             q.push_back(Step::Job(Job::SetLevel));
         }
         // `completions`: nothing to do without a prompt or template argument
@@ -228,8 +263,26 @@ impl Workflow {
                 ("prompts/get", Some(params))
             }
             Job::SetLevel => ("logging/setLevel", Some(json!({ "level": "info" }))),
+            Job::Retry { call, .. } => return call.clone(),
         };
         Call { method, params }
+    }
+
+    /// Sends `job` again next, as `call` (see [`Job::Retry`]).
+    pub(crate) fn retry(&mut self, job: &Job, call: Call) {
+        let (of, round) = match job {
+            Job::Retry { of, round, .. } => (of.clone(), round + 1),
+            other => (Box::new(other.clone()), 1),
+        };
+        self.queue
+            .push_front(Step::Job(Job::Retry { of, call, round }));
+    }
+
+    /// A job the client gives up on without an error answer (it cannot
+    /// give the input the server asked for).
+    pub(crate) fn on_skipped(&mut self, job: &Job, call: &Call, why: &str) -> String {
+        self.tally.skipped += 1;
+        format!("{}: {why}; skipping it", label(job, call))
     }
 
     /// A job's result arrived; returns a line for the log. `tamper`: the
@@ -265,6 +318,10 @@ impl Workflow {
             }
             Job::Ping => "ping: ok".to_owned(),
             Job::SetLevel => "logging/setLevel info: ok".to_owned(),
+            Job::Retry { of, round, .. } => {
+                let line = self.on_result(of, result, tamper);
+                format!("{line} (retry {round}, with the input asked for)")
+            }
         }
     }
 
@@ -337,7 +394,8 @@ impl Workflow {
         let t = self.tally;
         format!(
             "workflow done: {} tool(s) listed, {} called; {} resource(s) listed, {} read; \
-             {} template(s) listed; {} prompt(s) listed, {} got; {} error answer(s), {} unanswered",
+             {} template(s) listed; {} prompt(s) listed, {} got; {} error answer(s), {} unanswered, \
+             {} skipped",
             self.tools.len(),
             t.tools_called,
             self.resources.len(),
@@ -346,14 +404,16 @@ impl Workflow {
             self.prompts.len(),
             t.prompts_got,
             t.errors,
-            t.unanswered
+            t.unanswered,
+            t.skipped
         )
     }
 }
 
 /// How a job is named in the log: its method and, where there is one, its target.
-fn label(job: &Job, call: &Call) -> String {
+pub(crate) fn label(job: &Job, call: &Call) -> String {
     match job {
+        Job::Retry { of, .. } => label(of, call),
         Job::CallTool { name, .. } | Job::GetPrompt { name, .. } => {
             format!("{} {name}", call.method)
         }
@@ -472,16 +532,102 @@ mod tests {
     #[test]
     fn the_plan_follows_the_declared_capabilities() {
         let mut w = Workflow::default();
-        w.plan(&json!({ "prompts": {}, "logging": {}, "completions": {} }));
+        w.plan(
+            &json!({ "prompts": {}, "logging": {}, "completions": {} }),
+            Plan::default(),
+        );
         let methods: Vec<&str> = std::iter::from_fn(|| w.next().map(|(_, c)| c.method)).collect();
         // No prompts were listed (no answer was given), so none is fetched.
         assert_eq!(methods, ["ping", "prompts/list", "logging/setLevel"]);
     }
 
     #[test]
+    fn the_stateless_plan_leaves_out_the_removed_methods_unless_the_fault_sends_them() {
+        let caps = json!({ "resources": { "subscribe": true }, "logging": {} });
+        // Every job in turn, resources/list answered with one resource.
+        let sent = |plan: Plan| {
+            let mut w = Workflow::default();
+            w.plan(&caps, plan);
+            let mut methods = Vec::new();
+            while let Some((job, call)) = w.next() {
+                if call.method == "resources/list" {
+                    w.on_result(&job, &json!({ "resources": [{ "uri": "a:1" }] }), false);
+                }
+                methods.push(call.method);
+            }
+            methods
+        };
+        let stateless = Plan {
+            stateless: true,
+            removed_methods: false,
+        };
+        assert_eq!(
+            sent(stateless),
+            [
+                "resources/list",
+                "resources/templates/list",
+                "resources/read"
+            ]
+        );
+        let faulty = Plan {
+            removed_methods: true,
+            ..stateless
+        };
+        assert_eq!(
+            sent(faulty),
+            [
+                "ping",
+                "resources/list",
+                "resources/templates/list",
+                "resources/read",
+                "logging/setLevel"
+            ]
+        );
+        assert_eq!(
+            sent(Plan::default()),
+            [
+                "ping",
+                "resources/list",
+                "resources/templates/list",
+                "resources/read",
+                "resources/subscribe",
+                "resources/unsubscribe",
+                "logging/setLevel"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_retry_counts_its_rounds_and_reports_as_its_job() {
+        let mut w = Workflow::default();
+        let job = Job::CallTool {
+            name: "t".into(),
+            arguments: json!({}),
+        };
+        let call = Call {
+            method: "tools/call",
+            params: Some(json!({ "name": "t", "inputResponses": {} })),
+        };
+        w.retry(&job, call.clone());
+        let (first, sent) = w.next().expect("the retry");
+        assert_eq!(sent, call);
+        assert!(matches!(first, Job::Retry { round: 1, .. }));
+        w.retry(&first, call.clone());
+        let (second, _) = w.next().expect("the second retry");
+        assert!(matches!(second, Job::Retry { round: 2, .. }));
+        let line = w.on_result(&second, &json!({ "content": [] }), false);
+        assert!(line.starts_with("tools/call t: ok (retry 2"), "{line}");
+        assert!(w.summary().contains("1 called"));
+        assert!(w
+            .on_skipped(&second, &call, "why")
+            .ends_with("why; skipping it"));
+        assert!(w.summary().ends_with("1 skipped"));
+    }
+
+    #[test]
     fn pages_are_followed_with_the_cursor_verbatim_and_listed_items_used() {
         let mut w = Workflow::default();
-        w.plan(&json!({ "tools": {} }));
+        w.plan(&json!({ "tools": {} }), Plan::default());
         assert_eq!(w.next().map(|(j, _)| j), Some(Job::Ping));
         let (job, call) = w.next().expect("first page");
         assert_eq!((call.method, call.params), ("tools/list", None));
@@ -516,7 +662,7 @@ mod tests {
     #[test]
     fn a_tampered_or_repeated_cursor() {
         let mut w = Workflow::default();
-        w.plan(&json!({ "prompts": {} }));
+        w.plan(&json!({ "prompts": {} }), Plan::default());
         w.next();
         let (job, _) = w.next().expect("first page");
         w.on_result(&job, &json!({ "prompts": [], "nextCursor": "abc" }), true);
@@ -531,7 +677,10 @@ mod tests {
     #[test]
     fn resources_are_read_then_the_first_subscribed_and_unsubscribed() {
         let mut w = Workflow::default();
-        w.plan(&json!({ "resources": { "subscribe": true } }));
+        w.plan(
+            &json!({ "resources": { "subscribe": true } }),
+            Plan::default(),
+        );
         w.next();
         let (job, _) = w.next().expect("resources/list");
         w.on_result(

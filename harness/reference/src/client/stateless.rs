@@ -1,0 +1,290 @@
+//! The reference client's 2026-07-28 side: the stateless protocol, where
+//! there is no handshake and every request stands on its own.
+//!
+//! | moment                                        | what the client does                                    |
+//! |-----------------------------------------------|---------------------------------------------------------|
+//! | start                                         | `server/discover` (with discovery off: the workflow at once, assuming tools, resources and prompts) |
+//! | discover result listing 2026-07-28            | plans the [`super::workflow`] from its `capabilities` (no ping, subscriptions or logging/setLevel) |
+//! | discover result without 2026-07-28, or -32022 | disconnects (Exit 0): no version in common, and the server answered as a 2026-07-28 server, so no fallback (`stateless.client.era-cached`) |
+//! | discover -32020 or -32021                     | gives up (Exit 1)                                       |
+//! | discover -32601, or another plain error       | falls back: `initialize` with the newest handshake version, a handshake session from then on |
+//! | every request                                 | `params._meta`: protocolVersion 2026-07-28, clientCapabilities (what it declares), clientInfo |
+//! | a result with `resultType: input_required`    | answers each `inputRequests` entry as it answers a server's request (`answers`), then retries the request with `inputResponses` and the `requestState` |
+//!
+//! A result without `resultType` counts as complete. An input the client
+//! cannot give (a capability it did not declare, an unknown method) skips
+//! the request; the workflow goes on. The 2026-07-28 faults act here:
+//! `missing-meta-version` and `missing-client-capabilities` (on every
+//! request after `server/discover`, so the session still opens),
+//! `sends-removed-method` (in the plan) and `fallback-after-discover`.
+
+use mcpspec_engine::Version;
+use mcpspec_wire::{ErrorObject, Id, Request};
+use serde_json::{json, Map, Value};
+
+use super::answers::{self, Declared};
+use super::fault::ClientFault;
+use super::workflow::{label, Call, Job, Plan, MAX_INPUT_ROUNDS};
+use super::{Out, Phase, Purpose, ReferenceClient, CLIENT_NAME, STATELESS_VERSION};
+use crate::error::{NAMED_ERRORS, UNSUPPORTED_PROTOCOL_VERSION};
+use crate::stateless::{CLIENT_CAPABILITIES, PROTOCOL_VERSION};
+
+/// `_meta` key: the client's self-description (a SHOULD on every request).
+const CLIENT_INFO: &str = "io.modelcontextprotocol/clientInfo";
+
+/// The method that opens a stateless session.
+const DISCOVER: &str = "server/discover";
+
+/// True for a result that asks for more input before it completes.
+pub(super) fn needs_input(result: &Value) -> bool {
+    result.get("resultType").and_then(Value::as_str) == Some("input_required")
+}
+
+impl ReferenceClient {
+    /// Opens a stateless session: `server/discover`, or the workflow at once.
+    pub(super) fn start_stateless(&mut self, now_ms: u64, out: &mut Out) {
+        if !self.discover {
+            out.log(format!(
+                "skipping server/discover (configured so): protocol version {STATELESS_VERSION}, \
+                 assuming the server offers tools, resources and prompts; running statelessly"
+            ));
+            let assumed = json!({ "tools": {}, "resources": {}, "prompts": {} });
+            self.run_stateless(now_ms, &assumed, out);
+            return;
+        }
+        self.phase = Phase::Discovering;
+        self.request(now_ms, DISCOVER, None, Purpose::Discover, out);
+        out.log(format!(
+            "server/discover sent (protocol version {STATELESS_VERSION}, no initialize)"
+        ));
+    }
+
+    /// The session is open: plans the workflow and starts it.
+    fn run_stateless(&mut self, now_ms: u64, capabilities: &Value, out: &mut Out) {
+        self.negotiated = Some(STATELESS_VERSION);
+        let plan = Plan {
+            stateless: true,
+            removed_methods: self.has(ClientFault::SendsRemovedMethod),
+        };
+        self.workflow.plan(capabilities, plan);
+        self.phase = Phase::Running;
+        self.advance(now_ms, out);
+    }
+
+    /// The answer to `server/discover` (see the module table).
+    pub(super) fn on_discover_answer(
+        &mut self,
+        now_ms: u64,
+        outcome: Result<Value, ErrorObject>,
+        out: &mut Out,
+    ) {
+        let result = match outcome {
+            Ok(result) => result,
+            Err(e) if e.code == UNSUPPORTED_PROTOCOL_VERSION => {
+                out.log(format!(
+                    "server/discover: error {} ({}): the server does not speak {STATELESS_VERSION}, \
+                     and it answered as a {STATELESS_VERSION} server, so no fallback; disconnecting",
+                    e.code, e.message
+                ));
+                self.exit(0, out);
+                return;
+            }
+            Err(e) if NAMED_ERRORS.contains(&e.code) => {
+                out.log(format!(
+                    "server/discover failed: error {} ({}); giving up",
+                    e.code, e.message
+                ));
+                self.exit(1, out);
+                return;
+            }
+            Err(e) => {
+                out.log(format!(
+                    "server/discover: error {} ({}): a server without {STATELESS_VERSION}; \
+                     falling back to initialize with {}",
+                    e.code,
+                    e.message,
+                    Version::LATEST_HANDSHAKE
+                ));
+                self.fall_back(now_ms, out);
+                return;
+            }
+        };
+        if self.has(ClientFault::FallbackAfterDiscover) {
+            out.log(format!(
+                "server/discover answered; falling back to initialize with {} all the same \
+                 (fault fallback-after-discover)",
+                Version::LATEST_HANDSHAKE
+            ));
+            self.fall_back(now_ms, out);
+            return;
+        }
+        let versions: Option<Vec<&str>> = result
+            .get("supportedVersions")
+            .and_then(Value::as_array)
+            .map(|list| list.iter().filter_map(Value::as_str).collect());
+        match &versions {
+            Some(list) if !list.contains(&STATELESS_VERSION.as_str()) => {
+                out.log(format!(
+                    "server/discover lists protocol versions [{}], not {STATELESS_VERSION}; disconnecting",
+                    list.join(", ")
+                ));
+                self.exit(0, out);
+                return;
+            }
+            Some(_) => {}
+            None => out.log(format!(
+                "the server/discover result has no supportedVersions array; going on with {STATELESS_VERSION}"
+            )),
+        }
+        let capabilities = match result.get("capabilities") {
+            Some(c @ Value::Object(_)) => c.clone(),
+            _ => {
+                out.log("the server/discover result has no capabilities object; assuming none");
+                json!({})
+            }
+        };
+        let names: Vec<&str> = capabilities
+            .as_object()
+            .map(|c| c.keys().map(String::as_str).collect())
+            .unwrap_or_default();
+        out.log(format!(
+            "discovered: protocol version {STATELESS_VERSION} (the server supports [{}]), \
+             server capabilities [{}]; running statelessly: no initialize, _meta on every request",
+            versions.unwrap_or_default().join(", "),
+            names.join(", ")
+        ));
+        self.run_stateless(now_ms, &capabilities, out);
+    }
+
+    /// Gives up the stateless protocol: `initialize` with the newest
+    /// handshake version, a handshake session from then on.
+    fn fall_back(&mut self, now_ms: u64, out: &mut Out) {
+        self.stateless = false;
+        self.offered = Version::LATEST_HANDSHAKE;
+        self.declared = Declared::for_version(self.offered, self.faults, self.bare);
+        self.send_initialize(now_ms, out);
+    }
+
+    /// `params` with the request's `_meta`: version, capabilities, clientInfo
+    /// (members already there, such as a progressToken, are kept).
+    pub(super) fn stamp_meta(&self, method: &str, params: Option<Value>) -> Value {
+        let mut params = match params {
+            None => Map::new(),
+            Some(Value::Object(p)) => p,
+            // Params that are no object cannot carry _meta (the workflow
+            // sends none such).
+            Some(other) => return other,
+        };
+        let after_discover = method != DISCOVER;
+        let meta = params
+            .entry("_meta")
+            .or_insert_with(|| Value::Object(Map::new()));
+        if let Value::Object(meta) = meta {
+            if !(after_discover && self.has(ClientFault::MissingMetaVersion)) {
+                meta.insert(PROTOCOL_VERSION.into(), json!(STATELESS_VERSION.as_str()));
+            }
+            if !(after_discover && self.has(ClientFault::MissingClientCapabilities)) {
+                meta.insert(CLIENT_CAPABILITIES.into(), self.declared.capabilities());
+            }
+            meta.insert(
+                CLIENT_INFO.into(),
+                json!({ "name": CLIENT_NAME, "version": env!("CARGO_PKG_VERSION") }),
+            );
+        }
+        Value::Object(params)
+    }
+
+    /// A job's result asks for input: answers what it asks and queues the
+    /// retry, or skips the job. Returns a line for the log.
+    pub(super) fn on_input_required(&mut self, job: &Job, call: &Call, result: &Value) -> String {
+        let round = match job {
+            Job::Retry { round, .. } => *round,
+            _ => 0,
+        };
+        if round >= MAX_INPUT_ROUNDS {
+            let why = format!("still input_required after {round} retries");
+            return self.workflow.on_skipped(job, call, &why);
+        }
+        let requests = match result.get("inputRequests") {
+            None => None,
+            Some(Value::Object(r)) => Some(r),
+            Some(other) => {
+                let why = format!("inputRequests is not an object ({other})");
+                return self.workflow.on_skipped(job, call, &why);
+            }
+        };
+        let state = match result.get("requestState") {
+            None => None,
+            Some(Value::String(s)) => Some(s.clone()),
+            Some(other) => {
+                let why = format!("requestState is not a string ({other})");
+                return self.workflow.on_skipped(job, call, &why);
+            }
+        };
+        if requests.is_none() && state.is_none() {
+            let why = "an input_required result with neither inputRequests nor requestState";
+            return self.workflow.on_skipped(job, call, why);
+        }
+        let mut responses = Map::new();
+        let mut asked = Vec::new();
+        for (key, input) in requests.into_iter().flatten() {
+            match self.answer_input(key, input) {
+                Ok((method, answer)) => {
+                    responses.insert(key.clone(), answer);
+                    asked.push(method);
+                }
+                Err(why) => return self.workflow.on_skipped(job, call, &why),
+            }
+        }
+        let mut params = match &call.params {
+            Some(Value::Object(p)) => p.clone(),
+            _ => Map::new(),
+        };
+        params.remove("inputResponses");
+        params.remove("requestState");
+        if !responses.is_empty() {
+            params.insert("inputResponses".into(), Value::Object(responses));
+        }
+        if let Some(state) = state {
+            params.insert("requestState".into(), Value::String(state));
+        }
+        let line = format!(
+            "{}: input_required ({}); retrying with the input",
+            label(job, call),
+            if asked.is_empty() {
+                "requestState only".to_owned()
+            } else {
+                asked.join(", ")
+            }
+        );
+        let retry = Call {
+            method: call.method,
+            params: Some(Value::Object(params)),
+        };
+        self.workflow.retry(job, retry);
+        line
+    }
+
+    /// The answer to one entry of `inputRequests`: its method and result,
+    /// or why the client cannot give it.
+    fn answer_input(&self, key: &str, input: &Value) -> Result<(String, Value), String> {
+        let Some(method) = input.get("method").and_then(Value::as_str) else {
+            return Err(format!("input request {key:?} names no method"));
+        };
+        let request = Request {
+            id: Id::from(key),
+            method: method.to_owned(),
+            params: input.get("params").cloned(),
+        };
+        match answers::answer(&request, STATELESS_VERSION, self.declared, self.faults) {
+            Some(Ok(result)) => Ok((method.to_owned(), result)),
+            Some(Err(e)) => Err(format!(
+                "the server asks for {method}, which this client cannot give (error {}: {})",
+                e.code, e.message
+            )),
+            None => Err(format!(
+                "the server asks for {method}, which this client leaves unanswered"
+            )),
+        }
+    }
+}

@@ -1,0 +1,219 @@
+//! Header construction with and without misbehaviour (pure), the switches
+//! on the wire against a loopback server, and the 2026-07-28 routing headers.
+
+use super::*;
+use crate::Via;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpListener;
+
+const CALL: &[u8] = br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}"#;
+
+fn header<'a>(h: &'a HeaderMap, name: &str) -> Option<&'a str> {
+    h.get(name).and_then(|v| v.to_str().ok())
+}
+
+fn post(version: Option<&str>, session: Option<&str>, m: &HttpMisbehaviour) -> HeaderMap {
+    let extra = [("x-extra".to_owned(), "1".to_owned())];
+    let common = common_headers(&extra, session, version, m).expect("valid headers");
+    post_headers(common, version, m, CALL).expect("valid headers")
+}
+
+#[test]
+fn well_behaved_headers() {
+    let m = HttpMisbehaviour::default();
+    assert!(m.is_off());
+    let h = post(Some("2025-11-25"), Some("s-1"), &m);
+    assert_eq!(header(&h, "accept"), Some(POST_ACCEPT));
+    assert_eq!(header(&h, "content-type"), Some("application/json"));
+    assert_eq!(header(&h, "mcp-session-id"), Some("s-1"));
+    assert_eq!(header(&h, "mcp-protocol-version"), Some("2025-11-25"));
+    assert_eq!(header(&h, "x-extra"), Some("1"));
+    assert_eq!(
+        header(&h, "mcp-method"),
+        None,
+        "no routing before 2026-07-28"
+    );
+    // Nothing is due before the server issued an id or the version was set.
+    let h = post(None, None, &m);
+    assert_eq!(header(&h, "mcp-session-id"), None);
+    assert_eq!(header(&h, "mcp-protocol-version"), None);
+    let h = post(Some("2026-07-28"), None, &m);
+    assert_eq!(header(&h, "mcp-method"), Some("tools/call"));
+    assert_eq!(header(&h, "mcp-protocol-version"), Some("2026-07-28"));
+    assert_eq!(m.get_accept(), "text/event-stream");
+}
+
+#[test]
+fn each_switch_breaks_its_own_header_only() {
+    let accept = HttpMisbehaviour {
+        post_accept_json_only: true,
+        ..HttpMisbehaviour::default()
+    };
+    let h = post(Some("2025-11-25"), Some("s-1"), &accept);
+    assert_eq!(header(&h, "accept"), Some("application/json"));
+    assert_eq!(header(&h, "mcp-session-id"), Some("s-1"));
+    assert_eq!(accept.get_accept(), GET_ACCEPT);
+
+    let get = HttpMisbehaviour {
+        get_accept_json: true,
+        ..HttpMisbehaviour::default()
+    };
+    assert_eq!(get.get_accept(), "application/json");
+    assert_eq!(header(&post(None, None, &get), "accept"), Some(POST_ACCEPT));
+
+    let echo = HttpMisbehaviour {
+        no_session_echo: true,
+        ..HttpMisbehaviour::default()
+    };
+    let h = post(Some("2025-11-25"), Some("s-1"), &echo);
+    assert_eq!(header(&h, "mcp-session-id"), None);
+    assert_eq!(header(&h, "mcp-protocol-version"), Some("2025-11-25"));
+
+    let version = HttpMisbehaviour {
+        no_version_header: true,
+        ..HttpMisbehaviour::default()
+    };
+    for v in ["2025-11-25", "2026-07-28"] {
+        let h = post(Some(v), Some("s-1"), &version);
+        assert_eq!(header(&h, "mcp-protocol-version"), None, "{v}");
+        assert_eq!(header(&h, "mcp-session-id"), Some("s-1"));
+    }
+    // Routing goes on without the version header.
+    let h = post(Some("2026-07-28"), None, &version);
+    assert_eq!(header(&h, "mcp-method"), Some("tools/call"));
+
+    let mismatch = HttpMisbehaviour {
+        version_header: Some("2025-11-25".to_owned()),
+        ..HttpMisbehaviour::default()
+    };
+    // The body's _meta names 2026-07-28; the header says otherwise.
+    let h = post(Some("2026-07-28"), None, &mismatch);
+    assert_eq!(header(&h, "mcp-protocol-version"), Some("2025-11-25"));
+    assert_eq!(header(&h, "mcp-method"), Some("tools/call"));
+    // A version that is not due yet stays absent.
+    assert_eq!(
+        header(&post(None, None, &mismatch), "mcp-protocol-version"),
+        None
+    );
+}
+
+/// A loopback server answering every request with a JSON-RPC result and
+/// the session id `s-1`; returns its URL.
+async fn issuing_server() -> (String, tokio::task::JoinHandle<()>) {
+    let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let url = format!("http://{}/mcp", listener.local_addr().expect("addr"));
+    let task = tokio::spawn(async move {
+        while let Ok((mut sock, _)) = listener.accept().await {
+            tokio::spawn(async move {
+                let mut head = Vec::new();
+                let mut buf = [0u8; 1024];
+                while !head.windows(4).any(|w| w == b"\r\n\r\n") {
+                    match sock.read(&mut buf).await {
+                        Ok(0) | Err(_) => return,
+                        Ok(n) => head.extend_from_slice(&buf[..n]),
+                    }
+                }
+                let body = r#"{"jsonrpc":"2.0","id":1,"result":{}}"#;
+                let reply = format!(
+                    "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\nmcp-session-id: s-1\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+                    body.len()
+                );
+                let _ = sock.write_all(reply.as_bytes()).await;
+            });
+        }
+    });
+    (url, task)
+}
+
+/// The recorded request headers of the next `n` HTTP records.
+async fn records(session: &mut HttpSession, n: usize) -> Vec<(Via, Vec<(String, String)>)> {
+    let mut out = Vec::new();
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
+    while out.len() < n {
+        match tokio::time::timeout_at(deadline, session.recv()).await {
+            Ok(Some(Stamped {
+                via,
+                event: Event::Http(r),
+                ..
+            })) => out.push((via, r.request_headers.clone())),
+            Ok(Some(_)) => {}
+            other => panic!("no HTTP record: {other:?}"),
+        }
+    }
+    out
+}
+
+fn recorded<'a>(headers: &'a [(String, String)], name: &str) -> Option<&'a str> {
+    headers
+        .iter()
+        .find(|(n, _)| n == name)
+        .map(|(_, v)| v.as_str())
+}
+
+#[tokio::test]
+async fn switches_reach_the_wire_and_can_change_mid_session() {
+    let (url, server) = issuing_server().await;
+    let mut session = HttpSession::connect(&url, HttpOptions::default()).expect("url");
+    session.send(CALL).await.expect("send");
+    records(&mut session, 1).await;
+    session.set_protocol_version(Some("2025-11-25".to_owned()));
+    session.send(CALL).await.expect("send");
+    let clean = &records(&mut session, 1).await[0].1;
+    assert_eq!(recorded(clean, "mcp-session-id"), Some("s-1"));
+    assert_eq!(recorded(clean, "accept"), Some(POST_ACCEPT));
+
+    session.set_misbehaviour(HttpMisbehaviour {
+        post_accept_json_only: true,
+        get_accept_json: true,
+        no_session_echo: true,
+        no_version_header: true,
+        version_header: None,
+    });
+    session.send(CALL).await.expect("send");
+    let bad = &records(&mut session, 1).await[0].1;
+    assert_eq!(recorded(bad, "accept"), Some("application/json"));
+    assert_eq!(recorded(bad, "mcp-session-id"), None);
+    assert_eq!(recorded(bad, "mcp-protocol-version"), None);
+    session.open_get_stream().expect("get");
+    let (via, get) = &records(&mut session, 1).await[0];
+    assert_eq!(*via, Via::Get);
+    assert_eq!(recorded(get, "accept"), Some("application/json"));
+    session.kill();
+    server.abort();
+}
+
+#[test]
+fn stateless_posts_name_their_method_and_target() {
+    let call = br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{}}}"#;
+    assert_eq!(
+        routing_headers(call),
+        vec![
+            ("mcp-method", "tools/call".to_owned()),
+            ("mcp-name", "echo".to_owned())
+        ]
+    );
+    let read =
+        br#"{"jsonrpc":"2.0","id":2,"method":"resources/read","params":{"uri":"mcpspec://a"}}"#;
+    assert_eq!(
+        routing_headers(read)[1],
+        ("mcp-name", "mcpspec://a".to_owned())
+    );
+    let other = br#"{"jsonrpc":"2.0","id":4,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"1999-01-01"}}}"#;
+    assert_eq!(
+        routing_headers(other)[1],
+        ("mcp-protocol-version", "1999-01-01".to_owned())
+    );
+    let list = br#"{"jsonrpc":"2.0","id":3,"method":"tools/list"}"#;
+    assert_eq!(
+        routing_headers(list),
+        vec![("mcp-method", "tools/list".to_owned())]
+    );
+    // Responses, batches and unreadable bodies carry no routing headers.
+    assert!(routing_headers(br#"{"jsonrpc":"2.0","id":1,"result":{}}"#).is_empty());
+    assert!(routing_headers(br#"[{"jsonrpc":"2.0","id":1,"method":"ping"}]"#).is_empty());
+    assert!(routing_headers(b"{").is_empty());
+    // A value that cannot be a header value is left out, not sent broken.
+    let odd =
+        "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"a\\nb\"}}";
+    assert_eq!(routing_headers(odd.as_bytes()).len(), 1);
+}
