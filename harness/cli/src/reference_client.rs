@@ -33,6 +33,7 @@
 //! error, 3 the server could not be started or reached (including a server
 //! that ended before sending anything at all).
 
+use std::collections::VecDeque;
 use std::time::Duration;
 
 use mcpspec_engine::{Lifecycle, Version};
@@ -42,7 +43,7 @@ use mcpspec_reference::client::{
 };
 use mcpspec_reference::{Output, Transport};
 use mcpspec_transport::streamable::HttpMisbehaviour;
-use mcpspec_transport::{CommandSpec, Connection, Event, HttpRecord, Target};
+use mcpspec_transport::{CommandSpec, Connection, Event, HttpRecord, Target, Via};
 use tokio::time::{sleep_until, timeout_at, Instant};
 
 use crate::cli::ReferenceClientArgs;
@@ -53,6 +54,9 @@ const EXIT_UNREACHABLE: u8 = 3;
 
 /// How long a server process may take to exit once its stdin is closed.
 const CLOSE_WAIT: Duration = Duration::from_secs(2);
+/// Over HTTP, how long the next POST waits for the server to take the
+/// previous one before it goes anyway.
+const POST_ORDER_WAIT: Duration = Duration::from_secs(2);
 
 /// Runs `mcpspec reference client`; returns the exit code.
 pub async fn run(args: ReferenceClientArgs) -> u8 {
@@ -201,22 +205,41 @@ async fn drive(
     let now = move || u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX);
     let mut heard = false;
     let mut synced = Synced::default();
-    let mut outputs = client.start(now());
+    // Over HTTP each message is its own POST, and POSTs in flight together
+    // may reach the server in any order: the next one starts only once the
+    // server has taken the previous one (its response headers arrived), so
+    // that, say, notifications/initialized comes before the next request.
+    let http = matches!(conn, Connection::Http(_) | Connection::Sse(_));
+    let mut posting: Option<Instant> = None;
+    let mut queue: VecDeque<Output> = client.start(now()).into();
     loop {
         sync(conn, &client, &mut synced, &misbehave);
-        if let Some(code) = perform(conn, &mut client, outputs, now()).await {
-            return code;
+        if posting.is_some_and(|since| since.elapsed() >= POST_ORDER_WAIT) {
+            posting = None; // no record came: do not stall the session on it
+        }
+        while posting.is_none() {
+            let Some(output) = queue.pop_front() else {
+                break;
+            };
+            let write = matches!(output, Output::Write(_));
+            if let Some(code) = perform(conn, &mut client, vec![output], now()).await {
+                return code;
+            }
+            if write && http {
+                posting = Some(Instant::now());
+            }
         }
         let deadline = client.next_deadline();
         let wake = start + Duration::from_millis(deadline.unwrap_or(0));
-        outputs = tokio::select! {
+        let order_wake = posting.map(|since| since + POST_ORDER_WAIT);
+        let outputs = tokio::select! {
             event = conn.recv() => {
                 let Some(stamped) = event else {
                     if !heard {
                         eprintln!("error: the server ended before sending anything");
                         return EXIT_UNREACHABLE;
                     }
-                    outputs = client.on_eof(now());
+                    queue.extend(client.on_eof(now()));
                     continue;
                 };
                 match stamped.event {
@@ -250,6 +273,9 @@ async fn drive(
                         client.on_eof(now())
                     }
                     Event::Http(record) => {
+                        if matches!(stamped.via, Via::Post(_)) {
+                            posting = None;
+                        }
                         log_http(&record);
                         Vec::new()
                     }
@@ -265,7 +291,9 @@ async fn drive(
                 // fire again at once and spin.
                 client.on_tick(now().max(deadline.unwrap_or(0)))
             }
+            () = sleep_until(order_wake.unwrap_or(start)), if order_wake.is_some() => Vec::new(),
         };
+        queue.extend(outputs);
     }
 }
 

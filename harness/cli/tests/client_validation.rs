@@ -5,12 +5,17 @@
 //!
 //! - `clean-reference-client-passes-everything`: `mcpspec client -- mcpspec
 //!   reference client -- {server}` at every handshake version, run twice —
-//!   declaring every client capability, and declaring none — passes every
-//!   case in at least one of the runs and fails, warns or errs in neither
-//!   (a scenario gated on a capability is not applicable in the other run).
+//!   declaring every client capability, and declaring none — and once at
+//!   2026-07-28, passes every case in at least one of the runs and fails,
+//!   warns or errs in none (a scenario gated on a capability is not
+//!   applicable in the other run).
+//! - `http/clean-reference-client-passes-everything`: the same over
+//!   Streamable HTTP (`--url {url}`), where the client's HTTP requests are
+//!   judged too.
 //! - `fault/<name>`: the reference client with `--fault <name>` makes the run
-//!   exit 1 (SHOULD-level faults under `--strict`); the catching scenarios
-//!   are named.
+//!   exit 1 (SHOULD-level faults under `--strict`) at the handshake versions
+//!   and at 2026-07-28 together; the catching scenarios are named. A fault of
+//!   the HTTP transport alone runs over `--url {url}`.
 //! - `every-client-scenario-catches-a-fault`: each client scenario fails
 //!   against at least one fault, unless `tests/uncovered-scenarios.txt`
 //!   lists it with a reason.
@@ -50,10 +55,15 @@ struct RunResult {
 
 /// `mcpspec client [extra] -- client...` at every handshake version.
 fn run_client(extra: &[&str], client: &[&str], tag: &str) -> RunResult {
+    run_client_at(&VERSIONS, extra, client, tag)
+}
+
+/// `mcpspec client --spec-version V… [extra] -- client...`.
+fn run_client_at(versions: &[&str], extra: &[&str], client: &[&str], tag: &str) -> RunResult {
     let json = scratch().join(format!("{tag}.json"));
     let mut cmd = Command::new(BIN);
     cmd.args(["client", "--jobs", "8", "--json"]).arg(&json);
-    for v in VERSIONS {
+    for v in versions {
         cmd.args(["--spec-version", v]);
     }
     cmd.args(extra).arg("--").args(client);
@@ -84,31 +94,46 @@ fn run_client(extra: &[&str], client: &[&str], tag: &str) -> RunResult {
     }
 }
 
-/// The reference client's argv with `extra` options.
-fn reference_client(extra: &[&str]) -> Vec<String> {
+/// The reference client's argv with `extra` options, reaching the harness
+/// over `transport` (`stdio`: `-- {server}`, `http`: `--url {url}`).
+fn reference_client(extra: &[&str], transport: &str) -> Vec<String> {
     let mut argv = vec![BIN.to_owned(), "reference".into(), "client".into()];
     argv.extend(extra.iter().map(|s| (*s).to_owned()));
-    argv.extend(["--".to_owned(), "{server}".to_owned()]);
+    if transport == "http" {
+        argv.extend(["--url".to_owned(), "{url}".to_owned()]);
+    } else {
+        argv.extend(["--".to_owned(), "{server}".to_owned()]);
+    }
     argv
 }
 
-fn clean_passes() -> Result<(), Failed> {
-    let full = reference_client(&[]);
-    let bare = reference_client(&["--no-capabilities"]);
+fn strs(v: &[String]) -> Vec<&str> {
+    v.iter().map(String::as_str).collect()
+}
+
+/// The stateless version, run separately: the reference client speaks it
+/// only when asked (`--spec-version`), and only `client/stateless/*` has it.
+const STATELESS: &str = "2026-07-28";
+
+fn clean_passes(transport: &str) -> Result<(), Failed> {
+    let full = reference_client(&[], transport);
+    let bare = reference_client(&["--no-capabilities"], transport);
+    let modern = reference_client(&["--spec-version", STATELESS], transport);
     let runs = [
-        run_client(
+        run_client(&[], &strs(&full), &format!("clean-full-{transport}")),
+        run_client(&[], &strs(&bare), &format!("clean-bare-{transport}")),
+        run_client_at(
+            &[STATELESS],
             &[],
-            &full.iter().map(String::as_str).collect::<Vec<_>>(),
-            "clean-full",
-        ),
-        run_client(
-            &[],
-            &bare.iter().map(String::as_str).collect::<Vec<_>>(),
-            "clean-bare",
+            &strs(&modern),
+            &format!("clean-2026-{transport}"),
         ),
     ];
     let mut problems = Vec::new();
-    for (r, name) in runs.iter().zip(["all capabilities", "no capabilities"]) {
+    for (r, name) in runs
+        .iter()
+        .zip(["all capabilities", "no capabilities", "2026-07-28"])
+    {
         if r.code != 0 || r.cases.is_empty() {
             problems.push(format!("{name}: exit {}\n{}", r.code, r.stdout));
         }
@@ -141,14 +166,16 @@ fn clean_passes() -> Result<(), Failed> {
     }
 }
 
-/// A fault of the reference client and its level.
+/// A fault of the reference client, its level, and the transport its run
+/// uses (stdio when the fault applies there, else its HTTP transport).
 #[derive(Debug, Clone)]
 struct FaultSpec {
     name: String,
     should: bool,
+    transport: String,
 }
 
-/// `mcpspec reference client --list-faults` prints `name LEVEL description`.
+/// `mcpspec reference client --list-faults` prints `name LEVEL transports description`.
 fn faults() -> Vec<FaultSpec> {
     let out = Command::new(BIN)
         .args(["reference", "client", "--list-faults"])
@@ -160,9 +187,16 @@ fn faults() -> Vec<FaultSpec> {
             let mut words = l.split_whitespace();
             let name = words.next()?;
             let level = words.next()?;
+            let transports: Vec<&str> = words.next()?.split(',').collect();
+            let transport = if transports.contains(&"stdio") {
+                "stdio"
+            } else {
+                transports.first()?
+            };
             Some(FaultSpec {
                 name: name.to_owned(),
                 should: level.eq_ignore_ascii_case("should"),
+                transport: transport.to_owned(),
             })
         })
         .collect()
@@ -183,9 +217,19 @@ fn fault_runs() -> &'static BTreeMap<String, RunResult> {
                         if f.should {
                             opts.push("--strict");
                         }
-                        let client = reference_client(&["--fault", &f.name]);
-                        let client: Vec<&str> = client.iter().map(String::as_str).collect();
-                        let r = run_client(&opts, &client, &format!("fault-{}", f.name));
+                        let client = reference_client(&["--fault", &f.name], &f.transport);
+                        let mut r = run_client(&opts, &strs(&client), &format!("fault-{}", f.name));
+                        let modern = reference_client(
+                            &["--spec-version", STATELESS, "--fault", &f.name],
+                            &f.transport,
+                        );
+                        let m = run_client_at(
+                            &[STATELESS],
+                            &opts,
+                            &strs(&modern),
+                            &format!("fault-{}-2026", f.name),
+                        );
+                        r.merge(m);
                         (f.name, r)
                     })
                 })
@@ -197,6 +241,22 @@ fn fault_runs() -> &'static BTreeMap<String, RunResult> {
         }
         out
     })
+}
+
+impl RunResult {
+    /// Both runs' cases, and exit 1 when either run found failures.
+    fn merge(&mut self, other: RunResult) {
+        self.code = if self.code == 1 || other.code == 1 {
+            1
+        } else {
+            self.code.max(other.code)
+        };
+        self.stdout.push_str(&other.stdout);
+        self.cases.extend(other.cases);
+        for (s, o) in other.outcomes {
+            self.outcomes.entry(s).or_default().extend(o);
+        }
+    }
 }
 
 fn caught_by(r: &RunResult) -> Vec<String> {
@@ -318,7 +378,12 @@ fn robustness(script: &str, want: i32, tag: &str) -> Result<(), Failed> {
 fn main() {
     let args = Arguments::from_args();
     let mut trials = vec![
-        Trial::test("clean-reference-client-passes-everything", clean_passes),
+        Trial::test("clean-reference-client-passes-everything", || {
+            clean_passes("stdio")
+        }),
+        Trial::test("http/clean-reference-client-passes-everything", || {
+            clean_passes("http")
+        }),
         Trial::test(
             "every-client-scenario-catches-a-fault",
             every_scenario_catches_a_fault,
