@@ -110,7 +110,8 @@ pub enum Fault {
     ProgressAfterCancel,
     RejectMeta,
     StructuredNoText,
-    // ── 2026-07-28 (stateless): the sans-IO server applies these.
+    // ── 2026-07-28 (stateless): the sans-IO server applies these (the
+    // `listen-*` ones over stdio only: the HTTP driver refuses the method).
     StatelessMissingMetaAccepted,
     StatelessUnsupportedVersionWrongCode,
     StatelessUnsupportedVersionNoData,
@@ -118,6 +119,10 @@ pub enum Fault {
     StatelessResultTypeMissing,
     StatelessCapabilityInferred,
     StatelessRemovedMethodAnswered,
+    ListenNoAck,
+    ListenUnrequested,
+    ListenNoSubscriptionId,
+    ListenAckSuperset,
     // ── HTTP layer: the sans-IO server ignores these; `mcpspec-reference-http` applies them.
     HttpUnknownSession400,
     HttpSessionIdSpace,
@@ -252,6 +257,10 @@ impl Fault {
         Fault::StatelessResultTypeMissing,
         Fault::StatelessCapabilityInferred,
         Fault::StatelessRemovedMethodAnswered,
+        Fault::ListenNoAck,
+        Fault::ListenUnrequested,
+        Fault::ListenNoSubscriptionId,
+        Fault::ListenAckSuperset,
         Fault::HttpUnknownSession400,
         Fault::HttpSessionIdSpace,
         Fault::HttpMissingSessionAccepted,
@@ -505,6 +514,23 @@ impl Fault {
                 "stateless-removed-method-answered", Should, "stateless.removed-methods", "basic#messages",
                 "answers ping sent with 2026-07-28 _meta with a result ({\"resultType\":\"complete\"}) instead of -32601, although 2026-07-28 has no ping",
             ),
+            // subscriptions/listen: served over stdio only (see `listen`).
+            Fault::ListenNoAck => info(
+                "listen-no-ack", Must, "stateless.subscriptions.acknowledge-first", "basic/utilities/subscriptions",
+                "opens subscriptions/listen streams without sending notifications/subscriptions/acknowledged, and delivers their notifications all the same",
+            ).only(STDIO),
+            Fault::ListenUnrequested => info(
+                "listen-unrequested", Must, "stateless.subscriptions.requested-only", "basic/utilities/subscriptions",
+                "delivers the counter's notifications/resources/updated on every subscriptions/listen stream, whether or not the client listed that URI in resourceSubscriptions",
+            ).only(STDIO),
+            Fault::ListenNoSubscriptionId => info(
+                "listen-no-subscription-id", Must, "stateless.subscriptions.id-on-notifications", "basic/utilities/subscriptions",
+                "leaves io.modelcontextprotocol/subscriptionId out of the _meta of the notifications it delivers on a subscriptions/listen stream (the acknowledgement keeps it)",
+            ).only(STDIO),
+            Fault::ListenAckSuperset => info(
+                "listen-ack-superset", Must, "stateless.subscriptions.acknowledged-subset", "basic/utilities/subscriptions",
+                "acknowledges every list_changed notification type on a subscriptions/listen stream, including types the client did not request",
+            ).only(STDIO),
             // ── Streamable HTTP (`/mcp`) ──────────────────────────────────
             Fault::HttpUnknownSession400 => info(
                 "http-unknown-session-400", Must, "http.session.terminated-404", "basic/transports#session-management",

@@ -23,6 +23,8 @@
 //! - `cursor` (with `b64`): opaque, checksummed pagination cursors.
 //! - `stateless`: 2026-07-28 — which requests it judges, `_meta` checks,
 //!   `server/discover`, result members, the `roots` tool (-32021).
+//! - `listen`: 2026-07-28 `subscriptions/listen` streams over stdio
+//!   (acknowledgement, tagged resource updates, cancellation).
 //! - [`fault`]: the fault switches and the rule each one breaks.
 //! - `outbox`: how messages become stdout lines (and where output faults apply).
 //! - [`client`]: the reference MCP *client* — the counterpart, with its own
@@ -47,6 +49,7 @@ mod cursor;
 mod error;
 pub mod fault;
 mod handlers;
+mod listen;
 mod log_level;
 mod outbox;
 mod prompts;
@@ -103,7 +106,7 @@ pub mod offer {
     /// Every request method the server implements (handshake-era versions).
     pub const METHODS: [&str; 13] = crate::handlers::METHODS;
     /// Every request method it answers under 2026-07-28.
-    pub const STATELESS_METHODS: [&str; 9] = crate::stateless::METHODS;
+    pub const STATELESS_METHODS: [&str; 10] = crate::stateless::METHODS;
     /// The 2026-07-28-only tool that needs the `roots` client capability.
     pub const ROOTS_TOOL: &str = crate::stateless::roots::NAME;
 }

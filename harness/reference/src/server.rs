@@ -27,6 +27,7 @@ use serde_json::{json, Map, Value};
 
 use crate::error::{RpcError, INVALID_REQUEST, PARSE_ERROR};
 use crate::fault::{Fault, FaultSet};
+use crate::listen::Listen;
 use crate::log_level::LogLevel;
 use crate::outbox::Outbox;
 use crate::stateless::Scope;
@@ -84,6 +85,8 @@ pub struct ReferenceServer {
     pub(crate) counter_next: Option<u64>,
     /// In-flight `slow` tool calls, in arrival order.
     pub(crate) calls: Vec<SlowCall>,
+    /// Open `subscriptions/listen` streams (2026-07-28), in arrival order.
+    pub(crate) listens: Vec<Listen>,
     /// Batches waiting for deferred answers.
     pub(crate) batches: Vec<PendingBatch>,
     pub(crate) next_batch: u64,
@@ -96,8 +99,9 @@ pub struct ReferenceServer {
     /// Capabilities of earlier stateless requests (only the
     /// `stateless-capability-inferred` fault keeps and uses them).
     pub(crate) remembered_capabilities: Map<String, Value>,
-    /// Requests without a version in `_meta` are stateless too.
-    expect_stateless: bool,
+    /// Requests without a version in `_meta` are stateless too (the HTTP
+    /// driver; it also keeps `subscriptions/listen` unanswered with -32601).
+    pub(crate) expect_stateless: bool,
     exited: bool,
     /// What the `leak-on-malformed` fault keeps, never to be freed.
     leaked: Vec<Vec<u8>>,
@@ -116,6 +120,7 @@ impl ReferenceServer {
             subscriptions: BTreeSet::new(),
             counter_next: None,
             calls: Vec::new(),
+            listens: Vec::new(),
             batches: Vec::new(),
             next_batch: 0,
             client_has_roots: false,
@@ -266,7 +271,7 @@ impl ReferenceServer {
                 }
                 self.after_responses(out);
             }
-            Message::Notification(n) => self.on_notification(&n.method, n.params, out),
+            Message::Notification(n) => self.on_notification(now_ms, &n.method, n.params, out),
             Message::Response(r) => out.stderr(format!(
                 "{SERVER_NAME}: ignoring a response from the client ({})",
                 Message::Response(r).describe()
@@ -306,7 +311,9 @@ impl ReferenceServer {
                         return;
                     }
                 }
-                Ok(Message::Notification(n)) => self.on_notification(&n.method, n.params, out),
+                Ok(Message::Notification(n)) => {
+                    self.on_notification(now_ms, &n.method, n.params, out)
+                }
                 Ok(Message::Response(_)) => {}
             }
         }
@@ -332,7 +339,7 @@ impl ReferenceServer {
         batch: Option<u64>,
         out: &mut Outbox,
     ) -> Reply {
-        if self.calls.iter().any(|c| c.id == req.id) {
+        if self.calls.iter().any(|c| c.id == req.id) || self.is_listening(&req.id) {
             return Reply::Now(Err(RpcError::invalid_request(format!(
                 "request id {} is already in use by a request in flight",
                 req.id
@@ -456,7 +463,13 @@ impl ReferenceServer {
         }
     }
 
-    fn on_notification(&mut self, method: &str, params: Option<Value>, out: &mut Outbox) {
+    fn on_notification(
+        &mut self,
+        now_ms: u64,
+        method: &str,
+        params: Option<Value>,
+        out: &mut Outbox,
+    ) {
         if self.faults.has(Fault::AnswerNotification) {
             out.send(&Message::Response(mcpspec_wire::Response {
                 id: None,
@@ -470,7 +483,7 @@ impl ReferenceServer {
                     self.phase = Phase::Operating(v);
                 }
             }
-            "notifications/cancelled" => self.cancel(params.as_ref(), out),
+            "notifications/cancelled" => self.cancel(now_ms, params.as_ref(), out),
             _ => {}
         }
     }

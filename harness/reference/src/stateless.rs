@@ -25,6 +25,7 @@
 //! | clientCapabilities missing or not an object             | -32602                                        |
 //! | logLevel present but not a level                        | -32602                                        |
 //! | method not in 2026-07-28 (initialize, ping, logging/setLevel, resources/(un)subscribe, …) | -32601 |
+//! | `subscriptions/listen` when driven over HTTP (`expect_stateless`) | -32601 |
 //! | `roots` tool without `roots` in this request's capabilities | -32021 `{requiredCapabilities: {roots: {}}}` |
 //!
 //! The schema makes `_meta`, its protocolVersion and clientCapabilities
@@ -54,10 +55,11 @@ pub(crate) const SERVER_INFO: &str = "io.modelcontextprotocol/serverInfo";
 /// The one stateless version.
 pub(crate) const STATELESS: Version = Version::V2026_07_28;
 
-/// Request methods of 2026-07-28 this server answers (the schema's
-/// `ClientRequest` union less `subscriptions/listen`, which it does not offer).
-pub(crate) const METHODS: [&str; 9] = [
+/// Request methods of 2026-07-28 this server serves: the schema's
+/// `ClientRequest` union (`subscriptions/listen` over stdio only; see `listen`).
+pub(crate) const METHODS: [&str; 10] = [
     "server/discover",
+    crate::listen::METHOD,
     "tools/list",
     "tools/call",
     "resources/list",
@@ -209,7 +211,10 @@ impl ReferenceServer {
             scope.capabilities = self.remembered_capabilities.clone();
         }
         let method = req.method.as_str();
-        if !METHODS.contains(&method) {
+        let listen = method == crate::listen::METHOD;
+        // Over HTTP a listen stream is an SSE response the HTTP driver does
+        // not implement: it is refused there as an unknown method.
+        if !METHODS.contains(&method) || (listen && self.expect_stateless) {
             if method == "ping" && self.faults.has(Fault::StatelessRemovedMethodAnswered) {
                 return Reply::Now(Ok(self.stateless_result(method, json!({}))));
             }
@@ -219,6 +224,10 @@ impl ReferenceServer {
         }
         if method == "server/discover" {
             return Reply::Now(Ok(self.stateless_result(method, self.discover())));
+        }
+        if listen {
+            // No response while the stream is open: see `listen`.
+            return self.listen(now_ms, req, out);
         }
         self.scope = Some(scope);
         let reply = self.dispatch(now_ms, STATELESS, req, batch, out);
@@ -231,9 +240,16 @@ impl ReferenceServer {
 
     /// The `server/discover` result, before [`Self::stateless_result`].
     fn discover(&self) -> Value {
+        // Resource updates are delivered on subscriptions/listen streams,
+        // which only the stdio server offers.
+        let resources = if self.expect_stateless {
+            json!({})
+        } else {
+            json!({ "subscribe": true })
+        };
         let mut caps = json!({
             "tools": {},
-            "resources": {},
+            "resources": resources,
             "prompts": {},
             "completions": {},
         });

@@ -13,7 +13,9 @@
 //!  keeps reporting progress and only withholds the response)
 //!
 //!  counter: while mcpspec://counter is subscribed, one
-//!    notifications/resources/updated at each 250 ms boundary
+//!    notifications/resources/updated at each 250 ms boundary: untagged for
+//!    resources/subscribe, and one per subscriptions/listen stream that
+//!    honours the URI, tagged with its id (`listen`)
 //! ```
 //!
 //! Events are handled in time order; when the driver is late, a slow call
@@ -100,9 +102,10 @@ impl ReferenceServer {
             .min()
     }
 
-    /// Starts or stops counter notifications to match the subscriptions.
+    /// Starts or stops counter notifications to match the subscriptions
+    /// (`resources/subscribe`, and `subscriptions/listen` streams).
     pub(crate) fn update_counter_timer(&mut self, now_ms: u64) {
-        if self.subscriptions.contains(COUNTER_URI) {
+        if self.subscriptions.contains(COUNTER_URI) || self.listened(COUNTER_URI) {
             if self.counter_next.is_none() {
                 self.counter_next = Some(next_boundary(now_ms));
             }
@@ -114,10 +117,13 @@ impl ReferenceServer {
     pub(crate) fn run_timers(&mut self, now_ms: u64, out: &mut Outbox) {
         while let Some(due) = self.timers_deadline().filter(|t| *t <= now_ms) {
             if self.counter_next == Some(due) {
-                out.send(&Message::notification(
-                    "notifications/resources/updated",
-                    Some(json!({ "uri": COUNTER_URI })),
-                ));
+                if self.subscriptions.contains(COUNTER_URI) {
+                    out.send(&Message::notification(
+                        "notifications/resources/updated",
+                        Some(json!({ "uri": COUNTER_URI })),
+                    ));
+                }
+                self.deliver_update(COUNTER_URI, out);
                 self.counter_next = Some(next_boundary(now_ms));
                 continue;
             }
@@ -213,8 +219,9 @@ impl ReferenceServer {
         }
     }
 
-    /// `notifications/cancelled`: drop the call; it is never answered.
-    pub(crate) fn cancel(&mut self, params: Option<&Value>, out: &mut Outbox) {
+    /// `notifications/cancelled`: drop the call (or end the listen stream);
+    /// it is never answered.
+    pub(crate) fn cancel(&mut self, now_ms: u64, params: Option<&Value>, out: &mut Outbox) {
         let id = match params.and_then(|p| p.get("requestId")) {
             Some(Value::String(s)) => Id::String(s.clone()),
             Some(Value::Number(n)) if !n.is_f64() => Id::Number(n.clone()),
@@ -225,6 +232,12 @@ impl ReferenceServer {
                 return;
             }
         };
+        if self.end_listen(&id, now_ms) {
+            out.stderr(format!(
+                "{SERVER_NAME}: subscription {id} ended by the client"
+            ));
+            return;
+        }
         let Some(index) = self.calls.iter().position(|c| c.id == id && !c.cancelled) else {
             // Unknown, already answered, or not cancellable (initialize): ignore.
             out.stderr(format!(

@@ -240,6 +240,10 @@ fn detector(fault: Fault) -> Detector {
         Fault::StatelessResultTypeMissing => stateless::result_type_missing,
         Fault::StatelessCapabilityInferred => stateless::capability_inferred,
         Fault::StatelessRemovedMethodAnswered => stateless::removed_method_answered,
+        Fault::ListenNoAck => stateless::listen_no_ack,
+        Fault::ListenUnrequested => stateless::listen_unrequested,
+        Fault::ListenNoSubscriptionId => stateless::listen_no_subscription_id,
+        Fault::ListenAckSuperset => stateless::listen_ack_superset,
         // Carried out by the HTTP driver (`mcpspec-reference-http`, whose tests
         // detect them); `http_faults_leave_the_sans_io_server_alone` below.
         Fault::HttpUnknownSession400
@@ -569,4 +573,8 @@ fault_tests! {
     stateless_result_type_missing => StatelessResultTypeMissing,
     stateless_capability_inferred => StatelessCapabilityInferred,
     stateless_removed_method_answered => StatelessRemovedMethodAnswered,
+    listen_no_ack => ListenNoAck,
+    listen_unrequested => ListenUnrequested,
+    listen_no_subscription_id => ListenNoSubscriptionId,
+    listen_ack_superset => ListenAckSuperset,
 }

@@ -10,6 +10,7 @@ mod fault_detectors;
 mod faults;
 mod jsonrpc;
 mod lifecycle;
+mod listen;
 mod lists;
 mod logging;
 mod media;

@@ -220,7 +220,6 @@ fn removed_methods_are_not_found() {
             "resources/unsubscribe",
             json!({ "uri": "mcpspec://counter" }),
         ),
-        ("subscriptions/listen", json!({})),
     ] {
         let resp = c.stateless(method, params);
         assert_eq!(resp["error"]["code"], -32601, "{method}: {resp}");

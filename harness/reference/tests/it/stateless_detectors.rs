@@ -57,3 +57,59 @@ pub fn removed_method_answered(f: &[Fault]) -> bool {
         .get("result")
         .is_some()
 }
+
+/// `_meta` key of the stream a notification belongs to.
+const SUBSCRIPTION_ID: &str = "io.modelcontextprotocol/subscriptionId";
+
+/// Opens a listen stream with `filter` (id 900) and returns everything
+/// written over the next second: its answer (if any) and notifications.
+fn listen(f: &[Fault], filter: Value) -> Vec<Value> {
+    let mut c = Client::new(f);
+    let params = json!({ "notifications": filter, "_meta": meta("2026-07-28", json!({})) });
+    let mut lines = c.send(
+        json!({ "jsonrpc": "2.0", "id": 900, "method": "subscriptions/listen", "params": params }),
+    );
+    lines.extend(c.advance(1000));
+    lines
+}
+
+fn counter_filter() -> Value {
+    json!({ "resourceSubscriptions": [mcpspec_reference::offer::COUNTER_URI] })
+}
+
+fn is_ack(line: &Value) -> bool {
+    line["method"] == "notifications/subscriptions/acknowledged"
+}
+
+pub fn listen_no_ack(f: &[Fault]) -> bool {
+    let lines = listen(f, counter_filter());
+    let first = lines.iter().find(|l| l.get("method").is_some());
+    !first.is_some_and(is_ack)
+}
+
+pub fn listen_unrequested(f: &[Fault]) -> bool {
+    listen(f, json!({ "toolsListChanged": true }))
+        .iter()
+        .any(|l| l["method"] == "notifications/resources/updated")
+}
+
+pub fn listen_no_subscription_id(f: &[Fault]) -> bool {
+    listen(f, counter_filter())
+        .iter()
+        .filter(|l| l.get("method").is_some())
+        .any(|l| l["params"]["_meta"][SUBSCRIPTION_ID] != 900)
+}
+
+pub fn listen_ack_superset(f: &[Fault]) -> bool {
+    let requested = json!({ "toolsListChanged": true });
+    let lines = listen(f, requested.clone());
+    let Some(ack) = lines.iter().find(|l| is_ack(l)) else {
+        return false;
+    };
+    let honoured = ack["params"]["notifications"].as_object().unwrap();
+    honoured.iter().any(|(k, v)| match v {
+        Value::Bool(true) => requested.get(k) != Some(&json!(true)),
+        Value::Bool(false) => false,
+        other => requested.get(k) != Some(other),
+    })
+}
