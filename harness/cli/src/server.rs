@@ -1,5 +1,7 @@
 //! `mcpspec server`: test an MCP server over stdio, Streamable HTTP or
-//! legacy HTTP+SSE.
+//! legacy HTTP+SSE; and `mcpspec client`, the same run against a client
+//! under test, which the harness serves (the client is started once first
+//! to learn its versions: `mcpspec_runner::client::probe_client`).
 //!
 //! Loads the scenario corpus (embedded, plus `--scenarios` directories),
 //! plans the cases, runs them against the command after `--` (or the

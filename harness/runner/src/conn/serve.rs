@@ -35,6 +35,7 @@ impl Conn {
 
     /// Requests of these methods (`*`: any) are left in the inbox for the
     /// steps; the fixture answers the rest.
+    ///
     /// Requests already waiting in the inbox that are no longer held are
     /// answered now (a client must not wait on a hold nobody will reply to).
     pub async fn hold(&mut self, methods: Vec<String>) {
