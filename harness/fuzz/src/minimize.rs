@@ -127,7 +127,7 @@ pub async fn run_sequence(cfg: &SessionConfig, seq: &Sequence) -> Result<Vec<Tri
     Ok(with_kinds(out, &kinds))
 }
 
-fn with_kinds(verdicts: Vec<Verdict>, kinds: &[String]) -> Vec<Tripped> {
+pub(crate) fn with_kinds(verdicts: Vec<Verdict>, kinds: &[String]) -> Vec<Tripped> {
     verdicts
         .into_iter()
         .map(|verdict| {
@@ -186,9 +186,33 @@ pub async fn minimize(
     if !reproduces(cfg, &whole, oracle, kind).await {
         return (whole, false);
     }
-    let mut best = whole;
     // ddmin over the indices of `cut`, always keeping the trigger.
-    let mut current: Vec<usize> = cut[..cut.len() - 1].to_vec();
+    let with_trigger = |keep: &[usize]| {
+        let mut k = keep.to_vec();
+        k.push(end);
+        k
+    };
+    let kept = ddmin(
+        cut[..cut.len() - 1].to_vec(),
+        deadline,
+        async |keep: &[usize]| {
+            reproduces(cfg, &subset(seq, &with_trigger(keep)), oracle, kind).await
+        },
+    )
+    .await;
+    (subset(seq, &with_trigger(&kept)), true)
+}
+
+/// Delta debugging (ddmin): the smallest subset of `items` found before
+/// `deadline` for which `still` holds (`still(items)` is known to). Each
+/// round tries dropping one of `n` chunks; a success restarts from the
+/// smaller set with fewer chunks, a failed round doubles `n`.
+pub(crate) async fn ddmin(
+    items: Vec<usize>,
+    deadline: Instant,
+    mut still: impl AsyncFnMut(&[usize]) -> bool,
+) -> Vec<usize> {
+    let mut current = items;
     let mut n = 2usize;
     while !current.is_empty() && Instant::now() < deadline {
         let chunk = current.len().div_ceil(n);
@@ -202,12 +226,9 @@ pub async fn minimize(
                 .enumerate()
                 .filter(|(i, _)| *i < start || *i >= start + chunk)
                 .map(|(_, &x)| x)
-                .chain(std::iter::once(end))
                 .collect();
-            let candidate = subset(seq, &complement);
-            if reproduces(cfg, &candidate, oracle, kind).await {
-                current = complement[..complement.len() - 1].to_vec();
-                best = candidate;
+            if still(&complement).await {
+                current = complement;
                 n = (n - 1).max(2);
                 reduced = true;
                 break;
@@ -220,7 +241,7 @@ pub async fn minimize(
             n = (n * 2).min(current.len());
         }
     }
-    (best, true)
+    current
 }
 
 #[cfg(test)]
@@ -228,6 +249,22 @@ mod tests {
     use super::*;
     use crate::input::{Hint, Level};
     use mcpspec_wire::Id;
+
+    #[tokio::test]
+    async fn ddmin_keeps_only_what_the_predicate_needs() {
+        let deadline = Instant::now() + Duration::from_secs(5);
+        let mut trials = 0;
+        let kept = ddmin((0..10).collect(), deadline, async |keep: &[usize]| {
+            trials += 1;
+            keep.contains(&3) && keep.contains(&7)
+        })
+        .await;
+        assert_eq!(kept, [3, 7]);
+        assert!(trials < 40, "{trials} trials");
+        // Nothing can go: the set comes back whole.
+        let all = ddmin(vec![1, 2], deadline, async |keep: &[usize]| keep.len() == 2).await;
+        assert_eq!(all, [1, 2]);
+    }
 
     #[test]
     fn subsets_keep_the_handshake_position() {

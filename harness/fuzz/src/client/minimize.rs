@@ -15,8 +15,8 @@ use tokio::time::Instant;
 use super::driver::{ClientSession, SessionConfig};
 use super::expect::{derive, kind};
 use crate::input::Input;
-use crate::minimize::Tripped;
-use crate::oracle::{Oracle, Verdict};
+use crate::minimize::{ddmin, with_kinds, Tripped};
+use crate::oracle::Oracle;
 
 /// Runs `inputs` against a fresh client until an oracle trips or the
 /// inputs end (then waits for owed answers; with no inputs, sends one sync
@@ -54,24 +54,6 @@ pub async fn run_sequence(cfg: &SessionConfig, inputs: &[Input]) -> Result<Vec<T
     }
     s.end().await;
     Ok(with_kinds(out, &kinds))
-}
-
-/// Each verdict with its message kind: the oracle's subject, else the kind
-/// of the input it is attributed to, else "handshake".
-pub fn with_kinds(verdicts: Vec<Verdict>, kinds: &[String]) -> Vec<Tripped> {
-    verdicts
-        .into_iter()
-        .map(|verdict| {
-            let kind = verdict.subject.clone().unwrap_or_else(|| {
-                verdict
-                    .exec
-                    .and_then(|e| kinds.get(usize::try_from(e).ok()?))
-                    .cloned()
-                    .unwrap_or_else(|| "handshake".to_owned())
-            });
-            Tripped { verdict, kind }
-        })
-        .collect()
 }
 
 /// Whether `inputs` trip `oracle` on a message of `kind` again.
@@ -117,49 +99,24 @@ pub async fn minimize(
     if !reproduces(cfg, &whole, oracle, kind).await {
         return (whole, false);
     }
-    let mut best = whole;
     // ddmin over the inputs before the trigger, which is always kept.
-    let mut current: Vec<usize> = (0..end).collect();
-    let mut n = 2usize;
-    while !current.is_empty() && Instant::now() < deadline {
-        let chunk = current.len().div_ceil(n);
-        let mut reduced = false;
-        for start in (0..current.len()).step_by(chunk.max(1)) {
-            if Instant::now() >= deadline {
-                break;
-            }
-            let complement: Vec<usize> = current
-                .iter()
-                .enumerate()
-                .filter(|(i, _)| *i < start || *i >= start + chunk)
-                .map(|(_, &x)| x)
-                .collect();
-            let candidate: Vec<Input> = complement
-                .iter()
-                .chain(std::iter::once(&end))
-                .map(|&i| inputs[i].clone())
-                .collect();
-            if reproduces(cfg, &candidate, oracle, kind).await {
-                current = complement;
-                best = candidate;
-                n = (n - 1).max(2);
-                reduced = true;
-                break;
-            }
-        }
-        if !reduced {
-            if n >= current.len() {
-                break;
-            }
-            n = (n * 2).min(current.len());
-        }
-    }
-    (best, true)
+    let with_trigger = |keep: &[usize]| -> Vec<Input> {
+        keep.iter()
+            .chain(std::iter::once(&end))
+            .map(|&i| inputs[i].clone())
+            .collect()
+    };
+    let kept = ddmin((0..end).collect(), deadline, async |keep: &[usize]| {
+        reproduces(cfg, &with_trigger(keep), oracle, kind).await
+    })
+    .await;
+    (with_trigger(&kept), true)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::oracle::Verdict;
 
     #[test]
     fn kinds_come_from_the_subject_then_the_input() {
