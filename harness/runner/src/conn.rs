@@ -662,11 +662,22 @@ impl Conn {
         within: Duration,
         pred: impl Fn(&Message) -> bool,
     ) -> Result<Received, WaitError> {
+        let i = self.wait_index(within, pred).await?;
+        Ok(self.inbox.remove(i))
+    }
+
+    /// Waits (as [`Conn::wait_for`]) until a message satisfying `pred` is in
+    /// the inbox; its position there.
+    async fn wait_index(
+        &mut self,
+        within: Duration,
+        pred: impl Fn(&Message) -> bool,
+    ) -> Result<usize, WaitError> {
         let base = Instant::now() + within;
         loop {
             let deadline = self.extended(base);
-            if let Some(r) = self.take(&pred) {
-                return Ok(r);
+            if let Some(i) = self.inbox.iter().position(|r| pred(&r.msg)) {
+                return Ok(i);
             }
             if let Some(how) = self.refused_for(&pred) {
                 return Err(WaitError::Refused(how));

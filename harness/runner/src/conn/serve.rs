@@ -66,23 +66,8 @@ impl Conn {
         within: Duration,
         pred: impl Fn(&Message) -> bool,
     ) -> Result<Message, super::WaitError> {
-        use super::WaitError;
-        let base = Instant::now() + within;
-        loop {
-            let deadline = self.extended(base);
-            if let Some(r) = self.inbox.iter().find(|r| pred(&r.msg)) {
-                return Ok(r.msg.clone());
-            }
-            if let Some(how) = &self.exit {
-                return Err(WaitError::Exited(how.clone()));
-            }
-            if self.flooded {
-                return Err(WaitError::Invalid);
-            }
-            if !self.pump(deadline).await && Instant::now() >= deadline {
-                return Err(WaitError::Timeout);
-            }
-        }
+        let i = self.wait_index(within, pred).await?;
+        Ok(self.inbox[i].msg.clone())
     }
 
     /// How the client went away while one of its requests was held, if it did.
