@@ -20,8 +20,7 @@
 
 use std::time::Duration;
 
-use mcpspec_wire::NdjsonDecoder;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::io::AsyncWriteExt;
 use tokio::net::tcp::OwnedWriteHalf;
 use tokio::net::TcpListener;
 use tokio::sync::{mpsc, oneshot};
@@ -31,7 +30,7 @@ use tokio::time::Instant;
 use crate::client::TransportError;
 use crate::event::{Event, Stamped, Via};
 use crate::serve::{HttpPeer, ServeKind};
-use crate::stdio::{CommandSpec, SpawnError, StdioProcess};
+use crate::stdio::{forward_frames, CommandSpec, SpawnError, StdioProcess};
 
 /// How long the client's exit waits for its link to end.
 const EXIT_GRACE: Duration = Duration::from_millis(500);
@@ -259,44 +258,19 @@ impl SocketLink {
                 return;
             };
             drop(listener);
-            let (mut read, write) = stream.into_split();
+            let (read, write) = stream.into_split();
             let _ = wtx.send(write);
-            let mut decoder = NdjsonDecoder::new(max_line);
-            let mut buf = vec![0u8; 64 * 1024];
-            loop {
-                let n = read.read(&mut buf).await.unwrap_or(0);
-                if n == 0 {
-                    decoder.finish();
-                } else {
-                    decoder.push(&buf[..n]);
-                }
-                while let Some(item) = decoder.next() {
-                    let event = match item {
-                        Ok(f) => Event::Frame(f),
-                        Err(e) => Event::FrameError(e),
-                    };
-                    let stamped = Stamped {
+            if forward_frames(read, started, max_line, &tx).await {
+                let _ = tx
+                    .send(Stamped {
                         at: started.elapsed(),
                         via: Via::Stdio,
-                        event,
-                    };
-                    if tx.send(stamped).await.is_err() {
-                        return;
-                    }
-                }
-                if n == 0 {
-                    let _ = tx
-                        .send(Stamped {
-                            at: started.elapsed(),
-                            via: Via::Stdio,
-                            event: Event::Closed(
-                                "the client closed its connection (the server's stdin ended)"
-                                    .to_owned(),
-                            ),
-                        })
-                        .await;
-                    return;
-                }
+                        event: Event::Closed(
+                            "the client closed its connection (the server's stdin ended)"
+                                .to_owned(),
+                        ),
+                    })
+                    .await;
             }
         });
         SocketLink {
@@ -337,6 +311,7 @@ impl SocketLink {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tokio::io::AsyncReadExt;
 
     /// A stand-in shim: `sh -c` connecting with bash's /dev/tcp is not
     /// portable, so the test plays the shim itself over a TCP stream.

@@ -127,37 +127,12 @@ impl StdioProcess {
                     closed.notify_one();
                 });
             }
-            Some(mut stdout) => {
+            Some(stdout) => {
                 let tx = tx.clone();
                 let closed = stdout_closed.clone();
                 tokio::spawn(async move {
-                    let mut decoder = NdjsonDecoder::new(max_line);
-                    let mut buf = vec![0u8; 64 * 1024];
-                    loop {
-                        let n = stdout.read(&mut buf).await.unwrap_or(0);
-                        if n == 0 {
-                            decoder.finish();
-                        } else {
-                            decoder.push(&buf[..n]);
-                        }
-                        while let Some(item) = decoder.next() {
-                            let event = match item {
-                                Ok(f) => Event::Frame(f),
-                                Err(e) => Event::FrameError(e),
-                            };
-                            let stamped = Stamped {
-                                at: started.elapsed(),
-                                via: Via::Stdio,
-                                event,
-                            };
-                            if tx.send(stamped).await.is_err() {
-                                return;
-                            }
-                        }
-                        if n == 0 {
-                            closed.notify_one();
-                            return;
-                        }
+                    if forward_frames(stdout, started, max_line, &tx).await {
+                        closed.notify_one();
                     }
                 });
             }
@@ -253,6 +228,43 @@ impl StdioProcess {
 impl Drop for StdioProcess {
     fn drop(&mut self) {
         self.kill();
+    }
+}
+
+/// Decodes `from` as ndjson and reports each frame (or framing error) via
+/// [`Via::Stdio`] until EOF: true then, false when the receiver is gone.
+pub(crate) async fn forward_frames(
+    mut from: impl tokio::io::AsyncRead + Unpin,
+    started: Instant,
+    max_line: usize,
+    tx: &mpsc::Sender<Stamped>,
+) -> bool {
+    let mut decoder = NdjsonDecoder::new(max_line);
+    let mut buf = vec![0u8; 64 * 1024];
+    loop {
+        let n = from.read(&mut buf).await.unwrap_or(0);
+        if n == 0 {
+            decoder.finish();
+        } else {
+            decoder.push(&buf[..n]);
+        }
+        while let Some(item) = decoder.next() {
+            let event = match item {
+                Ok(f) => Event::Frame(f),
+                Err(e) => Event::FrameError(e),
+            };
+            let stamped = Stamped {
+                at: started.elapsed(),
+                via: Via::Stdio,
+                event,
+            };
+            if tx.send(stamped).await.is_err() {
+                return false;
+            }
+        }
+        if n == 0 {
+            return true;
+        }
     }
 }
 
