@@ -95,6 +95,20 @@ pub enum Output {
     Exit(i32),
 }
 
+impl Output {
+    /// The lines among `outputs`, for a driver that only relays what the
+    /// server writes (its diagnostics and exit are its own business).
+    pub fn lines(outputs: Vec<Output>) -> Vec<Vec<u8>> {
+        outputs
+            .into_iter()
+            .filter_map(|o| match o {
+                Output::Write(bytes) => Some(bytes),
+                Output::Stderr(_) | Output::Exit(_) => None,
+            })
+            .collect()
+    }
+}
+
 /// Names of the tools, resources' URIs and prompts the server offers, for
 /// drivers and tests that want to refer to them.
 pub mod offer {

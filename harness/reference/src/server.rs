@@ -170,6 +170,18 @@ impl ReferenceServer {
         self.finish(out)
     }
 
+    /// A message already read and classified, as [`ReferenceServer::on_frame`]
+    /// serves its line: for drivers that embed the server (the harness's
+    /// fixtures in client tests and client fuzzing).
+    pub fn on_parsed(&mut self, now_ms: u64, msg: Message) -> Vec<Output> {
+        if self.exited {
+            return Vec::new();
+        }
+        let mut out = Outbox::new(self.faults);
+        self.on_message(now_ms, msg, &mut out);
+        self.finish(out)
+    }
+
     /// Timers: call when `now_ms >= next_deadline()`.
     pub fn on_tick(&mut self, now_ms: u64) -> Vec<Output> {
         if self.exited {

@@ -16,13 +16,12 @@
 
 use mcpspec_engine::Version;
 use mcpspec_reference::{Config, Output, ReferenceServer};
-use mcpspec_wire::{Frame, Id, Message, Request};
+use mcpspec_wire::{Id, Message, Request};
 use serde_json::Value;
 
 /// The reference server behind a fuzzed client, and the request it holds.
 pub struct Fixture {
     server: ReferenceServer,
-    line: u64,
     held: Option<(Id, String)>,
 }
 
@@ -53,7 +52,6 @@ impl Fixture {
     pub fn new() -> Fixture {
         Fixture {
             server: ReferenceServer::new(Config::default()),
-            line: 0,
             held: None,
         }
     }
@@ -121,7 +119,7 @@ impl Fixture {
 
     /// Timers due by `now_ms` (the reference server's slow tools, updates).
     pub fn tick(&mut self, now_ms: u64) -> Vec<Vec<u8>> {
-        writes(self.server.on_tick(now_ms))
+        Output::lines(self.server.on_tick(now_ms))
     }
 
     pub fn next_deadline(&self) -> Option<u64> {
@@ -129,31 +127,13 @@ impl Fixture {
     }
 
     fn feed(&mut self, now_ms: u64, msg: &Message) -> Vec<Vec<u8>> {
-        self.line += 1;
-        let frame = Frame {
-            bytes: msg.to_json().into_bytes(),
-            line: self.line,
-            crlf: false,
-        };
-        writes(self.server.on_frame(now_ms, Ok(frame)))
+        Output::lines(self.server.on_parsed(now_ms, msg.clone()))
     }
 }
 
 /// A request the fixture may hold: not part of the opening, not a ping.
 fn ordinary(method: &str) -> bool {
     !matches!(method, "initialize" | "server/discover" | "ping")
-}
-
-/// The lines among `outputs`: the reference server's diagnostics and exit
-/// are its own business.
-fn writes(outputs: Vec<Output>) -> Vec<Vec<u8>> {
-    outputs
-        .into_iter()
-        .filter_map(|o| match o {
-            Output::Write(bytes) => Some(bytes),
-            Output::Stderr(_) | Output::Exit(_) => None,
-        })
-        .collect()
 }
 
 fn line_of(msg: &Message) -> Vec<u8> {

@@ -17,14 +17,13 @@
 use mcpspec_engine::{Lifecycle, Version};
 use mcpspec_reference::{Config, Output, ReferenceServer};
 use mcpspec_scenario::Selector;
-use mcpspec_wire::{Frame, Message, Request};
+use mcpspec_wire::{Message, Request};
 use serde_json::Value;
 
 pub struct Fixture {
     server: ReferenceServer,
     version: Version,
     held: Vec<String>,
-    line: u64,
 }
 
 impl std::fmt::Debug for Fixture {
@@ -42,7 +41,6 @@ impl Fixture {
             server: ReferenceServer::new(Config::default()),
             version,
             held: Vec::new(),
-            line: 0,
         }
     }
 
@@ -94,7 +92,7 @@ impl Fixture {
 
     /// Timers (the slow tool's progress, resource updates) due by `now_ms`.
     pub fn tick(&mut self, now_ms: u64) -> Vec<Vec<u8>> {
-        writes(self.server.on_tick(now_ms))
+        Output::lines(self.server.on_tick(now_ms))
     }
 
     pub fn next_deadline(&self) -> Option<u64> {
@@ -102,26 +100,8 @@ impl Fixture {
     }
 
     fn feed(&mut self, now_ms: u64, msg: &Message) -> Vec<Vec<u8>> {
-        self.line += 1;
-        let frame = Frame {
-            bytes: msg.to_json().into_bytes(),
-            line: self.line,
-            crlf: false,
-        };
-        writes(self.server.on_frame(now_ms, Ok(frame)))
+        Output::lines(self.server.on_parsed(now_ms, msg.clone()))
     }
-}
-
-/// The lines among `outputs`: diagnostics and exits of the fixture are its
-/// own business.
-fn writes(outputs: Vec<Output>) -> Vec<Vec<u8>> {
-    outputs
-        .into_iter()
-        .filter_map(|o| match o {
-            Output::Write(bytes) => Some(bytes),
-            Output::Stderr(_) | Output::Exit(_) => None,
-        })
-        .collect()
 }
 
 fn line_of(msg: &Message) -> Vec<u8> {
