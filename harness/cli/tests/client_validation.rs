@@ -30,6 +30,8 @@ use std::process::Command;
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
+mod support;
+
 use libtest_mimic::{Arguments, Failed, Trial};
 use serde_json::Value;
 
@@ -356,19 +358,7 @@ fn robustness(script: &str, want: i32, tag: &str) -> Result<(), Failed> {
         return Err(format!("took {took:?}").into());
     }
     std::thread::sleep(Duration::from_millis(300));
-    let list = std::fs::read_to_string(&pids).unwrap_or_default();
-    let alive: Vec<&str> = list
-        .lines()
-        .filter(|pid| {
-            std::fs::read_to_string(format!("/proc/{pid}/stat"))
-                .map(|s| {
-                    !s.split(") ")
-                        .nth(1)
-                        .is_some_and(|rest| rest.starts_with('Z'))
-                })
-                .unwrap_or(false)
-        })
-        .collect();
+    let alive = support::still_running(&pids);
     if !alive.is_empty() {
         return Err(format!("processes left behind: {alive:?}").into());
     }

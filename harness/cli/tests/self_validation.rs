@@ -310,19 +310,7 @@ fn robustness(script: &str, allowed: &[i32]) -> Result<(), Failed> {
     }
     // Every helper process the target spawned must be gone.
     std::thread::sleep(Duration::from_millis(200));
-    let list = std::fs::read_to_string(&pids).unwrap_or_default();
-    let alive: Vec<&str> = list
-        .lines()
-        .filter(|pid| {
-            std::fs::read_to_string(format!("/proc/{pid}/stat"))
-                .map(|s| {
-                    !s.split(") ")
-                        .nth(1)
-                        .is_some_and(|rest| rest.starts_with('Z'))
-                })
-                .unwrap_or(false)
-        })
-        .collect();
+    let alive = support::still_running(&pids);
     if !alive.is_empty() {
         return Err(format!("processes left behind: {alive:?}").into());
     }

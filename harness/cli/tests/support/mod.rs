@@ -59,6 +59,22 @@ pub fn temp_dir(name: &str) -> PathBuf {
     dir
 }
 
+/// The pids listed in `pids_file` (one per line, written by a test's target)
+/// whose processes still run (zombies count as gone).
+pub fn still_running(pids_file: &Path) -> Vec<String> {
+    let list = std::fs::read_to_string(pids_file).unwrap_or_default();
+    list.lines()
+        .filter(|pid| {
+            std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| {
+                !s.split(") ")
+                    .nth(1)
+                    .is_some_and(|rest| rest.starts_with('Z'))
+            })
+        })
+        .map(str::to_owned)
+        .collect()
+}
+
 pub fn path(p: &Path) -> &str {
     p.to_str().expect("utf-8 path")
 }
