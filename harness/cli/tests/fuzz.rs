@@ -9,42 +9,20 @@ mod support;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use support::{mcpspec, path, temp_dir, Run, BIN};
+use support::{findings, fuzz, mcpspec, path, temp_dir, Run, BIN};
 
 use serde_json::Value;
 
 /// Fuzzes the reference server with `faults`; returns the run and the JSON summary.
 fn fuzz_reference(name: &str, faults: &[&str], extra: &[&str]) -> (Run, Value, PathBuf) {
-    let dir = temp_dir(name);
-    let json = dir.join("summary.json");
-    let reports = dir.join("reports");
-    let mut args = vec![
-        "fuzz",
-        "server",
-        "--seed",
-        "1",
-        "--json",
-        path(&json),
-        "--report-dir",
-        path(&reports),
-    ];
-    args.extend_from_slice(extra);
+    let mut args = extra.to_vec();
     if !faults.is_empty() {
         args.extend_from_slice(&["--", BIN, "reference", "server"]);
         for f in faults {
             args.extend_from_slice(&["--fault", f]);
         }
     }
-    let run = mcpspec(&args, Duration::from_secs(120));
-    let doc = std::fs::read_to_string(&json)
-        .ok()
-        .and_then(|t| serde_json::from_str(&t).ok())
-        .unwrap_or(Value::Null);
-    (run, doc, dir)
-}
-
-fn findings(doc: &Value) -> &Vec<Value> {
-    doc["findings"].as_array().expect("findings array")
+    fuzz(name, "server", &args, Duration::from_secs(120))
 }
 
 #[test]

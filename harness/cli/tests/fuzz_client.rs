@@ -12,40 +12,18 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use serde_json::Value;
-use support::{mcpspec, path, temp_dir, Run, BIN};
+use support::{findings, fuzz, mcpspec, Run, BIN};
 
 /// Fuzzes the reference client with `faults`; returns the run, the JSON
 /// summary and the scratch directory.
 fn fuzz_reference_client(name: &str, faults: &[&str], extra: &[&str]) -> (Run, Value, PathBuf) {
-    let dir = temp_dir(name);
-    let json = dir.join("summary.json");
-    let reports = dir.join("reports");
-    let mut args = vec![
-        "fuzz",
-        "client",
-        "--seed",
-        "1",
-        "--json",
-        path(&json),
-        "--report-dir",
-        path(&reports),
-    ];
-    args.extend_from_slice(extra);
+    let mut args = extra.to_vec();
     args.extend_from_slice(&["--", BIN, "reference", "client", "--linger", "0s"]);
     for f in faults {
         args.extend_from_slice(&["--fault", f]);
     }
     args.extend_from_slice(&["--", "{server}"]);
-    let run = mcpspec(&args, Duration::from_secs(60));
-    let doc = std::fs::read_to_string(&json)
-        .ok()
-        .and_then(|t| serde_json::from_str(&t).ok())
-        .unwrap_or(Value::Null);
-    (run, doc, dir)
-}
-
-fn findings(doc: &Value) -> &Vec<Value> {
-    doc["findings"].as_array().expect("findings array")
+    fuzz(name, "client", &args, Duration::from_secs(60))
 }
 
 fn reproducer(finding: &Value) -> (String, Value) {

@@ -9,45 +9,23 @@ mod support;
 
 use std::time::Duration;
 
-use support::{mcpspec, path, temp_dir, HttpReference as Server, Run};
+use support::{findings, fuzz, mcpspec, path, temp_dir, HttpReference as Server, Run};
 
 use serde_json::Value;
 
-/// Fuzzes `flag URL`; returns the run and the JSON summary.
-fn fuzz(name: &str, flag: &str, url: &str, extra: &[&str]) -> (Run, Value) {
-    let dir = temp_dir(name);
-    let json = dir.join("summary.json");
-    let reports = dir.join("reports");
-    let mut args = vec![
-        "fuzz",
-        "server",
-        "--seed",
-        "1",
-        flag,
-        url,
-        "--json",
-        path(&json),
-        "--report-dir",
-        path(&reports),
-    ];
+/// Fuzzes the server at `url` (`flag`: `--url` or `--sse-url`); the run and the JSON summary.
+fn fuzz_at(name: &str, flag: &str, url: &str, extra: &[&str]) -> (Run, Value) {
+    let mut args = vec![flag, url];
     args.extend_from_slice(extra);
-    let run = mcpspec(&args, Duration::from_secs(120));
-    let doc = std::fs::read_to_string(&json)
-        .ok()
-        .and_then(|t| serde_json::from_str(&t).ok())
-        .unwrap_or(Value::Null);
+    let (run, doc, _) = fuzz(name, "server", &args, Duration::from_secs(120));
     (run, doc)
-}
-
-fn findings(doc: &Value) -> &Vec<Value> {
-    doc["findings"].as_array().expect("findings array")
 }
 
 #[test]
 fn clean_reference_server_yields_no_findings_over_either_http_transport() {
     let server = Server::start(&[]);
     for (flag, url) in [("--url", server.mcp()), ("--sse-url", server.sse())] {
-        let (run, doc) = fuzz("clean", flag, &url, &["--runs", "1500"]);
+        let (run, doc) = fuzz_at("clean", flag, &url, &["--runs", "1500"]);
         assert_eq!(run.code, Some(0), "{flag}\n{}\n{}", run.stdout, run.stderr);
         assert_eq!(doc["execs"], 1500);
         assert!(doc["execs_per_sec"].as_f64().is_some_and(|x| x > 0.0));
@@ -59,7 +37,7 @@ fn clean_reference_server_yields_no_findings_over_either_http_transport() {
 #[test]
 fn answered_notifications_are_found_over_streamable_http_and_replayed() {
     let faulty = Server::start(&["answer-notification"]);
-    let (run, doc) = fuzz("notify", "--url", &faulty.mcp(), &["--runs", "100"]);
+    let (run, doc) = fuzz_at("notify", "--url", &faulty.mcp(), &["--runs", "100"]);
     assert_eq!(run.code, Some(1), "{}\n{}", run.stdout, run.stderr);
     let f = findings(&doc)
         .iter()
@@ -97,7 +75,7 @@ fn answered_notifications_are_found_over_streamable_http_and_replayed() {
 fn failing_on_malformed_input_is_found_over_both_transports_and_replayed() {
     let faulty = Server::start(&["exit-on-malformed"]);
     // Streamable HTTP: the malformed POST earns a 500 and the session ends.
-    let (run, doc) = fuzz("eom-http", "--url", &faulty.mcp(), &["--runs", "300"]);
+    let (run, doc) = fuzz_at("eom-http", "--url", &faulty.mcp(), &["--runs", "300"]);
     assert_eq!(run.code, Some(1), "{}\n{}", run.stdout, run.stderr);
     let found = findings(&doc);
     let server_error = found
@@ -110,7 +88,7 @@ fn failing_on_malformed_input_is_found_over_both_transports_and_replayed() {
     );
     assert!(found.iter().any(|f| f["oracle"] == "alive"), "{doc}");
     // Legacy HTTP+SSE: the stream ends.
-    let (run, doc) = fuzz("eom-sse", "--sse-url", &faulty.sse(), &["--runs", "300"]);
+    let (run, doc) = fuzz_at("eom-sse", "--sse-url", &faulty.sse(), &["--runs", "300"]);
     assert_eq!(run.code, Some(1), "{}\n{}", run.stdout, run.stderr);
     let ended = findings(&doc)
         .iter()

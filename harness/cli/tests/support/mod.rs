@@ -75,6 +75,42 @@ pub fn still_running(pids_file: &Path) -> Vec<String> {
         .collect()
 }
 
+/// `mcpspec fuzz ROLE --seed 1 --json … --report-dir … ARGS` (in a scratch
+/// directory named `name`) with a deadline: the run, its JSON summary (null
+/// when none was written) and the scratch directory.
+pub fn fuzz(
+    name: &str,
+    role: &str,
+    args: &[&str],
+    limit: Duration,
+) -> (Run, serde_json::Value, PathBuf) {
+    let dir = temp_dir(name);
+    let json = dir.join("summary.json");
+    let reports = dir.join("reports");
+    let mut all = vec![
+        "fuzz",
+        role,
+        "--seed",
+        "1",
+        "--json",
+        path(&json),
+        "--report-dir",
+        path(&reports),
+    ];
+    all.extend_from_slice(args);
+    let run = mcpspec(&all, limit);
+    let doc = std::fs::read_to_string(&json)
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok())
+        .unwrap_or(serde_json::Value::Null);
+    (run, doc, dir)
+}
+
+/// The `findings` of a fuzzing summary.
+pub fn findings(doc: &serde_json::Value) -> &Vec<serde_json::Value> {
+    doc["findings"].as_array().expect("findings array")
+}
+
 pub fn path(p: &Path) -> &str {
     p.to_str().expect("utf-8 path")
 }
