@@ -22,6 +22,12 @@ fn shows(run: &Run, needle: &str) -> bool {
     run.stderr.contains(needle)
 }
 
+/// The client's stderr shows `needle`.
+#[track_caller]
+fn assert_shows(run: &Run, needle: &str) {
+    assert!(shows(run, needle), "no {needle:?} in\n{}", run.stderr);
+}
+
 #[test]
 fn clean_client_completes_its_workflow_against_the_reference_server_over_stdio() {
     let run = client(&["--timeout", "5s", "--", BIN, "reference", "server"]);
@@ -39,14 +45,10 @@ fn clean_client_completes_its_workflow_against_the_reference_server_over_stdio()
         "workflow done: 5 tool(s) listed, 5 called",
         "0 error answer(s), 0 unanswered",
     ] {
-        assert!(shows(&run, needle), "no {needle:?} in\n{}", run.stderr);
+        assert_shows(&run, needle);
     }
     // The server's own stderr is passed through.
-    assert!(
-        shows(&run, "mcpspec-reference: initialized"),
-        "{}",
-        run.stderr
-    );
+    assert_shows(&run, "mcpspec-reference: initialized");
 }
 
 #[test]
@@ -60,11 +62,7 @@ fn an_older_version_is_offered_and_negotiated() {
         "server",
     ]);
     assert_eq!(run.code, Some(0), "{}", run.stderr);
-    assert!(
-        shows(&run, "initialized: protocol version 2024-11-05"),
-        "{}",
-        run.stderr
-    );
+    assert_shows(&run, "initialized: protocol version 2024-11-05");
 }
 
 #[test]
@@ -72,11 +70,7 @@ fn a_fault_changes_the_traffic_the_server_sees() {
     // The reference server refuses the tampered cursors (-32602); the client goes on.
     let run = client(&["--fault", "tamper-cursor", "--", BIN, "reference", "server"]);
     assert_eq!(run.code, Some(0), "{}", run.stderr);
-    assert!(
-        shows(&run, "tools/list page 2: error -32602"),
-        "{}",
-        run.stderr
-    );
+    assert_shows(&run, "tools/list page 2: error -32602");
 }
 
 #[test]
@@ -84,16 +78,8 @@ fn clean_client_over_streamable_http_and_legacy_sse() {
     let server = HttpReference::start(&[]);
     let run = client(&["--timeout", "5s", "--url", &server.mcp()]);
     assert_eq!(run.code, Some(0), "{}", run.stderr);
-    assert!(
-        shows(&run, "workflow done: 5 tool(s) listed, 5 called"),
-        "{}",
-        run.stderr
-    );
-    assert!(
-        shows(&run, "0 error answer(s), 0 unanswered"),
-        "{}",
-        run.stderr
-    );
+    assert_shows(&run, "workflow done: 5 tool(s) listed, 5 called");
+    assert_shows(&run, "0 error answer(s), 0 unanswered");
 
     let sse = server.sse();
     let run = client(&[
@@ -105,29 +91,21 @@ fn clean_client_over_streamable_http_and_legacy_sse() {
         &sse,
     ]);
     assert_eq!(run.code, Some(0), "{}", run.stderr);
-    assert!(
-        shows(&run, "initialized: protocol version 2024-11-05"),
-        "{}",
-        run.stderr
-    );
-    assert!(
-        shows(&run, "0 error answer(s), 0 unanswered"),
-        "{}",
-        run.stderr
-    );
+    assert_shows(&run, "initialized: protocol version 2024-11-05");
+    assert_shows(&run, "0 error answer(s), 0 unanswered");
 }
 
 #[test]
 fn usage_errors_exit_2_and_name_the_valid_faults() {
     let run = client(&["--fault", "bad-name", "--", BIN, "reference", "server"]);
     assert_eq!(run.code, Some(2), "{}", run.stderr);
-    assert!(shows(&run, "skip-initialized"), "{}", run.stderr);
+    assert_shows(&run, "skip-initialized");
 
     let run = client(&[]);
     assert_eq!(run.code, Some(2), "no server: {}", run.stderr);
     let run = client(&["--no-discover", "--", BIN, "reference", "server"]);
     assert_eq!(run.code, Some(2), "{}", run.stderr);
-    assert!(shows(&run, "2026-07-28 only"), "{}", run.stderr);
+    assert_shows(&run, "2026-07-28 only");
     let run = client(&["--url", "https://127.0.0.1:1/mcp"]);
     assert_eq!(run.code, Some(2), "{}", run.stderr);
 }
@@ -199,7 +177,7 @@ fn at_2026_07_28_the_client_runs_statelessly_over_stdio() {
         "workflow done: 6 tool(s) listed, 6 called",
         "0 error answer(s), 0 unanswered, 0 skipped",
     ] {
-        assert!(shows(&run, needle), "no {needle:?} in\n{}", run.stderr);
+        assert_shows(&run, needle);
     }
     for absent in ["initialize sent", "ping", "logging/setLevel", "subscribe"] {
         assert!(!shows(&run, absent), "{absent:?} in\n{}", run.stderr);
@@ -217,7 +195,7 @@ fn at_2026_07_28_the_client_runs_statelessly_over_stdio() {
     ]);
     assert_eq!(run.code, Some(0), "{}", run.stderr);
     assert!(!shows(&run, "server/discover sent"), "{}", run.stderr);
-    assert!(shows(&run, "6 tool(s) listed, 6 called"), "{}", run.stderr);
+    assert_shows(&run, "6 tool(s) listed, 6 called");
 }
 
 #[test]
@@ -232,7 +210,7 @@ fn at_2026_07_28_the_client_runs_statelessly_over_streamable_http() {
         "tools/call roots: ok (retry 1",
         "0 error answer(s), 0 unanswered, 0 skipped",
     ] {
-        assert!(shows(&run, needle), "no {needle:?} in\n{}", run.stderr);
+        assert_shows(&run, needle);
     }
     // No HTTP exchange failed: the headers agreed with each request's _meta.
     assert!(!shows(&run, "HTTP POST"), "{}", run.stderr);
@@ -253,7 +231,7 @@ fn at_2026_07_28_the_client_runs_statelessly_over_streamable_http() {
         "{}",
         run.stderr
     );
-    assert!(shows(&run, "error -32020"), "{}", run.stderr);
+    assert_shows(&run, "error -32020");
 
     // A fallback to initialize drops the stateless headers: the handshake
     // session runs over HTTP as any other.
@@ -266,16 +244,8 @@ fn at_2026_07_28_the_client_runs_statelessly_over_streamable_http() {
         .concat(),
     );
     assert_eq!(run.code, Some(0), "{}", run.stderr);
-    assert!(
-        shows(&run, "initialized: protocol version 2025-11-25"),
-        "{}",
-        run.stderr
-    );
-    assert!(
-        shows(&run, "0 error answer(s), 0 unanswered"),
-        "{}",
-        run.stderr
-    );
+    assert_shows(&run, "initialized: protocol version 2025-11-25");
+    assert_shows(&run, "0 error answer(s), 0 unanswered");
 }
 
 #[test]
