@@ -16,8 +16,9 @@
 
 use crate::b64;
 
-/// The paginated lists.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// The paginated lists (of the server's cursors, and of the reference
+/// client's listings).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) enum ListKind {
     Tools,
     Resources,
@@ -26,6 +27,26 @@ pub(crate) enum ListKind {
 }
 
 impl ListKind {
+    /// The list request's method.
+    pub(crate) fn method(self) -> &'static str {
+        match self {
+            ListKind::Tools => "tools/list",
+            ListKind::Resources => "resources/list",
+            ListKind::Templates => "resources/templates/list",
+            ListKind::Prompts => "prompts/list",
+        }
+    }
+
+    /// The member of the result holding the page's items.
+    pub(crate) fn items_key(self) -> &'static str {
+        match self {
+            ListKind::Tools => "tools",
+            ListKind::Resources => "resources",
+            ListKind::Templates => "resourceTemplates",
+            ListKind::Prompts => "prompts",
+        }
+    }
+
     fn tag(self) -> &'static str {
         match self {
             ListKind::Tools => "t",

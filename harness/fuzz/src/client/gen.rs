@@ -35,17 +35,7 @@ use crate::gen::mcp::wrong_type;
 use crate::gen::{line, Ctx, Knowledge, Phase};
 use crate::input::{Framing, Hint, Input, Level};
 use crate::rng::Rng;
-
-const LOG_LEVELS: [&str; 8] = [
-    "debug",
-    "info",
-    "notice",
-    "warning",
-    "error",
-    "critical",
-    "alert",
-    "emergency",
-];
+use mcpspec_reference::LogLevel;
 
 /// The input of exec `exec`, at one of `levels` (all when empty), for a
 /// client speaking `version`.
@@ -198,7 +188,7 @@ fn notification_params(method: &str, rng: &mut Rng, ctx: Ctx<'_>) -> Option<Valu
                 2 => Value::Null,
                 _ => json!(42),
             };
-            let mut p = json!({ "level": *rng.pick(&LOG_LEVELS), "data": data });
+            let mut p = json!({ "level": rng.pick(&LogLevel::ALL).as_str(), "data": data });
             if rng.coin() {
                 p["logger"] = Value::from(text(rng));
             }

@@ -693,20 +693,9 @@ impl ReferenceClient {
             }
         };
         self.negotiated = Some(version);
-        let capabilities = match result.get("capabilities") {
-            Some(c @ Value::Object(_)) => c.clone(),
-            _ => {
-                out.log("the initialize result has no capabilities object; assuming none");
-                json!({})
-            }
-        };
-        let names: Vec<&str> = capabilities
-            .as_object()
-            .map(|c| c.keys().map(String::as_str).collect())
-            .unwrap_or_default();
+        let (capabilities, names) = server_capabilities(&result, "initialize", out);
         out.log(format!(
-            "initialized: protocol version {version}, server capabilities [{}]",
-            names.join(", ")
+            "initialized: protocol version {version}, server capabilities [{names}]"
         ));
         self.workflow.plan(&capabilities, Plan::default());
         self.phase = Phase::Running;
@@ -720,6 +709,26 @@ impl ReferenceClient {
         }
         self.advance(now_ms, out);
     }
+}
+
+/// The server's capabilities from an initialize or server/discover result
+/// (none, logged, when it has no capabilities object), and their names.
+fn server_capabilities(result: &Value, answer_to: &str, out: &mut Out) -> (Value, String) {
+    let capabilities = match result.get("capabilities") {
+        Some(c @ Value::Object(_)) => c.clone(),
+        _ => {
+            out.log(format!(
+                "the {answer_to} result has no capabilities object; assuming none"
+            ));
+            json!({})
+        }
+    };
+    let names: Vec<&str> = capabilities
+        .as_object()
+        .map(|c| c.keys().map(String::as_str).collect())
+        .unwrap_or_default();
+    let names = names.join(", ");
+    (capabilities, names)
 }
 
 fn millis(d: Duration) -> u64 {

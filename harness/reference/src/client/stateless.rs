@@ -25,7 +25,9 @@ use serde_json::{json, Map, Value};
 use super::answers::{self, Declared};
 use super::fault::ClientFault;
 use super::workflow::{label, Call, Job, Plan, MAX_INPUT_ROUNDS};
-use super::{Out, Phase, Purpose, ReferenceClient, CLIENT_NAME, STATELESS_VERSION};
+use super::{
+    server_capabilities, Out, Phase, Purpose, ReferenceClient, CLIENT_NAME, STATELESS_VERSION,
+};
 use crate::error::{NAMED_ERRORS, UNSUPPORTED_PROTOCOL_VERSION};
 use crate::stateless::{CLIENT_CAPABILITIES, PROTOCOL_VERSION};
 
@@ -136,22 +138,11 @@ impl ReferenceClient {
                 "the server/discover result has no supportedVersions array; going on with {STATELESS_VERSION}"
             )),
         }
-        let capabilities = match result.get("capabilities") {
-            Some(c @ Value::Object(_)) => c.clone(),
-            _ => {
-                out.log("the server/discover result has no capabilities object; assuming none");
-                json!({})
-            }
-        };
-        let names: Vec<&str> = capabilities
-            .as_object()
-            .map(|c| c.keys().map(String::as_str).collect())
-            .unwrap_or_default();
+        let (capabilities, names) = server_capabilities(&result, "server/discover", out);
         out.log(format!(
             "discovered: protocol version {STATELESS_VERSION} (the server supports [{}]), \
-             server capabilities [{}]; running statelessly: no initialize, _meta on every request",
+             server capabilities [{names}]; running statelessly: no initialize, _meta on every request",
             versions.unwrap_or_default().join(", "),
-            names.join(", ")
         ));
         self.run_stateless(now_ms, &capabilities, out);
     }

@@ -28,6 +28,8 @@
 use std::collections::{HashSet, VecDeque};
 
 use mcpspec_wire::ErrorObject;
+
+use crate::cursor::ListKind;
 use serde_json::{json, Map, Value};
 
 /// Pages followed per listing at most, so a server whose cursors never end
@@ -45,36 +47,6 @@ pub(crate) struct Plan {
     pub stateless: bool,
     /// The `sends-removed-method` fault: ping and logging/setLevel anyway.
     pub removed_methods: bool,
-}
-
-/// A paginated list method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub(crate) enum ListKind {
-    Tools,
-    Resources,
-    Templates,
-    Prompts,
-}
-
-impl ListKind {
-    pub(crate) fn method(self) -> &'static str {
-        match self {
-            ListKind::Tools => "tools/list",
-            ListKind::Resources => "resources/list",
-            ListKind::Templates => "resources/templates/list",
-            ListKind::Prompts => "prompts/list",
-        }
-    }
-
-    /// The member of the result holding the page's items.
-    fn items_key(self) -> &'static str {
-        match self {
-            ListKind::Tools => "tools",
-            ListKind::Resources => "resources",
-            ListKind::Templates => "resourceTemplates",
-            ListKind::Prompts => "prompts",
-        }
-    }
 }
 
 /// An entry of the queue: a job, or a placeholder for the jobs that
