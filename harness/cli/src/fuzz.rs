@@ -51,8 +51,9 @@ followed by a ping the client must answer.
 Example:
   mcpspec fuzz client --seed 7 --duration 30s -- node build/client.js {server}";
 
+/// What every fuzzing run takes: seed, budget, levels, waits and outputs.
 #[derive(Debug, Args)]
-pub struct FuzzClientArgs {
+pub struct FuzzBudgetArgs {
     /// Seed of the generators (default: from the clock, printed)
     #[arg(long)]
     pub seed: Option<u64>,
@@ -65,16 +66,9 @@ pub struct FuzzClientArgs {
     /// Generator level: bytes, json, jsonrpc or mcp (repeatable; default: all)
     #[arg(long = "level", value_name = "LEVEL", value_parser = parse_level)]
     pub levels: Vec<Level>,
-    /// Protocol version to answer initialize with (default: the one the client asks for, when it
-    /// has the initialize handshake)
-    #[arg(long = "spec-version", value_name = "VERSION", value_parser = parse_version)]
-    pub spec_version: Option<Version>,
     /// How long to wait for the sync ping and for each owed answer
     #[arg(long, default_value = "2s", value_parser = parse_duration)]
     pub timeout: Duration,
-    /// Start a fresh client after this long; keep it under the client's own request timeout
-    #[arg(long, default_value = "5s", value_parser = parse_duration)]
-    pub session_time: Duration,
     /// Time allowed to minimise one finding
     #[arg(long, default_value = "30s", value_parser = parse_duration)]
     pub minimize_time: Duration,
@@ -84,6 +78,28 @@ pub struct FuzzClientArgs {
     /// Where reproducers go (default: reports/fuzz/<run>/)
     #[arg(long, value_name = "DIR")]
     pub report_dir: Option<PathBuf>,
+}
+
+impl FuzzBudgetArgs {
+    /// `--report-dir`, or `reports/fuzz/<run>/` for `seed`.
+    fn report_dir(&self, seed: u64) -> PathBuf {
+        self.report_dir
+            .clone()
+            .unwrap_or_else(|| mcpspec_fuzz::run::default_report_dir(seed))
+    }
+}
+
+#[derive(Debug, Args)]
+pub struct FuzzClientArgs {
+    #[command(flatten)]
+    pub budget: FuzzBudgetArgs,
+    /// Protocol version to answer initialize with (default: the one the client asks for, when it
+    /// has the initialize handshake)
+    #[arg(long = "spec-version", value_name = "VERSION", value_parser = parse_version)]
+    pub spec_version: Option<Version>,
+    /// Start a fresh client after this long; keep it under the client's own request timeout
+    #[arg(long, default_value = "5s", value_parser = parse_duration)]
+    pub session_time: Duration,
     /// Longest line accepted from the client, in bytes
     #[arg(long, default_value_t = mcpspec_wire::DEFAULT_MAX_LINE)]
     pub max_line: usize,
@@ -95,33 +111,11 @@ pub struct FuzzClientArgs {
 
 #[derive(Debug, Args)]
 pub struct FuzzServerArgs {
-    /// Seed of the generators (default: from the clock, printed)
-    #[arg(long)]
-    pub seed: Option<u64>,
-    /// Stop after this many inputs
-    #[arg(long, value_name = "N")]
-    pub runs: Option<u64>,
-    /// Stop after this long (default 30s when --runs is not given); minimisation comes on top
-    #[arg(long, value_parser = parse_duration)]
-    pub duration: Option<Duration>,
-    /// Generator level: bytes, json, jsonrpc or mcp (repeatable; default: all)
-    #[arg(long = "level", value_name = "LEVEL", value_parser = parse_level)]
-    pub levels: Vec<Level>,
+    #[command(flatten)]
+    pub budget: FuzzBudgetArgs,
     /// Protocol version to ask for in initialize (default: the newest with a handshake)
     #[arg(long = "spec-version", value_name = "VERSION", value_parser = parse_version)]
     pub spec_version: Option<Version>,
-    /// How long to wait for the sync ping and for each owed answer
-    #[arg(long, default_value = "2s", value_parser = parse_duration)]
-    pub timeout: Duration,
-    /// Time allowed to minimise one finding
-    #[arg(long, default_value = "30s", value_parser = parse_duration)]
-    pub minimize_time: Duration,
-    /// Write {"execs", "execs_per_sec", "findings": [{"oracle", "level", "reproducer", ...}]} to FILE
-    #[arg(long, value_name = "FILE")]
-    pub json: Option<PathBuf>,
-    /// Where reproducers go (default: reports/fuzz/<run>/)
-    #[arg(long, value_name = "DIR")]
-    pub report_dir: Option<PathBuf>,
     /// Fuzz a Streamable HTTP server at this URL (http://…/mcp): each input is one POST body
     #[arg(long, value_name = "URL", conflicts_with_all = ["sse_url", "command"])]
     pub url: Option<String>,
@@ -186,8 +180,8 @@ async fn run_server(args: FuzzServerArgs) -> u8 {
             return EXIT_USAGE;
         }
     };
-    let seed = seed_or_clock(args.seed);
-    let duration = budget(args.runs, args.duration);
+    let seed = seed_or_clock(args.budget.seed);
+    let duration = budget(args.budget.runs, args.budget.duration);
     // The legacy transport is 2024-11-05's.
     let default_version = match target {
         Target::Sse { .. } => Version::V2024_11_05,
@@ -196,17 +190,14 @@ async fn run_server(args: FuzzServerArgs) -> u8 {
     let cfg = Config {
         target,
         seed,
-        runs: args.runs,
+        runs: args.budget.runs,
         duration,
-        levels: args.levels.clone(),
+        levels: args.budget.levels.clone(),
         version: args.spec_version.unwrap_or(default_version),
-        timeout: args.timeout,
-        report_dir: args
-            .report_dir
-            .clone()
-            .unwrap_or_else(|| mcpspec_fuzz::run::default_report_dir(seed)),
+        timeout: args.budget.timeout,
+        report_dir: args.budget.report_dir(seed),
         max_line: args.max_line,
-        minimize_budget: args.minimize_time,
+        minimize_budget: args.budget.minimize_time,
         rss_growth_kib: args.max_rss_growth.saturating_mul(1024),
     };
     eprintln!(
@@ -220,7 +211,7 @@ async fn run_server(args: FuzzServerArgs) -> u8 {
         Kind::Http
     };
     let outcome = fuzz(&cfg, &mut report).await;
-    finish(outcome, seed, kind, args.json.as_deref())
+    finish(outcome, seed, kind, args.budget.json.as_deref())
 }
 
 /// `mcpspec fuzz client`.
@@ -232,21 +223,18 @@ async fn run_client(args: FuzzClientArgs) -> u8 {
             return EXIT_USAGE;
         }
     };
-    let seed = seed_or_clock(args.seed);
+    let seed = seed_or_clock(args.budget.seed);
     let cfg = ClientFuzzConfig {
         target,
         seed,
-        runs: args.runs,
-        duration: budget(args.runs, args.duration),
-        levels: args.levels.clone(),
+        runs: args.budget.runs,
+        duration: budget(args.budget.runs, args.budget.duration),
+        levels: args.budget.levels.clone(),
         version: args.spec_version,
-        timeout: args.timeout,
-        report_dir: args
-            .report_dir
-            .clone()
-            .unwrap_or_else(|| mcpspec_fuzz::run::default_report_dir(seed)),
+        timeout: args.budget.timeout,
+        report_dir: args.budget.report_dir(seed),
         max_line: args.max_line,
-        minimize_budget: args.minimize_time,
+        minimize_budget: args.budget.minimize_time,
         session_time: args.session_time,
     };
     eprintln!(
@@ -255,7 +243,7 @@ async fn run_client(args: FuzzClientArgs) -> u8 {
         levels_text(&cfg.levels)
     );
     let outcome = fuzz_client(&cfg, &mut report).await;
-    finish(outcome, seed, Kind::Client, args.json.as_deref())
+    finish(outcome, seed, Kind::Client, args.budget.json.as_deref())
 }
 
 /// The fuzzing budget: `--duration`, 30 s when neither it nor `--runs` is given.
