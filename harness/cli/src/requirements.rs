@@ -11,9 +11,9 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use mcpspec_engine::catalogue::oracle::{self, OracleCheck};
 use mcpspec_engine::catalogue::{self, Area};
 use mcpspec_engine::{Level, Requirement, Version};
+use mcpspec_oracle::checks::{self as oracle, OracleCheck};
 use mcpspec_scenario::corpus::EMBEDDED_PREFIX;
 use mcpspec_scenario::{Scenario, ScenarioError, TransportKind};
 use serde_json::{json, Value};

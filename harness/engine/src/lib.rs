@@ -6,16 +6,16 @@
 //! - [`version`]: the five protocol versions and what each changes.
 //! - [`level`]: MUST / SHOULD / MAY, and roles.
 //! - [`requirement`] / [`catalogue`]: the normative statements mcpspec checks,
-//!   will check, or knowingly leaves out, one file per area of the spec, and
-//!   the list of those the oracle checks on every message.
+//!   will check, or knowingly leaves out, one file per area of the spec.
 //! - [`session`]: per-session state for either role — lifecycle, request-id
-//!   bookkeeping per direction, progress tokens — acting as the oracle that
-//!   says whether a message is allowed here and, if not, which requirement it
-//!   breaks. The version decides the lifecycle: 2026-07-28 is judged by the
+//!   bookkeeping per direction, progress tokens — that says whether a
+//!   message is allowed here and, if not, which requirement it breaks. The
+//!   one judge (`mcpspec-oracle`) feeds it every message and adds the schema
+//!   and transport rules. The version decides the lifecycle: 2026-07-28 is judged by the
 //!   stateless rules (`session/stateless.rs`).
 //!
-//! The built-in reference server (crate `mcpspec-reference`) and the runner's
-//! judgement of a target are both thin layers over this crate.
+//! The built-in reference server (crate `mcpspec-reference`) and the oracle
+//! (crate `mcpspec-oracle`) are both thin layers over this crate.
 
 pub mod catalogue;
 pub mod fuzzing;
@@ -24,7 +24,6 @@ pub mod requirement;
 pub mod session;
 pub mod version;
 
-pub use catalogue::oracle::{Checker, OracleCheck};
 pub use level::{Level, Role};
 pub use requirement::{lookup, Binds, Requirement};
 pub use session::{Direction, Session, Violation};

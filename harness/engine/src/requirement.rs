@@ -9,7 +9,7 @@
 //! Every requirement is in one of three states for a version it applies to:
 //! *excluded* (mcpspec knowingly leaves it out, [`Requirement::excluded`] says
 //! why), *covered* (a scenario names it, or the oracle checks it on every
-//! message: [`crate::catalogue::oracle`]), or *not yet covered* (neither).
+//! message: `mcpspec_oracle::ORACLE`), or *not yet covered* (neither).
 
 use crate::level::Level;
 use crate::version::Version;

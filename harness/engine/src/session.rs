@@ -40,6 +40,9 @@ use crate::version::{Lifecycle, Version};
 mod client_peer;
 mod stateless;
 
+/// The `_meta` key under which a 2026-07-28 request names its protocol version.
+pub use stateless::PROTOCOL_VERSION as META_PROTOCOL_VERSION;
+
 /// Which way a message travelled, from this session's point of view.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Direction {

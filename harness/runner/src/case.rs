@@ -133,7 +133,7 @@ impl Ctx<'_> {
 fn bind_transport(ctx: &mut Ctx<'_>) {
     use mcpspec_transport::Connection;
     let mut t = serde_json::Map::new();
-    t.insert("kind".into(), json!(ctx.conn.transport()));
+    t.insert("kind".into(), json!(ctx.conn.transport().as_str()));
     match ctx.conn.connection_ref() {
         Connection::Stdio(_) | Connection::Peer(_) => {}
         Connection::Http(s) => {
@@ -222,7 +222,7 @@ pub async fn run_case(case: &Case, cfg: &CaseConfig) -> CaseResult {
         ctx.conn.note(format!("{n} more transcript lines not kept"));
     }
     result.findings = findings;
-    result.transcript = std::mem::take(&mut ctx.conn.transcript);
+    result.transcript = ctx.conn.take_transcript();
     result.duration = started.elapsed();
     result
 }
@@ -243,19 +243,13 @@ fn decide(stop: Option<Stop>, findings: &[Finding]) -> Outcome {
     }
 }
 
-/// If the target went away mid-case, every request it had not answered (and
-/// that was not cancelled) is a broken promise of JSON-RPC: each request gets
-/// a response. A target still running is not judged here.
+/// If the peer went away mid-case: a client that walked away from a request
+/// of its own that the harness held fails the scenario's own requirement
+/// (it did not stay for the answer the scenario was about to give). What a
+/// peer that went away still owes (every request it had not answered) is
+/// the oracle's to judge, at the end of the case.
 fn owed_answers(ctx: &mut Ctx<'_>) {
-    let Some(mut how) = ctx.conn.exit().map(str::to_owned) else {
-        return;
-    };
-    if ctx.conn.own_role() == mcpspec_engine::Role::Server {
-        // A client ends its session when it is done: only one that walked
-        // away from a request of its own (held by the harness) owes anything.
-        let Some(gone) = ctx.conn.gone_while_holding().map(str::to_owned) else {
-            return;
-        };
+    if let Some(gone) = ctx.conn.gone_while_holding().map(str::to_owned) {
         if ctx.findings.is_empty() {
             let req = ctx
                 .scenario
@@ -271,28 +265,11 @@ fn owed_answers(ctx: &mut Ctx<'_>) {
                     "the client stays connected while it waits for the answer to its own request"
                         .to_owned(),
                 ],
-                gone.clone(),
+                gone,
             );
         }
-        how = gone;
     }
-    let mut owed: Vec<String> = ctx
-        .conn
-        .session
-        .pending()
-        .map(|(id, method)| format!("{method} (id {id})"))
-        .collect();
-    if owed.is_empty() {
-        return;
-    }
-    owed.sort();
-    ctx.fail_as(
-        None,
-        "jsonrpc.request.answered",
-        Level::Must,
-        vec!["a response to every request".to_owned()],
-        format!("{how} leaving {} unanswered", owed.join(", ")),
-    );
+    ctx.conn.judge_end();
 }
 
 async fn play(ctx: &mut Ctx<'_>) -> Option<Stop> {
@@ -480,7 +457,7 @@ pub fn has_capability(caps: &Value, path: &str) -> bool {
 fn oracle_findings(conn: &Conn, version: Version) -> Vec<Finding> {
     let mut out: Vec<Finding> = Vec::new();
     let mut per_req: std::collections::HashMap<&str, usize> = Default::default();
-    for v in &conn.violations {
+    for v in conn.violations() {
         let n = per_req.entry(v.requirement.id).or_default();
         *n += 1;
         if *n > 5 {

@@ -1,31 +1,49 @@
-//! One case's connection to the target: the transport, the engine's oracle
-//! session, an inbox of received messages, and the transcript.
+//! One case's connection to the peer under test: the transport, the oracle
+//! that judges it, an inbox of received messages, and the transcript.
 //!
-//! Every frame the target sends passes through [`Conn::absorb`]: it is
-//! classified by the wire layer, judged by the engine and checked against
-//! the version's message schemas (violations are kept for the case's
-//! findings), written to the transcript and, when valid, put
-//! in the inbox where `expect` steps find it. Nothing is judged twice and
-//! nothing is dropped silently: malformed output becomes a violation.
+//! ```text
+//!   transport ──Stamped events──► Conn::absorb ──► transcript
+//!                                     │
+//!                                     ├──► Oracle::observe ──► violations (the case's findings)
+//!                                     │
+//!                                     └──► valid messages ──► inbox (expect steps) / fixture
+//!   steps ──send / send_raw──► Conn ──► Oracle::observe(Sent…) ──► transport
+//! ```
+//!
+//! The connection decides nothing about the protocol: every frame, HTTP
+//! exchange, SSE event and exit is put to the one judge
+//! ([`mcpspec_oracle::Oracle`]), and so is everything the harness sends, so
+//! that answers are matched against their requests. What stays here is
+//! driving: waiting, the inbox, the transcript, and the harness's side of
+//! the role it plays —
+//!
+//! - [`client_side`]: the harness is the client of a server under test
+//!   (requests stamped with the stateless `_meta`, the protocol-version
+//!   header once negotiated, the standing GET stream);
+//! - [`serve`]: the harness serves a client under test (the [`fixture`]
+//!   answers what the steps do not hold).
 
 use std::time::Duration;
 
-use mcpspec_engine::requirement::known;
 use mcpspec_engine::{Role, Session, Version, Violation};
-use mcpspec_transport::{Connection, Event, HttpRecord, TransportError, Via};
+use mcpspec_oracle::{Observed, Oracle};
+use mcpspec_transport::{Connection, Event, Transport, TransportError, Via};
 use mcpspec_wire::{classify, FrameErrorKind, Id, Inbound, Message};
 use tokio::time::Instant;
 
 use crate::outcome::TranscriptLine;
-use crate::schema;
 
+mod client_side;
 mod fixture;
-mod http;
-mod peer_http;
 mod serve;
 mod stateless;
-pub use http::describe_record;
+mod transcript;
+pub use client_side::describe_record;
 pub use stateless::{CLIENT_CAPABILITIES_KEY, CLIENT_INFO_KEY, PROTOCOL_VERSION_KEY};
+
+use client_side::ClientSide;
+use serve::ServerSide;
+use transcript::{raw_text, Transcript};
 
 /// A message received and not yet consumed by an `expect`.
 #[derive(Debug, Clone)]
@@ -47,18 +65,6 @@ pub enum WaitError {
     Refused(String),
 }
 
-/// Transcript lines kept per case before the rest is only counted.
-const TRANSCRIPT_MAX: usize = 2000;
-/// Stderr lines kept in the transcript.
-const STDERR_MAX: usize = 200;
-/// Text kept of one transcript line.
-const LINE_MAX: usize = 2000;
-/// Exact frame bytes kept per case (for `--report-dir` transcripts); frames
-/// past the budget keep only their text.
-const RAW_BUDGET: usize = 16 * 1024 * 1024;
-/// Serving a client over HTTP: how long a message waits for a stream the
-/// client opens.
-const NO_STREAM_GRACE: Duration = Duration::from_secs(2);
 /// Serving a client over HTTP: the start of the error of a message no open
 /// stream could carry (the client keeps none open, which it may).
 pub const NO_STREAM: &str = "the client keeps no stream open that could carry it";
@@ -67,39 +73,26 @@ const INBOX_MAX: usize = 10_000;
 /// Violations kept per case; a flooding target's excess is only counted.
 const VIOLATIONS_MAX: usize = 1_000;
 
+/// The harness's side of the connection.
+#[derive(Debug)]
+enum Side {
+    /// The harness is the client: the target is a server.
+    Client(ClientSide),
+    /// The harness serves a client under test.
+    Server(Box<ServerSide>),
+}
+
 pub struct Conn {
     proc: Connection,
-    /// The harness's role: `Client` against a server under test, `Server`
-    /// (with the fixture) against a client under test.
-    own: Role,
-    /// Client cases: answers the client's requests the steps do not hold.
-    fixture: Option<fixture::Fixture>,
-    /// Client cases: lines the fixture produced, written by the next `pump`.
-    outbox: Vec<Vec<u8>>,
-    /// Client cases: the client went away while one of its requests was
-    /// held unanswered — it gave up a request it was waiting for.
-    gone_while_holding: Option<String>,
-    /// `stdio`, `http` or `sse`: the transcript's `transport`.
-    transport: &'static str,
-    /// SSE event ids seen on the session's streams (Streamable HTTP):
-    /// each must be unique within the session.
-    event_ids: std::collections::HashSet<String>,
-    /// The record of the standing GET stream, once it answered.
-    get_record: Option<HttpRecord>,
-    /// Per POST of the session (`Via::Post(n)` is entry n-1): the ids of
-    /// the requests it carried, and its HTTP status once known.
-    posts: Vec<(Vec<Id>, Option<u16>)>,
-    /// Requests whose POST was refused without an answer: id → how.
-    refused: Vec<(Id, String)>,
-    pub session: Session,
-    /// The version the case runs at: what received messages are checked against.
+    transport: Transport,
+    side: Side,
+    /// The one judge of the peer.
+    oracle: Oracle,
+    /// The version the case runs at.
     version: Version,
     inbox: Vec<Received>,
-    pub transcript: Vec<TranscriptLine>,
-    dropped_lines: usize,
-    raw_budget: usize,
-    stderr_lines: usize,
-    pub violations: Vec<Violation>,
+    transcript: Transcript,
+    violations: Vec<Violation>,
     dropped_violations: usize,
     /// The target broke the rules more often than violations are kept: the
     /// case has seen enough, and reading on would only burn CPU.
@@ -113,32 +106,31 @@ pub struct Conn {
 }
 
 impl Conn {
-    /// A connection to a freshly spawned target; `startup` is how long it
-    /// may take to write its first line (see [`Conn::wait_for`]).
+    /// A connection to a freshly spawned server under test; `startup` is how
+    /// long it may take to write its first line (see [`Conn::wait_for`]).
     pub fn new(proc: impl Into<Connection>, version: Version, startup: Duration) -> Self {
         let mut proc = proc.into();
         if version.lifecycle() == mcpspec_engine::Lifecycle::Stateless {
             // No negotiation to wait for: every HTTP request names the version.
             proc.set_protocol_version(Some(version.as_str().to_owned()));
         }
+        Conn::open(proc, version, startup, Side::Client(ClientSide::default()))
+    }
+
+    fn open(proc: Connection, version: Version, startup: Duration, side: Side) -> Self {
+        let transport = proc.kind();
+        let judged = match side {
+            Side::Client(_) => Role::Server,
+            Side::Server(_) => Role::Client,
+        };
         Conn {
-            transport: proc.transport(),
+            transport,
             proc,
-            own: Role::Client,
-            fixture: None,
-            outbox: Vec::new(),
-            gone_while_holding: None,
-            event_ids: std::collections::HashSet::new(),
-            get_record: None,
-            posts: Vec::new(),
-            refused: Vec::new(),
-            session: Session::new(Role::Client, Some(version)),
+            side,
+            oracle: Oracle::new(judged, version, transport),
             version,
             inbox: Vec::new(),
-            transcript: Vec::new(),
-            dropped_lines: 0,
-            raw_budget: RAW_BUDGET,
-            stderr_lines: 0,
+            transcript: Transcript::new(transport),
             violations: Vec::new(),
             dropped_violations: 0,
             flooded: false,
@@ -165,56 +157,85 @@ impl Conn {
         self.exit.as_deref()
     }
 
+    /// The harness's session with the peer, as the oracle keeps it: what is
+    /// pending, negotiated, declared.
+    pub fn session(&self) -> &Session {
+        self.oracle.session()
+    }
+
+    /// The harness's role in this case.
+    pub fn own_role(&self) -> Role {
+        match self.side {
+            Side::Client(_) => Role::Client,
+            Side::Server(_) => Role::Server,
+        }
+    }
+
     pub fn note(&mut self, text: impl Into<String>) {
         let at_ms = self.now_ms();
-        self.push_line(at_ms, "--", text.into());
-    }
-
-    fn push_line(&mut self, at_ms: u64, dir: &'static str, mut text: String) {
-        if self.transcript.len() >= TRANSCRIPT_MAX {
-            self.dropped_lines += 1;
-            return;
-        }
-        if text.len() > LINE_MAX {
-            let mut cut = LINE_MAX;
-            while !text.is_char_boundary(cut) {
-                cut -= 1;
-            }
-            text.truncate(cut);
-            text.push_str(" …");
-        }
-        self.transcript.push(TranscriptLine {
-            at_ms,
-            dir,
-            text,
-            transport: self.transport,
-            raw: None,
-        });
-    }
-
-    /// Like `push_line`, and keeps the frame's exact bytes while the raw
-    /// budget lasts.
-    fn push_frame(&mut self, at_ms: u64, dir: &'static str, text: String, raw: &[u8]) {
-        let before = self.transcript.len();
-        self.push_line(at_ms, dir, text);
-        if self.transcript.len() > before && raw.len() <= self.raw_budget {
-            self.raw_budget -= raw.len();
-            if let Some(line) = self.transcript.last_mut() {
-                line.raw = Some(raw.to_vec());
-            }
-        }
+        self.transcript.line(at_ms, "--", text.into());
     }
 
     /// Lines that did not fit in the transcript.
     pub fn dropped_lines(&self) -> usize {
-        self.dropped_lines
+        self.transcript.dropped()
     }
 
-    /// Sends one message as a line; the engine records it.
+    /// The transcript so far, taken out of the connection.
+    pub fn take_transcript(&mut self) -> Vec<TranscriptLine> {
+        std::mem::take(&mut self.transcript.lines)
+    }
+
+    /// The violations the oracle found (at most [`VIOLATIONS_MAX`]).
+    pub fn violations(&self) -> &[Violation] {
+        &self.violations
+    }
+
+    /// Violations seen, including those not kept.
+    pub fn violation_count(&self) -> usize {
+        self.violations.len() + self.dropped_violations
+    }
+
+    /// Lines (valid or not) the target has written to stdout.
+    pub fn frames_received(&self) -> usize {
+        self.frames
+    }
+
+    /// `stdio`, `http` or `sse`.
+    pub fn transport(&self) -> Transport {
+        self.transport
+    }
+
+    /// The transport connection, for what only HTTP has (raw exchanges,
+    /// the GET stream, the session id).
+    pub fn connection(&mut self) -> &mut Connection {
+        &mut self.proc
+    }
+
+    /// The transport connection, to read what only HTTP has.
+    pub fn connection_ref(&self) -> &Connection {
+        &self.proc
+    }
+
+    /// Puts one observation to the oracle and keeps what it found.
+    fn observe(&mut self, at_ms: u64, observed: Observed<'_>) {
+        for v in self.oracle.observe(at_ms, observed) {
+            self.violation(v);
+        }
+    }
+
+    /// The case is over: the oracle judges what the peer still owes (a
+    /// server that went away owes every answer it had not sent).
+    pub fn judge_end(&mut self) {
+        let now = self.now_ms();
+        self.observe(now, Observed::End);
+    }
+
+    /// Sends one message as a line; the oracle records it.
     pub async fn send(&mut self, msg: &Message) -> Result<(), String> {
-        let stamped = match self.own {
-            Role::Client => self.with_request_meta(msg),
-            _ => None,
+        let stamped = match self.side {
+            Side::Client(_) => self.with_request_meta(msg),
+            Side::Server(_) => None,
         };
         let msg = stamped.as_ref().unwrap_or(msg);
         let text = msg.to_json();
@@ -227,75 +248,46 @@ impl Conn {
         let written = self.write(&line).await;
         match &written {
             Ok(()) => {
-                self.session.outbound(msg, now);
-                self.push_frame(now, ">>", text, &line[..line.len() - 1]);
+                self.observe(now, Observed::Sent(msg));
+                self.transcript
+                    .frame(now, ">>", text, &line[..line.len() - 1]);
             }
-            Err(e) => self.push_line(now, "--", format!("not delivered ({e}): {text}")),
+            Err(e) => self
+                .transcript
+                .line(now, "--", format!("not delivered ({e}): {text}")),
         }
         written
     }
 
-    /// Sends exact bytes. Each line is classified so the engine knows what
-    /// answers to allow (a valid request is pending; unreadable input may be
-    /// answered with a null id).
+    /// Sends exact bytes. The oracle reads each line as the target will (a
+    /// valid request is pending; unreadable input may be answered with a
+    /// null id).
     pub async fn send_raw(&mut self, bytes: &[u8]) -> Result<(), String> {
         let now = self.now_ms();
         self.note_outbound(bytes, now);
-        self.push_frame(now, ">>", raw_text(bytes), bytes);
+        self.transcript.frame(now, ">>", raw_text(bytes), bytes);
         self.write(bytes).await
     }
 
-    /// Tells the engine what `bytes` (one or more lines) asked of the
+    /// Tells the oracle what `bytes` (one or more lines) asked of the
     /// target, so that its answers are expected: also for an `http` step's
     /// POST to the legacy endpoint, whose answers come on the case's stream.
     pub fn note_outbound(&mut self, bytes: &[u8], now: u64) {
-        let mut lines: Vec<&[u8]> = bytes.split(|&b| b == b'\n').collect();
-        if lines.last().is_some_and(|l| l.is_empty()) {
-            lines.pop(); // what follows the final newline is not a line
-        }
-        for line in lines {
-            let line = line.strip_suffix(b"\r").unwrap_or(line);
-            if line.iter().all(u8::is_ascii_whitespace) {
-                self.session.outbound_blank();
-                continue;
-            }
-            match classify(line) {
-                Ok(Inbound::Single(m)) => self.session.outbound(&m, now),
-                Ok(Inbound::Batch(items)) => {
-                    for item in items {
-                        match item {
-                            Ok(m) => self.session.outbound(&m, now),
-                            Err(e) => self.session.outbound_unreadable(&e),
-                        }
-                    }
-                }
-                Err(e) => self.session.outbound_unreadable(&e),
-            }
-        }
+        self.observe(now, Observed::SentBytes(bytes));
     }
 
     async fn write(&mut self, bytes: &[u8]) -> Result<(), String> {
-        let stdio = !matches!(self.proc, Connection::Http(_) | Connection::Sse(_));
-        if !stdio {
-            // One POST per write: remember which requests it carries.
-            let ids = match classify(crate::http::trim_newline(bytes)) {
-                Ok(Inbound::Single(Message::Request(r))) => vec![r.id],
-                Ok(Inbound::Batch(items)) => items
-                    .into_iter()
-                    .filter_map(|m| match m {
-                        Ok(Message::Request(r)) => Some(r.id),
-                        _ => None,
-                    })
-                    .collect(),
-                _ => Vec::new(),
-            };
-            self.posts.push((ids, None));
+        let stdio = self.transport == Transport::Stdio;
+        if !stdio && matches!(self.side, Side::Client(_)) {
+            // One POST per write: its exchange settles the requests it carries.
+            let now = self.now_ms();
+            self.observe(now, Observed::Posted(bytes));
         }
         let mut sent = self.proc.send(bytes).await;
-        if self.own == Role::Server {
+        if let Side::Server(_) = self.side {
             // A client that opens its GET stream just after initialized (or
             // its next POST) is about to be reachable: wait for it, a bit.
-            let until = Instant::now() + NO_STREAM_GRACE;
+            let until = Instant::now() + serve::NO_STREAM_GRACE;
             while matches!(sent, Err(TransportError::NoStream(_))) && Instant::now() < until {
                 tokio::time::sleep(Duration::from_millis(20)).await;
                 sent = self.proc.send(bytes).await;
@@ -316,31 +308,14 @@ impl Conn {
     /// Ends our side: closes a stdio target's stdin; ends an HTTP session
     /// (DELETE) or the legacy SSE stream.
     pub fn close_input(&mut self) {
-        let now = self.now_ms();
-        let what = match self.transport {
-            _ if self.own == Role::Server => "harness closed the server's end of the session",
-            "stdio" => "harness closed stdin",
-            "http" => "harness ended the session (DELETE)",
-            _ => "harness closed the SSE stream",
+        let what = match (&self.side, self.transport) {
+            (Side::Server(_), _) => "harness closed the server's end of the session",
+            (_, Transport::Stdio) => "harness closed stdin",
+            (_, Transport::Http) => "harness ended the session (DELETE)",
+            (_, Transport::Sse) => "harness closed the SSE stream",
         };
-        self.push_line(now, "--", what.to_owned());
+        self.note(what);
         self.proc.close_input();
-    }
-
-    /// The transport connection, for what only HTTP has (raw exchanges,
-    /// the GET stream, the session id).
-    pub fn connection(&mut self) -> &mut Connection {
-        &mut self.proc
-    }
-
-    /// The transport connection, to read what only HTTP has.
-    pub fn connection_ref(&self) -> &Connection {
-        &self.proc
-    }
-
-    /// `stdio`, `http` or `sse`.
-    pub fn transport(&self) -> &'static str {
-        self.transport
     }
 
     /// Receives and absorbs events until `deadline`. Returns early (true)
@@ -390,9 +365,8 @@ impl Conn {
         } else if !self.flooded {
             self.dropped_violations += 1;
             self.flooded = true;
-            let at_ms = v.at_ms;
-            self.push_line(
-                at_ms,
+            self.transcript.line(
+                v.at_ms,
                 "--",
                 format!("the target broke the rules over {VIOLATIONS_MAX} times: the harness stops reading it"),
             );
@@ -401,146 +375,64 @@ impl Conn {
         }
     }
 
-    /// Violations seen, including those not kept.
-    pub fn violation_count(&self) -> usize {
-        self.violations.len() + self.dropped_violations
-    }
-
-    /// Lines (valid or not) the target has written to stdout.
-    pub fn frames_received(&self) -> usize {
-        self.frames
-    }
-
+    /// One event of the peer's: written to the transcript, put to the
+    /// oracle, and (valid messages) handed to the inbox or the fixture.
     fn absorb(&mut self, at_ms: u64, via: Via, event: Event) {
-        if matches!(event, Event::Frame(_) | Event::FrameError(_)) {
-            self.frames += 1;
-        }
-        match event {
+        let mut messages = Vec::new();
+        match &event {
             Event::Frame(frame) => {
-                self.push_frame(at_ms, "<<", frame.text().to_owned(), &frame.bytes);
-                // (A client under test posts its messages: that is its way.)
-                if self.transport == "sse"
-                    && matches!(via, Via::Post(_))
-                    && self.own == Role::Client
-                {
-                    self.violation(Violation {
-                        requirement: known("sse.message-event"),
-                        detail: format!(
-                            "a message came in the body of the response to a POST ({via}), not as a message event on the SSE stream"
-                        ),
-                        at_ms,
-                    });
-                }
-                match classify(&frame.bytes) {
-                    Ok(Inbound::Single(msg)) => self.receive(at_ms, via, msg),
-                    Ok(Inbound::Batch(items)) => {
-                        if let Some(v) = self.session.inbound_batch(at_ms) {
-                            self.violation(v);
-                        }
-                        for item in items {
-                            match item {
-                                Ok(msg) => self.receive(at_ms, via, msg),
-                                Err(invalid) => {
-                                    let v = self.session.inbound_invalid(&invalid, at_ms);
-                                    self.violation(v);
-                                }
-                            }
-                        }
-                    }
-                    Err(invalid) if invalid.kind.is_parse_error() => {
-                        let (requirement, what) = match via {
-                            Via::Stdio if self.own == Role::Server => (
-                                "stdio.client.stdin-only-mcp",
-                                format!("line {} the client wrote to the server", frame.line),
-                            ),
-                            Via::Stdio => (
-                                "stdio.stdout-only-mcp",
-                                format!("stdout line {}", frame.line),
-                            ),
-                            // A client's POST body that is no message.
-                            other if self.own == Role::Server => (
-                                "jsonrpc.message.valid",
-                                format!("the body of the client's {other}"),
-                            ),
-                            Via::Legacy => ("sse.message-event", "an SSE message event".to_owned()),
-                            other => (
-                                "http.post.request-content-type",
-                                format!("a message on {other}"),
-                            ),
-                        };
-                        self.violation(Violation {
-                            requirement: known(requirement),
-                            detail: format!("{what} is not a JSON-RPC message ({})", invalid.kind),
-                            at_ms,
-                        });
-                    }
-                    Err(invalid) => {
-                        let v = self.session.inbound_invalid(&invalid, at_ms);
-                        self.violation(v);
-                    }
+                self.frames += 1;
+                self.transcript
+                    .frame(at_ms, "<<", frame.text().to_owned(), &frame.bytes);
+                messages = match classify(&frame.bytes) {
+                    Ok(Inbound::Single(msg)) => vec![msg],
+                    Ok(Inbound::Batch(items)) => items.into_iter().flatten().collect(),
+                    Err(_) => Vec::new(),
+                };
+                // Before the oracle absorbs them: an answer's request is
+                // still pending.
+                for msg in &messages {
+                    self.follow_negotiation(msg);
                 }
             }
             Event::FrameError(err) => {
-                self.push_frame(
+                self.frames += 1;
+                self.transcript.frame(
                     at_ms,
                     "<<",
                     format!("[framing] {err}: {}", String::from_utf8_lossy(&err.bytes)),
                     &err.bytes,
                 );
                 if matches!(err.kind, FrameErrorKind::Oversize { .. }) {
-                    // The limit is the harness's, not the spec's: note it only.
-                    self.push_line(at_ms, "--", "line dropped: over --max-line".to_owned());
-                } else {
-                    let requirement = match via {
-                        Via::Stdio => "stdio.newline-delimited",
-                        _ if self.own == Role::Server => "jsonrpc.message.valid",
-                        Via::Legacy => "sse.message-event",
-                        _ => "http.post.request-content-type",
-                    };
-                    self.violation(Violation {
-                        requirement: known(requirement),
-                        detail: format!("{err} (on {via})"),
-                        at_ms,
-                    });
+                    // The limit is the harness's, not the spec's: noted only.
+                    self.transcript
+                        .line(at_ms, "--", "line dropped: over --max-line".to_owned());
                 }
             }
-            Event::Stderr(line) => {
-                self.stderr_lines += 1;
-                if self.stderr_lines <= STDERR_MAX {
-                    self.push_line(at_ms, "!!", line);
-                }
-            }
-            Event::Stdout(line) => {
-                self.stderr_lines += 1;
-                if self.stderr_lines <= STDERR_MAX {
-                    self.push_line(at_ms, "!!", format!("[stdout] {line}"));
-                }
-            }
+            Event::Stderr(line) => self.transcript.stderr(at_ms, line.clone()),
+            Event::Stdout(line) => self.transcript.stderr(at_ms, format!("[stdout] {line}")),
             Event::Exited { code, signal } => {
                 let how = match (code, signal) {
                     (Some(c), _) => format!("the target exited with code {c}"),
                     (None, Some(s)) => format!("the target was killed by signal {s}"),
                     (None, None) => "the target exited".to_owned(),
                 };
-                self.push_line(at_ms, "--", how.clone());
-                self.note_gone(&how);
+                self.transcript.line(at_ms, "--", how.clone());
                 self.exit = Some(how);
-                self.session.close();
             }
             Event::Http(record) => {
-                self.push_line(at_ms, "--", format!("{} [{via}]", describe_record(&record)));
-                if self.own == Role::Server {
-                    self.judge_client_request(at_ms, via, &record);
-                }
-                if let (Via::Post(n), Role::Client) = (via, self.own) {
-                    self.note_post_status(n, &record);
-                }
-                if via == Via::Get && self.get_record.is_none() {
-                    self.get_record = Some(*record);
+                self.transcript
+                    .line(at_ms, "--", format!("{} [{via}]", describe_record(record)));
+                match &mut self.side {
+                    Side::Client(c) => c.exchanged(via, record),
+                    Side::Server(_) => {
+                        let live = self.proc.session_id();
+                        self.observe(at_ms, Observed::LiveSession(live.as_deref()));
+                    }
                 }
             }
             Event::SseEvent {
-                event,
+                event: kind,
                 id,
                 data_len,
                 ..
@@ -549,90 +441,31 @@ impl Conn {
                     .as_deref()
                     .map(|i| format!(" id {i:?}"))
                     .unwrap_or_default();
-                self.push_line(
+                self.transcript.line(
                     at_ms,
                     "--",
-                    format!("sse event `{event}`{id_text}, {data_len} bytes of data [{via}]"),
+                    format!("sse event `{kind}`{id_text}, {data_len} bytes of data [{via}]"),
                 );
-                // Sessions (and the rule) end with 2025-11-25: a stateless
-                // POST's stream stands alone.
-                let streamable = matches!(via, Via::Post(_) | Via::Resumed(_) | Via::Get)
-                    && self.version.lifecycle() != mcpspec_engine::Lifecycle::Stateless;
-                if let (true, Some(id)) = (streamable, id) {
-                    if !id.is_empty() && !self.event_ids.insert(id.clone()) {
-                        self.violation(Violation {
-                            requirement: known("http.resume.event-id-unique"),
-                            detail: format!("SSE event id {id:?} was used twice in the session (again on {via})"),
-                            at_ms,
-                        });
-                    }
-                }
             }
             Event::SseError(err) => {
-                self.push_line(at_ms, "--", format!("[sse] {err} [{via}]"));
-                let requirement = if via == Via::Legacy {
-                    "sse.message-event"
-                } else {
-                    "http.post.request-content-type"
-                };
-                self.violation(Violation {
-                    requirement: known(requirement),
-                    detail: format!("the SSE stream ({via}) broke the event-stream format: {err}"),
-                    at_ms,
-                });
+                self.transcript
+                    .line(at_ms, "--", format!("[sse] {err} [{via}]"));
             }
             Event::Closed(how) => {
-                self.push_line(at_ms, "--", how.clone());
+                self.transcript.line(at_ms, "--", how.clone());
                 if self.exit.is_none() {
-                    self.note_gone(&how);
-                    self.exit = Some(how);
-                    self.session.close();
+                    self.exit = Some(how.clone());
                 }
             }
         }
-    }
-
-    fn receive(&mut self, at_ms: u64, via: Via, msg: Message) {
-        if self.refusal_body(via, &msg) {
+        self.observe(at_ms, Observed::Received { via, event: &event });
+        for msg in messages {
+            if self.serve(at_ms, &msg) {
+                continue; // answered by the fixture: no step takes it
+            }
             if self.inbox.len() < INBOX_MAX {
                 self.inbox.push(Received { at_ms, msg });
             }
-            return;
-        }
-        if let Message::Response(r) = &msg {
-            if let Some(id) = &r.id {
-                self.answered(id);
-            }
-        }
-        if via == Via::Get {
-            if let Message::Response(r) = &msg {
-                self.violation(Violation {
-                    requirement: known("http.get.no-responses"),
-                    detail: format!(
-                        "a response (id {}) arrived on the standing GET stream, not on the stream of its POST",
-                        r.id.as_ref().map_or_else(|| "null".to_owned(), ToString::to_string)
-                    ),
-                    at_ms,
-                });
-            }
-        }
-        // Before the session absorbs it: an answer's request is still pending.
-        self.follow_negotiation(&msg);
-        let peer = match self.own {
-            Role::Client => Role::Server,
-            _ => Role::Client,
-        };
-        if let Some(v) = schema::check(&self.session, self.version, peer, &msg, at_ms) {
-            self.violation(v);
-        }
-        for v in self.session.inbound(&msg, at_ms) {
-            self.violation(v);
-        }
-        if self.serve(at_ms, &msg) {
-            return; // answered by the fixture: no step takes it
-        }
-        if self.inbox.len() < INBOX_MAX {
-            self.inbox.push(Received { at_ms, msg });
         }
     }
 
@@ -679,7 +512,7 @@ impl Conn {
             if let Some(i) = self.inbox.iter().position(|r| pred(&r.msg)) {
                 return Ok(i);
             }
-            if let Some(how) = self.refused_for(&pred) {
+            if let Some(how) = self.oracle.refused_for(&pred) {
                 return Err(WaitError::Refused(how));
             }
             if let Some(how) = &self.exit {
@@ -780,29 +613,5 @@ impl Conn {
             }
         }
         self.proc.kill();
-    }
-}
-
-/// Raw bytes for the transcript: verbatim when they are one line of plain
-/// text (as a message would be shown), escaped otherwise so that newlines,
-/// CRs and invalid UTF-8 stay visible.
-fn raw_text(bytes: &[u8]) -> String {
-    let body = bytes.strip_suffix(b"\n").unwrap_or(bytes);
-    match std::str::from_utf8(body) {
-        Ok(t) if !t.is_empty() && !t.contains(char::is_control) => t.to_owned(),
-        _ => format!("[raw] {}", String::from_utf8_lossy(bytes).escape_debug()),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::raw_text;
-
-    #[test]
-    fn raw_frames_are_shown_plainly_unless_they_hide_something() {
-        assert_eq!(raw_text(b"{\"a\":1}\n"), "{\"a\":1}");
-        assert_eq!(raw_text(b"{\"a\":\n1}\n"), r#"[raw] {\"a\":\n1}\n"#);
-        assert_eq!(raw_text(b"\n"), r"[raw] \n");
-        assert!(raw_text(b"\xff\n").starts_with("[raw] "));
     }
 }

@@ -33,7 +33,7 @@ pub async fn run(ctx: &mut Ctx<'_>, at: Option<(usize, &Step)>, h: &HttpStep) ->
         let read_for = req.read_for;
         // Legacy SSE: what is POSTed to the case's own endpoint is answered
         // on the case's stream, where the oracle expects it.
-        let answered_on_stream = ctx.conn.transport() == "sse"
+        let answered_on_stream = ctx.conn.transport() == mcpspec_transport::Transport::Sse
             && matches!(h.url, HttpUrl::Endpoint)
             && matches!(h.session, HeaderMode::Auto)
             && !req.body.is_empty();
@@ -183,12 +183,6 @@ fn no_answer(
     checked(level)?;
     // A SHOULD: the case goes on, but there is no response to bind or match.
     Ok(())
-}
-
-/// One message's bytes without the newline the stdio framing adds.
-pub(crate) fn trim_newline(bytes: &[u8]) -> &[u8] {
-    let b = bytes.strip_suffix(b"\n").unwrap_or(bytes);
-    b.strip_suffix(b"\r").unwrap_or(b)
 }
 
 /// The response object the step's matcher sees.

@@ -9,7 +9,7 @@
 //! - [`plan`]: scenarios × versions → cases, filtered by id prefix or glob.
 //! - [`run`]: the version probe and the parallel scheduler; emits [`Event`]s.
 //! - [`case`] / [`steps`]: one case — fresh target process, handshake, steps.
-//! - [`conn`]: transport + engine oracle + inbox + transcript for one case.
+//! - [`conn`]: transport + oracle + inbox + transcript for one case.
 //! - [`outcome`]: outcomes, findings, summary and exit codes.
 //!
 //! The runner never formats output: reporters (crate `mcpspec-report`)
@@ -23,7 +23,6 @@ pub mod http;
 pub mod outcome;
 pub mod plan;
 pub mod run;
-pub mod schema;
 pub mod stateless;
 pub mod steps;
 pub mod target;

@@ -10,7 +10,7 @@
 use std::time::Duration;
 
 use crate::client::TransportError;
-use crate::event::Stamped;
+use crate::event::{Stamped, Transport};
 use crate::legacy::LegacySseSession;
 use crate::peer::ClientPeer;
 use crate::raw::{RawRequest, RawResponse};
@@ -32,11 +32,16 @@ pub enum Connection {
 impl Connection {
     /// The transport's name for transcripts: `stdio`, `http` or `sse`.
     pub fn transport(&self) -> &'static str {
+        self.kind().as_str()
+    }
+
+    /// The transport, as the oracle and the runner tell them apart.
+    pub fn kind(&self) -> Transport {
         match self {
-            Connection::Stdio(_) => "stdio",
-            Connection::Http(_) => "http",
-            Connection::Sse(_) => "sse",
-            Connection::Peer(p) => p.transport(),
+            Connection::Stdio(_) => Transport::Stdio,
+            Connection::Http(_) => Transport::Http,
+            Connection::Sse(_) => Transport::Sse,
+            Connection::Peer(p) => p.kind(),
         }
     }
 

@@ -36,7 +36,7 @@ pub mod target;
 
 pub use client::{HttpOptions, TransportError};
 pub use connection::Connection;
-pub use event::{Event, HttpRecord, Stamped, Via, REDACTED};
+pub use event::{Event, HttpRecord, Stamped, Transport, Via, REDACTED};
 pub use legacy::LegacySseSession;
 pub use peer::ClientPeer;
 pub use raw::{HeaderMode, RawRequest, RawResponse, RAW_BODY_MAX};

@@ -28,7 +28,7 @@ use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
 use crate::client::TransportError;
-use crate::event::{Event, Stamped, Via};
+use crate::event::{Event, Stamped, Transport, Via};
 use crate::serve::{HttpPeer, ServeKind};
 use crate::stdio::{forward_frames, CommandSpec, SpawnError, StdioProcess};
 
@@ -171,11 +171,16 @@ impl ClientPeer {
 
     /// `stdio`, `http` or `sse`: how the client reaches the harness.
     pub fn transport(&self) -> &'static str {
+        self.kind().as_str()
+    }
+
+    /// How the client reaches the harness.
+    pub fn kind(&self) -> Transport {
         match &self.link {
-            Link::Socket(_) => "stdio",
+            Link::Socket(_) => Transport::Stdio,
             Link::Http(h) => match h.kind() {
-                ServeKind::Streamable => "http",
-                ServeKind::LegacySse => "sse",
+                ServeKind::Streamable => Transport::Http,
+                ServeKind::LegacySse => Transport::Sse,
             },
         }
     }

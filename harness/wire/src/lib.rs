@@ -14,11 +14,15 @@
 //!                     Err(Invalid { kind, id })   ← says *why*, precisely
 //! ```
 //!
+//! [`event`] holds what a transport observes (frames per stream, HTTP
+//! exchange records, SSE events, exits) as plain data, for the oracle.
+//!
 //! Design rules (see STYLE.md §3): wire types are classified by hand, never with
 //! `#[serde(untagged)]`, so that "id is null" and "method is not a string" are
 //! distinct, reportable errors; every frame keeps its raw bytes so transcripts
 //! and findings show exactly what crossed the wire.
 
+pub mod event;
 pub mod framing;
 pub mod fuzzing;
 pub mod jsonrpc;

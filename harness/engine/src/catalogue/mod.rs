@@ -24,7 +24,6 @@
 //! | [`server`] | tools, resources, prompts, content |
 //! | [`client`] | roots, sampling, elicitation |
 //! | [`authorization`] | authorization (out of scope: every entry is excluded) |
-//! | [`oracle`] | the ids the oracle checks on every message |
 
 use crate::requirement::Requirement;
 
@@ -55,7 +54,6 @@ pub mod authorization;
 pub mod base;
 pub mod client;
 pub mod lifecycle;
-pub mod oracle;
 pub mod server;
 pub mod stateless;
 pub mod transports;

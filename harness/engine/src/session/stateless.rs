@@ -40,7 +40,7 @@ use crate::level::Role;
 use crate::version::{Lifecycle, Version};
 
 /// `_meta` key: the request's protocol version.
-pub(super) const PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
+pub const PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
 /// `_meta` key: the client's capabilities for the request.
 const CLIENT_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
 /// `_meta` key: the lowest log level the client wants for the request.

@@ -53,12 +53,7 @@ use crate::event::{Event, Stamped, Via};
 use crate::streamable::strip_newline;
 use state::Shared;
 
-/// Path of the Streamable HTTP endpoint.
-pub const MCP_PATH: &str = "/mcp";
-/// Path of the legacy SSE stream.
-pub const LEGACY_SSE_PATH: &str = "/sse";
-/// Path the legacy `endpoint` event names for POSTs.
-pub const LEGACY_POST_PATH: &str = "/messages";
+pub use mcpspec_wire::event::{LEGACY_POST_PATH, LEGACY_SSE_PATH, MCP_PATH};
 
 /// Time a client has to send a request's headers.
 const HEADER_TIMEOUT: Duration = Duration::from_secs(10);

@@ -1,35 +1,30 @@
-//! The requirements checked on *every* message, not by naming them in a
-//! scenario: the engine's session oracle ([`crate::session`]) judges each
-//! message the target sends, and the runner's connection judges each line a
-//! stdio target writes. Coverage counts such a requirement as covered for a
-//! version when at least one case of that version runs (the oracle runs in
-//! every case) over a transport the check applies to.
+//! The requirements the oracle judges on *every* message, not by a scenario
+//! naming them: coverage (`mcpspec coverage`, `mcpspec list
+//! --requirements`) counts such a requirement as covered for a version when
+//! at least one case of that version runs over a transport and in a role
+//! where the check applies.
 //!
-//! Keep this list honest: an id belongs here only when the check runs on
-//! every message of every case, not when a scenario must provoke it (those
-//! scenarios name the id themselves). A test in `harness/cli/tests/`
-//! verifies that each id still appears in the source of its checker.
+//! Keep this list honest: an id belongs here only when the oracle judges it
+//! on every message of every case, not when a scenario must provoke it (those
+//! scenarios name the id themselves). The tests below prove each entry: for
+//! every listed requirement, some traffic makes the oracle report it.
 
 /// Who performs an every-message check.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Checker {
-    /// The engine's session oracle (`harness/engine/src/session.rs`).
+    /// The engine's session, fed every message ([`crate::frames`]).
     Session,
-    /// The session oracle's stateless rules, 2026-07-28
-    /// (`harness/engine/src/session/stateless.rs`).
+    /// The session's stateless rules, 2026-07-28.
     StatelessSession,
-    /// The runner's stdio connection (`harness/runner/src/conn.rs`).
+    /// The stdio rules of [`crate::frames`]: every line a stdio peer writes.
     StdioConnection,
-    /// The runner's schema check (`harness/runner/src/schema.rs`).
+    /// [`crate::schema`]: every message against its version's schema.
     Schema,
-    /// The session oracle playing the server: a client's lifecycle and
-    /// cursors (`harness/engine/src/session/client_peer.rs`).
+    /// The session judging a client: its lifecycle and cursors.
     ClientSession,
-    /// The stateless rules a 2026-07-28 client is judged by, in the session
-    /// oracle playing the server (`harness/engine/src/session/stateless.rs`).
+    /// The stateless rules a 2026-07-28 client is judged by.
     ClientStatelessSession,
-    /// The runner's judgement of a client's HTTP requests
-    /// (`harness/runner/src/conn/peer_http.rs`).
+    /// [`crate::client_http`]: every HTTP request a client under test makes.
     ClientHttp,
 }
 
@@ -38,16 +33,16 @@ impl Checker {
     pub fn describe(self) -> &'static str {
         match self {
             Checker::Session | Checker::StatelessSession => {
-                "the session oracle judges every message the target sends"
+                "the oracle judges every message the target sends"
             }
-            Checker::StdioConnection => "the runner judges every line a stdio target writes",
+            Checker::StdioConnection => "the oracle judges every line a stdio target writes",
             Checker::Schema => {
-                "the runner checks every message the target sends against the version's schema"
+                "the oracle checks every message the target sends against the version's schema"
             }
             Checker::ClientSession | Checker::ClientStatelessSession => {
-                "the session oracle judges every message a client under test sends"
+                "the oracle judges every message a client under test sends"
             }
-            Checker::ClientHttp => "the runner judges every HTTP request a client under test makes",
+            Checker::ClientHttp => "the oracle judges every HTTP request a client under test makes",
         }
     }
 
@@ -67,19 +62,6 @@ impl Checker {
     /// Whether the check runs only over stdio.
     pub fn stdio_only(self) -> bool {
         matches!(self, Checker::StdioConnection)
-    }
-
-    /// The source file that performs the check, relative to `harness/`.
-    pub fn source(self) -> &'static str {
-        match self {
-            Checker::Session => "engine/src/session.rs",
-            Checker::StatelessSession => "engine/src/session/stateless.rs",
-            Checker::StdioConnection => "runner/src/conn.rs",
-            Checker::Schema => "runner/src/schema.rs",
-            Checker::ClientSession => "engine/src/session/client_peer.rs",
-            Checker::ClientStatelessSession => "engine/src/session/stateless.rs",
-            Checker::ClientHttp => "runner/src/conn/peer_http.rs",
-        }
     }
 }
 
@@ -144,7 +126,7 @@ pub static ORACLE: &[OracleCheck] = &[
     session("logging.capability.declared"),
     session("progress.token-active"),
     session("progress.increasing"),
-    // Judged in the runner's client-role sessions: rules binding servers
+    // Judged when the peer is a server: rules binding servers
     // (or both sides). The client-binding ones follow, judged in client cases.
     stateless("stateless.server.no-requests"),
     stateless("stateless.removed.not-sent"),
@@ -187,48 +169,4 @@ pub fn check_of(id: &str) -> Option<&'static OracleCheck> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_oracle_id_is_catalogued_and_checkable() {
-        let mut seen = std::collections::HashSet::new();
-        for c in ORACLE {
-            assert!(seen.insert(c.id), "{} listed twice", c.id);
-            let r = crate::lookup(c.id).unwrap_or_else(|| panic!("{} is not catalogued", c.id));
-            assert!(
-                r.excluded.is_none(),
-                "{} is checked, so it cannot be excluded",
-                c.id
-            );
-        }
-    }
-
-    #[test]
-    fn session_oracle_ids_appear_in_the_session_source() {
-        for (checker, src) in [
-            (Checker::Session, include_str!("../session.rs")),
-            (
-                Checker::StatelessSession,
-                include_str!("../session/stateless.rs"),
-            ),
-            (
-                Checker::ClientSession,
-                include_str!("../session/client_peer.rs"),
-            ),
-            (
-                Checker::ClientStatelessSession,
-                include_str!("../session/stateless.rs"),
-            ),
-        ] {
-            for c in ORACLE.iter().filter(|c| c.by == checker) {
-                assert!(
-                    src.contains(&format!("\"{}\"", c.id)),
-                    "{} is listed as checked by {}, which never names it",
-                    c.id,
-                    checker.source()
-                );
-            }
-        }
-    }
-}
+mod tests;

@@ -232,7 +232,7 @@ fn a_stateless_request_names_its_version_in_the_header_and_in_meta() {
     let cx = cx(Version::V2026_07_28);
     let body = json!({
         "jsonrpc": "2.0", "id": 1, "method": "tools/list",
-        "params": {"_meta": {PROTOCOL_VERSION_KEY: "2026-07-28"}}
+        "params": {"_meta": {META_PROTOCOL_VERSION: "2026-07-28"}}
     })
     .to_string();
     let with = |v: &str| post(&[BOTH, ("mcp-protocol-version", v)], &body);
@@ -278,30 +278,22 @@ fn legacy_posts_go_to_the_endpoint_of_the_stream() {
     assert!(ids(&cx, &rec("GET /sse", &[], "", 200)).is_empty());
 }
 
-fn line(dir: &'static str, msg: &Value) -> TranscriptLine {
-    TranscriptLine {
-        at_ms: 0,
-        dir,
-        text: msg.to_string(),
-        transport: "http",
-        raw: None,
-    }
-}
-
-fn exchange(asked: &str, result: Value) -> Vec<TranscriptLine> {
-    vec![
-        line("--", &json!("http POST /mcp → 200")),
-        line(
-            "<<",
-            &json!({"jsonrpc": "2.0", "id": 0, "method": "initialize",
-                    "params": {"protocolVersion": asked, "capabilities": {}}}),
-        ),
-        line(">>", &json!({"jsonrpc": "2.0", "id": 0, "result": result})),
-    ]
+/// The exchange of an `initialize` asking for `asked`, answered with
+/// `result`, as the judge follows it.
+fn exchange(asked: &str, result: Value) -> State {
+    let mut state = State::default();
+    let init = Id::from(0);
+    state.received(&Message::request(
+        0,
+        "initialize",
+        Some(json!({"protocolVersion": asked, "capabilities": {}})),
+    ));
+    state.sent(&Message::result(init.clone(), result), Some(&init));
+    state
 }
 
 #[test]
-fn the_negotiated_version_is_read_from_the_exchange() {
+fn the_negotiated_version_is_followed_from_the_exchange() {
     let init = Id::from(0);
     let same = exchange("2025-06-18", json!({"protocolVersion": "2025-06-18"}));
     let taken = Negotiation {
@@ -309,35 +301,50 @@ fn the_negotiated_version_is_read_from_the_exchange() {
         binding: true,
         confirmed: false,
     };
-    assert_eq!(negotiation(&same, &init, false), Some(taken));
+    assert_eq!(same.negotiation(&init, false), Some(taken));
     // Counter-offered: binding once the client took it.
     let mut offered = exchange("2025-11-25", json!({"protocolVersion": "2025-06-18"}));
-    assert!(negotiation(&offered, &init, false).is_some_and(|n| !n.binding));
-    assert!(negotiation(&offered, &init, true).is_some_and(|n| n.binding && n.confirmed));
-    offered.push(line(
-        "<<",
-        &json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
-    ));
-    assert!(negotiation(&offered, &init, false).is_some_and(|n| n.binding && n.confirmed));
+    assert!(offered
+        .negotiation(&init, false)
+        .is_some_and(|n| !n.binding));
+    assert!(offered
+        .negotiation(&init, true)
+        .is_some_and(|n| n.binding && n.confirmed));
+    offered.received(&Message::notification("notifications/initialized", None));
+    assert!(offered
+        .negotiation(&init, false)
+        .is_some_and(|n| n.binding && n.confirmed));
     // No header in that version, no such version, no handshake; an
-    // error; no answer yet; an exchange past the window.
+    // error; no answer yet; an answer to another initialize.
     for v in ["2025-03-26", "1999-01-01", "2026-07-28"] {
         let ex = exchange("2025-06-18", json!({"protocolVersion": v}));
-        assert_eq!(negotiation(&ex, &init, false), None, "{v}");
+        assert_eq!(ex.negotiation(&init, false), None, "{v}");
     }
-    let mut error = same.clone();
-    error[2] = line(
-        ">>",
-        &json!({"jsonrpc": "2.0", "id": 0, "error": {"code": -32602, "message": "protocolVersion"}}),
+    let mut error = State::default();
+    error.received(&Message::request(
+        0,
+        "initialize",
+        Some(json!({"protocolVersion": "2025-06-18"})),
+    ));
+    error.sent(
+        &Message::error(Some(init.clone()), -32602, "protocolVersion", None),
+        Some(&init),
     );
-    assert_eq!(negotiation(&error, &init, false), None);
-    assert_eq!(negotiation(&same[..2], &init, false), None);
-    let mut late = vec![line("--", &json!("note")); EXCHANGE_WINDOW];
-    late.extend(same.iter().cloned());
-    assert_eq!(negotiation(&late, &init, false), None);
-    // The exact bytes are read when the shown text was cut.
-    let mut cut = same.clone();
-    cut[2].raw = Some(cut[2].text.clone().into_bytes());
-    cut[2].text = "{\"jsonrpc\":\"2.0\",\"id\":0,\"res …".to_owned();
-    assert_eq!(negotiation(&cut, &init, false), Some(taken));
+    assert_eq!(error.negotiation(&init, false), None);
+    let mut unanswered = State::default();
+    unanswered.received(&Message::request(
+        0,
+        "initialize",
+        Some(json!({"protocolVersion": "2025-06-18"})),
+    ));
+    assert_eq!(unanswered.negotiation(&init, false), None);
+    assert_eq!(same.negotiation(&Id::from(1), false), None);
+    // A new initialize starts over.
+    let mut again = exchange("2025-06-18", json!({"protocolVersion": "2025-06-18"}));
+    again.received(&Message::request(
+        1,
+        "initialize",
+        Some(json!({"protocolVersion": "2025-06-18"})),
+    ));
+    assert_eq!(again.negotiation(&init, false), None);
 }

@@ -1,4 +1,4 @@
-//! Every message the target sends is checked against its version's schema
+//! Every message the judged peer sends is checked against its version's schema
 //! definition for that method and direction (`mcpspec-schema`), not only
 //! against the generic JSON-RPC envelope: `tools/call` params with `name: 5`
 //! or a tool without `inputSchema` is caught here whatever the scenario
@@ -50,7 +50,7 @@ fn judged_version(session: &Session, case: Version, msg: &Message) -> Version {
 /// How many schema violations of one message are spelled out.
 const SHOWN: usize = 3;
 
-/// Schema violations of `msg`, received from a target playing `sender`.
+/// Schema violations of `msg`, received from a peer playing `sender`.
 /// Must run before the session absorbs `msg` (a response's request is then
 /// still pending, so its method is known).
 pub fn check(

@@ -1,11 +1,12 @@
-//! Client cases over HTTP: every request the client under test makes of the
-//! harness's HTTP endpoint, judged against the client's transport rules.
+//! A client's HTTP requests, judged (the harness serves the client under
+//! test over Streamable HTTP or legacy HTTP+SSE).
 //!
-//! The peer (`mcpspec_transport::serve`) reports each request as one
-//! [`HttpRecord`] before its body's frame; [`Conn::judge_client_request`]
-//! reads it here, with what the harness knows at that moment: the peer's
-//! live session id and the version the initialize exchange settled on (read
-//! back from the transcript, where both halves of the exchange are kept).
+//! The serving transport reports each request as one [`HttpRecord`] before
+//! its body's frame; the oracle judges it with what it knows at that moment:
+//! the live session id of the serving endpoint ([`Observed::LiveSession`])
+//! and the version the initialize exchange settled on, which it follows from
+//! the messages both ways (the client's `initialize`, this side's answer,
+//! the client's `notifications/initialized`).
 //!
 //! | rule | versions | what is checked |
 //! |---|---|---|
@@ -20,56 +21,136 @@
 //!
 //! No false failures: a rule is only applied where the harness can tell a
 //! conformant client from a broken one. The session rules lean on the
-//! peer's own verdict, which it took under its lock when it handled the
-//! request (it refuses a missing id with 400 and an unknown one with 404):
-//! a request is blamed only when that refusal and the session live when the
-//! record is judged agree, so a request that crossed a new `initialize` is
-//! not. Before the client can know the negotiated version (a ping racing
-//! the initialize result) its requests are not held to it, and a version
-//! the harness counter-offered binds the client only once it took it
+//! serving endpoint's own verdict, which it took under its lock when it
+//! handled the request (it refuses a missing id with 400 and an unknown one
+//! with 404): a request is blamed only when that refusal and the session
+//! live when the record is judged agree, so a request that crossed a new
+//! `initialize` is not. Before the client can know the negotiated version (a
+//! ping racing the initialize result) its requests are not held to it, and a
+//! version this side counter-offered binds the client only once it took it
 //! (`notifications/initialized`).
+//!
+//! [`Observed::LiveSession`]: crate::Observed::LiveSession
 
 use mcpspec_engine::requirement::known;
-use mcpspec_engine::session::Phase;
+use mcpspec_engine::session::{Phase, META_PROTOCOL_VERSION};
 use mcpspec_engine::{Lifecycle, Version, Violation};
-use mcpspec_transport::serve::{LEGACY_POST_PATH, MCP_PATH};
-use mcpspec_transport::{HttpRecord, Via};
+use mcpspec_wire::event::{HttpRecord, Transport, Via, LEGACY_POST_PATH, MCP_PATH};
 use mcpspec_wire::{classify, Id, Inbound, Message};
 use serde_json::Value;
 
-use super::{Conn, PROTOCOL_VERSION_KEY};
-use crate::outcome::TranscriptLine;
+use crate::Oracle;
 
 const SESSION_HEADER: &str = "mcp-session-id";
 const VERSION_HEADER: &str = "mcp-protocol-version";
 
-impl Conn {
-    /// Judges one request record of the client under test (a client case
-    /// over Streamable HTTP or legacy HTTP+SSE); each broken rule becomes a
-    /// violation at `at_ms`.
-    pub(super) fn judge_client_request(&mut self, at_ms: u64, via: Via, record: &HttpRecord) {
-        let legacy = match self.transport {
-            "http" => false,
-            "sse" => true,
-            _ => return,
+/// What the judge follows of a client's session over HTTP.
+#[derive(Debug, Default)]
+pub(crate) struct State {
+    /// The serving endpoint's live session id.
+    live: Option<String>,
+    /// The client's latest `initialize`: its id and the version it asked for.
+    asked: Option<(Id, Option<String>)>,
+    /// This side's answer to it, when that named a handshake version with
+    /// the protocol-version header.
+    answer: Option<(Id, Version)>,
+    /// The client sent `notifications/initialized` after that answer.
+    initialized: bool,
+}
+
+impl State {
+    pub(crate) fn live(&mut self, id: Option<&str>) {
+        self.live = id.map(str::to_owned);
+    }
+
+    /// A message of the client's.
+    pub(crate) fn received(&mut self, msg: &Message) {
+        match msg {
+            Message::Request(r) if r.method == "initialize" => {
+                let asked = r
+                    .params
+                    .as_ref()
+                    .and_then(|p| p.get("protocolVersion"))
+                    .and_then(Value::as_str)
+                    .map(str::to_owned);
+                self.asked = Some((r.id.clone(), asked));
+                self.answer = None;
+                self.initialized = false;
+            }
+            Message::Notification(n) if n.method == "notifications/initialized" => {
+                self.initialized |= self.answer.is_some();
+            }
+            _ => {}
+        }
+    }
+
+    /// A message of this side's: the answer to the client's `initialize`
+    /// (`init`, as the session knows it) settles the version.
+    pub(crate) fn sent(&mut self, msg: &Message, init: Option<&Id>) {
+        let Message::Response(r) = msg else { return };
+        let (Some(id), Some(init)) = (&r.id, init) else {
+            return;
         };
-        let live = self.proc.session_id();
+        if id != init || self.asked.as_ref().is_none_or(|(asked, _)| asked != id) {
+            return;
+        }
+        let version = r
+            .outcome
+            .as_ref()
+            .ok()
+            .and_then(|v| v.get("protocolVersion"))
+            .and_then(Value::as_str)
+            .and_then(|v| v.parse::<Version>().ok())
+            .filter(|v| v.lifecycle() == Lifecycle::Handshake && v.has_protocol_version_header());
+        self.answer = version.map(|v| (id.clone(), v));
+    }
+
+    /// The settled version of the exchange whose request is `init`, if any.
+    fn negotiation(&self, init: &Id, operating: bool) -> Option<Negotiation> {
+        let (id, version) = self.answer.as_ref()?;
+        if id != init {
+            return None;
+        }
+        let asked = self.asked.as_ref().and_then(|(_, v)| v.as_deref());
+        let confirmed = operating || self.initialized;
+        Some(Negotiation {
+            version: *version,
+            binding: confirmed || asked == Some(version.as_str()),
+            confirmed,
+        })
+    }
+}
+
+impl Oracle {
+    /// Judges one request record of the client under test.
+    pub(crate) fn client_request(
+        &mut self,
+        at_ms: u64,
+        via: Via,
+        record: &HttpRecord,
+        out: &mut Vec<Violation>,
+    ) {
+        let legacy = match self.transport {
+            Transport::Http => false,
+            Transport::Sse => true,
+            Transport::Stdio => return,
+        };
         let negotiation = if legacy || !self.version.has_protocol_version_header() {
             None
         } else {
             self.session.peer_initialize_id().and_then(|init| {
                 let operating = *self.session.phase() == Phase::Operating;
-                negotiation(&self.transcript, init, operating)
+                self.client_http.negotiation(init, operating)
             })
         };
         let cx = Context {
             version: self.version,
             legacy,
-            live_session: live.as_deref(),
+            live_session: self.client_http.live.as_deref(),
             negotiation,
         };
         for (id, detail) in judge(&cx, via, record) {
-            self.violation(Violation {
+            out.push(Violation {
                 requirement: known(id),
                 detail,
                 at_ms,
@@ -80,7 +161,7 @@ impl Conn {
 
 /// What the harness knows when a request record is judged.
 #[derive(Debug, Clone, Copy)]
-struct Context<'a> {
+pub(crate) struct Context<'a> {
     /// The case's version.
     version: Version,
     /// Legacy HTTP+SSE rather than Streamable HTTP.
@@ -393,74 +474,7 @@ fn lists(values: &[&str], media: &str) -> bool {
 
 /// The protocol version a request names in `params._meta`.
 fn meta_version(params: Option<&Value>) -> Option<&str> {
-    params?.get("_meta")?.get(PROTOCOL_VERSION_KEY)?.as_str()
-}
-
-/// Transcript lines searched for the initialize exchange, which opens every
-/// client case: judging a record stays cheap however long the case runs.
-const EXCHANGE_WINDOW: usize = 200;
-/// Frames longer than this are not read as part of the exchange.
-const EXCHANGE_FRAME_MAX: usize = 64 * 1024;
-
-/// The initialize exchange as the transcript holds it: the client's request
-/// `init` (`<<`), the harness's answer (`>>`) and, after it, the client's
-/// `notifications/initialized` (known at once when `operating`: the session
-/// saw it). `None` until the harness answered with a handshake version that
-/// has the protocol-version header, or when the exchange is not within
-/// [`EXCHANGE_WINDOW`] (the checks then stay silent).
-fn negotiation(lines: &[TranscriptLine], init: &Id, operating: bool) -> Option<Negotiation> {
-    let lines = &lines[..lines.len().min(EXCHANGE_WINDOW)];
-    let read = |line: &TranscriptLine| -> Option<Message> {
-        // The exact bytes when kept: the shown text may be cut.
-        let bytes = line.raw.as_deref().unwrap_or(line.text.as_bytes());
-        if !matches!(line.dir, "<<" | ">>") || bytes.len() > EXCHANGE_FRAME_MAX {
-            return None;
-        }
-        match classify(bytes) {
-            Ok(Inbound::Single(m)) => Some(m),
-            _ => None,
-        }
-    };
-    let mut asked: Option<String> = None;
-    let mut answer = None;
-    for (i, line) in lines.iter().enumerate() {
-        match (line.dir, read(line)) {
-            ("<<", Some(Message::Request(r))) if &r.id == init && r.method == "initialize" => {
-                asked = r
-                    .params
-                    .as_ref()
-                    .and_then(|p| p.get("protocolVersion"))
-                    .and_then(Value::as_str)
-                    .map(str::to_owned);
-            }
-            (">>", Some(Message::Response(resp))) if resp.id.as_ref() == Some(init) => {
-                answer = Some((resp, i));
-                break;
-            }
-            _ => {}
-        }
-    }
-    let (resp, at) = answer?;
-    let version: Version = resp
-        .outcome
-        .ok()?
-        .get("protocolVersion")?
-        .as_str()?
-        .parse()
-        .ok()?;
-    if version.lifecycle() != Lifecycle::Handshake || !version.has_protocol_version_header() {
-        return None;
-    }
-    let confirmed = operating
-        || lines[at + 1..].iter().any(|line| {
-            line.dir == "<<"
-                && matches!(read(line), Some(Message::Notification(n)) if n.method == "notifications/initialized")
-        });
-    Some(Negotiation {
-        version,
-        binding: confirmed || asked.as_deref() == Some(version.as_str()),
-        confirmed,
-    })
+    params?.get("_meta")?.get(META_PROTOCOL_VERSION)?.as_str()
 }
 
 #[cfg(test)]

@@ -1,0 +1,508 @@
+//! Proof of the every-message list: for each entry of [`ORACLE`], traffic
+//! that breaks the rule makes the oracle report it. An entry without such
+//! traffic, or traffic the oracle stays quiet on, fails here.
+
+use mcpspec_engine::{Role, Version};
+use mcpspec_wire::event::{Event, HttpRecord, Transport, Via};
+use mcpspec_wire::{Frame, FrameError, FrameErrorKind, Message};
+use serde_json::{json, Value};
+
+use super::ORACLE;
+use crate::{Observed, Oracle};
+
+/// One thing that happens on the connection.
+enum Step {
+    /// This side sends a message.
+    Send(Value),
+    /// The peer sends a message (on stdio, or the given stream).
+    Recv(Value),
+    RecvOn(Via, Value),
+    /// The peer writes a line that is not JSON-RPC.
+    Line(&'static str),
+    /// The peer breaks the framing.
+    Broken,
+    /// Serving a client over HTTP: the live session, then a request record.
+    Live(&'static str),
+    Record(HttpRecord),
+}
+use Step::*;
+
+const V2025: Version = Version::V2025_06_18;
+const V2026: Version = Version::V2026_07_28;
+
+/// The ids the oracle reports for `steps`, judging `judged`.
+fn judge(judged: Role, version: Version, transport: Transport, steps: Vec<Step>) -> Vec<String> {
+    let mut oracle = Oracle::new(judged, version, transport);
+    let mut found = Vec::new();
+    let via = match transport {
+        Transport::Stdio => Via::Stdio,
+        Transport::Http => Via::Post(1),
+        Transport::Sse => Via::Legacy,
+    };
+    for (line, step) in (1..).zip(steps) {
+        let frame = |bytes: Vec<u8>| {
+            Event::Frame(Frame {
+                bytes,
+                line,
+                crlf: false,
+            })
+        };
+        let seen = match step {
+            Send(v) => {
+                let msg = message(&v);
+                oracle.observe(0, Observed::Sent(&msg))
+            }
+            Recv(v) => oracle.observe(
+                0,
+                Observed::Received {
+                    via,
+                    event: &frame(v.to_string().into_bytes()),
+                },
+            ),
+            RecvOn(on, v) => oracle.observe(
+                0,
+                Observed::Received {
+                    via: on,
+                    event: &frame(v.to_string().into_bytes()),
+                },
+            ),
+            Line(text) => oracle.observe(
+                0,
+                Observed::Received {
+                    via,
+                    event: &frame(text.as_bytes().to_vec()),
+                },
+            ),
+            Broken => oracle.observe(
+                0,
+                Observed::Received {
+                    via,
+                    event: &Event::FrameError(FrameError {
+                        kind: FrameErrorKind::InvalidUtf8 { valid_up_to: 1 },
+                        line,
+                        bytes: b"{\xff".to_vec(),
+                    }),
+                },
+            ),
+            Live(id) => oracle.observe(0, Observed::LiveSession(Some(id))),
+            Record(record) => oracle.observe(
+                0,
+                Observed::Received {
+                    via,
+                    event: &Event::Http(Box::new(record)),
+                },
+            ),
+        };
+        found.extend(seen.into_iter().map(|v| v.requirement.id.to_owned()));
+    }
+    found
+}
+
+fn message(v: &Value) -> Message {
+    match mcpspec_wire::classify(v.to_string().as_bytes()) {
+        Ok(mcpspec_wire::Inbound::Single(m)) => m,
+        other => panic!("not one message: {v} ({other:?})"),
+    }
+}
+
+fn req(id: Value, method: &str, params: Value) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})
+}
+
+fn note(method: &str, params: Value) -> Value {
+    json!({"jsonrpc": "2.0", "method": method, "params": params})
+}
+
+fn ok(id: Value, result: Value) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "result": result})
+}
+
+fn err(id: Value, code: i64, data: Option<Value>) -> Value {
+    let mut e = json!({"code": code, "message": "x"});
+    if let Some(d) = data {
+        e["data"] = d;
+    }
+    json!({"jsonrpc": "2.0", "id": id, "error": e})
+}
+
+/// A 2026-07-28 request's `_meta`, naming `version`.
+fn meta(version: &str) -> Value {
+    json!({"_meta": {
+        "io.modelcontextprotocol/protocolVersion": version,
+        "io.modelcontextprotocol/clientCapabilities": {},
+    }})
+}
+
+/// The handshake at 2025-06-18, this side the client; the server declares
+/// only tools.
+fn handshake() -> Vec<Step> {
+    vec![
+        Send(req(
+            json!(0),
+            "initialize",
+            json!({"protocolVersion": "2025-06-18", "capabilities": {},
+                   "clientInfo": {"name": "c", "version": "1"}}),
+        )),
+        Recv(ok(
+            json!(0),
+            json!({"protocolVersion": "2025-06-18", "capabilities": {"tools": {}},
+                   "serverInfo": {"name": "s", "version": "1"}}),
+        )),
+        Send(note("notifications/initialized", json!({}))),
+    ]
+}
+
+fn after_handshake(steps: Vec<Step>) -> Vec<Step> {
+    let mut all = handshake();
+    all.extend(steps);
+    all
+}
+
+/// The handshake at 2025-06-18, this side the server.
+fn client_handshake() -> Vec<Step> {
+    vec![
+        Recv(req(
+            json!(0),
+            "initialize",
+            json!({"protocolVersion": "2025-06-18", "capabilities": {},
+                   "clientInfo": {"name": "c", "version": "1"}}),
+        )),
+        Send(ok(
+            json!(0),
+            json!({"protocolVersion": "2025-06-18", "capabilities": {"tools": {}},
+                   "serverInfo": {"name": "s", "version": "1"}}),
+        )),
+        Recv(note("notifications/initialized", json!({}))),
+    ]
+}
+
+fn post(target: &str, headers: &[(&str, &str)], body: Value, status: u16) -> HttpRecord {
+    let (method, target) = target.split_once(' ').unwrap_or(("POST", target));
+    HttpRecord {
+        method: method.to_owned(),
+        target: target.to_owned(),
+        request_headers: headers
+            .iter()
+            .map(|(n, v)| ((*n).to_owned(), (*v).to_owned()))
+            .collect(),
+        request_body: if body.is_null() {
+            String::new()
+        } else {
+            body.to_string()
+        },
+        status: Some(status),
+        ..HttpRecord::default()
+    }
+}
+
+const ACCEPT: (&str, &str) = ("accept", "application/json, text/event-stream");
+
+/// Traffic that breaks `id`, judged as its checker judges.
+fn breaking(id: &str) -> Option<Vec<String>> {
+    use Role::{Client, Server};
+    use Transport::{Http, Sse, Stdio};
+    let server = |steps| judge(Server, V2025, Stdio, steps);
+    let server26 = |steps| judge(Server, V2026, Stdio, steps);
+    let client = |steps| judge(Client, V2025, Stdio, steps);
+    let client26 = |steps| judge(Client, V2026, Stdio, steps);
+    let client_http = |steps| judge(Client, V2025, Http, steps);
+    let discover = || Recv(req(json!(1), "server/discover", meta("2026-07-28")));
+    let discovered = || {
+        Send(ok(
+            json!(1),
+            json!({"supportedVersions": ["2026-07-28"], "resultType": "complete"}),
+        ))
+    };
+    let found = match id {
+        "jsonrpc.message.valid" => server(after_handshake(vec![Recv(
+            json!({"jsonrpc": "2.0", "id": 1}),
+        )])),
+        "jsonrpc.request.id-type" => server(after_handshake(vec![Recv(req(
+            Value::Null,
+            "ping",
+            json!({}),
+        ))])),
+        "jsonrpc.request.id-unique" => server(after_handshake(vec![
+            Recv(req(json!("a"), "roots/list", json!({}))),
+            Recv(req(json!("a"), "roots/list", json!({}))),
+        ])),
+        "jsonrpc.response.id-matches" => {
+            server(after_handshake(vec![Recv(ok(json!(99), json!({})))]))
+        }
+        "jsonrpc.response.once" => server(after_handshake(vec![
+            Send(req(json!(5), "ping", json!({}))),
+            Recv(ok(json!(5), json!({}))),
+            Recv(ok(json!(5), json!({}))),
+        ])),
+        "jsonrpc.batch.absent" => server(after_handshake(vec![Recv(json!([note(
+            "notifications/tools/list_changed",
+            json!({})
+        )]))])),
+        "lifecycle.server.no-requests-before-initialized" => server(vec![
+            Send(req(
+                json!(0),
+                "initialize",
+                json!({"protocolVersion": "2025-06-18"}),
+            )),
+            Recv(req(json!("s"), "roots/list", json!({}))),
+        ]),
+        "logging.capability.declared" => server(after_handshake(vec![Recv(note(
+            "notifications/message",
+            json!({"level": "info", "data": "x"}),
+        ))])),
+        "progress.token-active" => server(after_handshake(vec![Recv(note(
+            "notifications/progress",
+            json!({"progressToken": "nope", "progress": 1}),
+        ))])),
+        "progress.increasing" => server(after_handshake(vec![
+            Send(req(
+                json!(7),
+                "tools/call",
+                json!({"name": "t", "_meta": {"progressToken": "p"}}),
+            )),
+            Recv(note(
+                "notifications/progress",
+                json!({"progressToken": "p", "progress": 5}),
+            )),
+            Recv(note(
+                "notifications/progress",
+                json!({"progressToken": "p", "progress": 3}),
+            )),
+        ])),
+        "stateless.server.no-requests" => server26(vec![Recv(req(
+            json!("s"),
+            "sampling/createMessage",
+            json!({}),
+        ))]),
+        "stateless.removed.not-sent" => server26(vec![Recv(note(
+            "notifications/elicitation/complete",
+            json!({"elicitationId": "e"}),
+        ))]),
+        "stateless.cancel.listen-only" => server26(vec![
+            Send(req(json!(5), "tools/call", meta("2026-07-28"))),
+            Recv(note("notifications/cancelled", json!({"requestId": 5}))),
+        ]),
+        "stateless.result.result-type" => server26(vec![
+            Send(req(json!(2), "tools/list", meta("2026-07-28"))),
+            Recv(ok(json!(2), json!({"tools": []}))),
+        ]),
+        "stateless.error.unsupported-version-data" => server26(vec![
+            Send(req(json!(2), "tools/list", meta("1999-01-01"))),
+            Recv(err(json!(2), -32022, None)),
+        ]),
+        "stateless.error.missing-capability-data" => server26(vec![
+            Send(req(json!(2), "tools/call", meta("2026-07-28"))),
+            Recv(err(json!(2), -32021, Some(json!({})))),
+        ]),
+        "stateless.error.reserved-range" => server26(vec![
+            Send(req(json!(4), "resources/read", meta("2026-07-28"))),
+            Recv(err(json!(4), -32050, None)),
+        ]),
+        "stateless.error.retired-codes" => server26(vec![
+            Send(req(json!(5), "resources/read", meta("2026-07-28"))),
+            Recv(err(json!(5), -32002, None)),
+        ]),
+        "logging.meta-level.opt-in" => server26(vec![Recv(note(
+            "notifications/message",
+            json!({"level": "error", "data": "x"}),
+        ))]),
+        "lifecycle.initialize.first" => client(vec![Recv(req(json!(1), "tools/list", json!({})))]),
+        "lifecycle.client.no-requests-before-response" => client(vec![
+            Recv(req(
+                json!(0),
+                "initialize",
+                json!({"protocolVersion": "2025-06-18"}),
+            )),
+            Recv(req(json!(1), "tools/list", json!({}))),
+        ]),
+        "lifecycle.client.initialized-notification" => {
+            let mut steps = client_handshake();
+            steps.pop();
+            steps.push(Recv(req(json!(1), "tools/list", json!({}))));
+            client(steps)
+        }
+        "cancellation.initialize-not-cancelled" => client(vec![
+            Recv(req(
+                json!(0),
+                "initialize",
+                json!({"protocolVersion": "2025-06-18"}),
+            )),
+            Recv(note("notifications/cancelled", json!({"requestId": 0}))),
+        ]),
+        "pagination.client.opaque-cursor" => {
+            let mut steps = client_handshake();
+            steps.extend([
+                Recv(req(json!(1), "tools/list", json!({}))),
+                Send(ok(json!(1), json!({"tools": [], "nextCursor": "c1"}))),
+                Recv(req(json!(2), "tools/list", json!({"cursor": "forged"}))),
+            ]);
+            client(steps)
+        }
+        "stateless.meta.required-keys" => {
+            client26(vec![Recv(req(json!(2), "tools/list", json!({})))])
+        }
+        "stateless.client.era-cached" => client26(vec![
+            discover(),
+            discovered(),
+            Recv(req(
+                json!(2),
+                "initialize",
+                json!({"protocolVersion": "2026-07-28"}),
+            )),
+        ]),
+        "stateless.client.version-from-supported" => client26(vec![
+            discover(),
+            discovered(),
+            Recv(req(json!(3), "tools/list", meta("2027-01-01"))),
+        ]),
+        "stateless.client.retry-supported" => client26(vec![
+            Recv(req(json!(1), "tools/list", meta("2027-01-01"))),
+            Send(err(
+                json!(1),
+                -32022,
+                Some(json!({"requested": "2027-01-01", "supported": ["2026-07-28"]})),
+            )),
+            Recv(req(json!(2), "tools/list", meta("2026-07-28"))),
+            Recv(req(json!(3), "tools/list", meta("2027-01-01"))),
+        ]),
+        "http.post.accept" => client_http(vec![Record(post(
+            "/mcp",
+            &[("accept", "application/json")],
+            note("notifications/initialized", json!({})),
+            202,
+        ))]),
+        "http.get.accept" => client_http(vec![Record(post(
+            "GET /mcp",
+            &[("accept", "application/json")],
+            Value::Null,
+            200,
+        ))]),
+        "http.post.client-post" => client_http(vec![Record(post(
+            "/elsewhere",
+            &[ACCEPT],
+            note("notifications/initialized", json!({})),
+            404,
+        ))]),
+        "http.post.single-message" => client_http(vec![Record(post(
+            "/mcp",
+            &[ACCEPT],
+            json!([note("notifications/initialized", json!({}))]),
+            202,
+        ))]),
+        "http.session.client-echo" => client_http(vec![
+            Live("abc"),
+            Record(post(
+                "/mcp",
+                &[ACCEPT],
+                req(json!(4), "tools/list", json!({})),
+                400,
+            )),
+        ]),
+        "http.header.protocol-version" | "http.header.protocol-version-negotiated" => {
+            let mut steps = client_handshake();
+            let header = [ACCEPT, ("mcp-protocol-version", "2025-03-26")];
+            let headers: &[(&str, &str)] = if id == "http.header.protocol-version" {
+                &header[..1]
+            } else {
+                &header
+            };
+            steps.push(Record(post(
+                "/mcp",
+                headers,
+                req(json!(4), "tools/list", json!({})),
+                200,
+            )));
+            client_http(steps)
+        }
+        "http.header.version-matches-meta" => judge(
+            Client,
+            V2026,
+            Http,
+            vec![Record(post(
+                "/mcp",
+                &[ACCEPT, ("mcp-protocol-version", "2025-11-25")],
+                req(json!(1), "tools/list", meta("2026-07-28")),
+                200,
+            ))],
+        ),
+        "sse.client-post" => judge(
+            Client,
+            Version::V2024_11_05,
+            Sse,
+            vec![
+                Live("s1"),
+                Record(post(
+                    "/elsewhere",
+                    &[],
+                    req(json!(1), "tools/list", json!({})),
+                    404,
+                )),
+            ],
+        ),
+        "stdio.stdout-only-mcp" => server(vec![Line("hello, I am starting up")]),
+        "stdio.newline-delimited" => server(vec![Broken]),
+        "schema.message.conforms" => server(after_handshake(vec![
+            Send(req(json!(3), "tools/list", json!({}))),
+            Recv(ok(json!(3), json!({"tools": [{"name": "t"}]}))),
+        ])),
+        _ => return None,
+    };
+    Some(found)
+}
+
+#[test]
+fn every_requirement_judged_on_every_message_is_reported_by_the_oracle() {
+    let mut failures = Vec::new();
+    for check in ORACLE {
+        match breaking(check.id) {
+            None => failures.push(format!("{}: no traffic proves this entry", check.id)),
+            Some(found) if !found.iter().any(|f| f == check.id) => failures.push(format!(
+                "{}: the oracle stayed quiet on traffic that breaks it (found {found:?})",
+                check.id
+            )),
+            Some(_) => {}
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn conformant_traffic_is_not_reported() {
+    let mut clean = handshake();
+    clean.extend([
+        Send(req(json!(1), "tools/list", json!({}))),
+        Recv(ok(
+            json!(1),
+            json!({"tools": [{"name": "t", "inputSchema": {"type": "object"}}]}),
+        )),
+        RecvOn(
+            Via::Stdio,
+            note("notifications/tools/list_changed", json!({})),
+        ),
+    ]);
+    assert_eq!(
+        judge(Role::Server, V2025, Transport::Stdio, clean),
+        Vec::<String>::new()
+    );
+    let mut clean = client_handshake();
+    clean.push(Recv(req(json!(1), "tools/list", json!({}))));
+    assert_eq!(
+        judge(Role::Client, V2025, Transport::Stdio, clean),
+        Vec::<String>::new()
+    );
+}
+
+#[test]
+fn every_entry_is_catalogued_once_and_not_excluded() {
+    let mut seen = std::collections::HashSet::new();
+    for c in ORACLE {
+        assert!(seen.insert(c.id), "{} listed twice", c.id);
+        let r =
+            mcpspec_engine::lookup(c.id).unwrap_or_else(|| panic!("{} is not catalogued", c.id));
+        assert!(
+            r.excluded.is_none(),
+            "{} is checked, so it cannot be excluded",
+            c.id
+        );
+    }
+}

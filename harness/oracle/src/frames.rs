@@ -1,0 +1,214 @@
+//! Frames: everything the judged peer sends as a message, valid or not, and
+//! what this side sent that its answers are matched against.
+//!
+//! A frame is classified by the wire layer; a valid message is checked
+//! against its version's schema ([`crate::schema`]) and then judged by the
+//! engine's [`Session`](mcpspec_engine::Session) (ids, answers, lifecycle,
+//! the stateless rules); an invalid one breaks the rule of the stream it came
+//! on:
+//!
+//! | what came | on | requirement |
+//! |---|---|---|
+//! | a line that is not JSON-RPC | a server's stdout | `stdio.stdout-only-mcp` |
+//! | a line that is not JSON-RPC | a client's stdin side | `stdio.client.stdin-only-mcp` |
+//! | a body that is not JSON-RPC | a client's POST | `jsonrpc.message.valid` |
+//! | data that is not JSON-RPC | a legacy `message` event | `sse.message-event` |
+//! | a body that is not JSON-RPC | a Streamable HTTP answer | `http.post.request-content-type` |
+//! | a line that breaks ndjson framing | stdio | `stdio.newline-delimited` |
+//! | JSON-RPC that is not valid (a readable but wrong message) | anywhere | the engine's verdict |
+//!
+//! A peer that goes away owes an answer to every request it had not
+//! answered (and this side had not cancelled): judged at [`Observed::End`]
+//! (`jsonrpc.request.answered`). A client ends its session when it is done,
+//! so a client owes them only when it walked away from a request of its own
+//! ([`Oracle::walked_away_from`]).
+//!
+//! [`Observed::End`]: crate::Observed::End
+
+use mcpspec_engine::requirement::known;
+use mcpspec_engine::{Role, Violation};
+use mcpspec_wire::event::{Transport, Via};
+use mcpspec_wire::{classify, Frame, FrameError, FrameErrorKind, Inbound, Message};
+
+use crate::{schema, Oracle};
+
+impl Oracle {
+    /// A message this side delivered.
+    pub(crate) fn sent(&mut self, msg: &Message, at_ms: u64) {
+        self.client_http
+            .sent(msg, self.session.peer_initialize_id());
+        self.session.outbound(msg, at_ms);
+    }
+
+    /// Exact bytes this side delivered, one or more lines.
+    pub(crate) fn sent_bytes(&mut self, bytes: &[u8], at_ms: u64) {
+        let mut lines: Vec<&[u8]> = bytes.split(|&b| b == b'\n').collect();
+        if lines.last().is_some_and(|l| l.is_empty()) {
+            lines.pop(); // what follows the final newline is not a line
+        }
+        for line in lines {
+            let line = line.strip_suffix(b"\r").unwrap_or(line);
+            if line.iter().all(u8::is_ascii_whitespace) {
+                self.session.outbound_blank();
+                continue;
+            }
+            match classify(line) {
+                Ok(Inbound::Single(m)) => self.sent(&m, at_ms),
+                Ok(Inbound::Batch(items)) => {
+                    for item in items {
+                        match item {
+                            Ok(m) => self.sent(&m, at_ms),
+                            Err(e) => self.session.outbound_unreadable(&e),
+                        }
+                    }
+                }
+                Err(e) => self.session.outbound_unreadable(&e),
+            }
+        }
+    }
+
+    /// One frame of the peer's.
+    pub(crate) fn frame(&mut self, at_ms: u64, via: Via, frame: &Frame, out: &mut Vec<Violation>) {
+        // A legacy server answers on its SSE stream, never in the body of the
+        // POST (a client under test posts its messages: that is its way). An
+        // HTTP refusal of the POST may carry a JSON-RPC error: a refusal.
+        if self.transport == Transport::Sse
+            && self.judged == Role::Server
+            && matches!(via, Via::Post(_))
+            && !self.server_http.post_refused(via)
+        {
+            out.push(Violation {
+                requirement: known("sse.message-event"),
+                detail: format!(
+                    "a message came in the body of the response to a POST ({via}), not as a message event on the SSE stream"
+                ),
+                at_ms,
+            });
+        }
+        match classify(&frame.bytes) {
+            Ok(Inbound::Single(msg)) => self.message(at_ms, via, &msg, out),
+            Ok(Inbound::Batch(items)) => {
+                out.extend(self.session.inbound_batch(at_ms));
+                for item in items {
+                    match item {
+                        Ok(msg) => self.message(at_ms, via, &msg, out),
+                        Err(invalid) => out.push(self.session.inbound_invalid(&invalid, at_ms)),
+                    }
+                }
+            }
+            Err(invalid) if invalid.kind.is_parse_error() => {
+                let (requirement, what) = match via {
+                    Via::Stdio if self.judged == Role::Client => (
+                        "stdio.client.stdin-only-mcp",
+                        format!("line {} the client wrote to the server", frame.line),
+                    ),
+                    Via::Stdio => (
+                        "stdio.stdout-only-mcp",
+                        format!("stdout line {}", frame.line),
+                    ),
+                    // A client's POST body that is no message.
+                    other if self.judged == Role::Client => (
+                        "jsonrpc.message.valid",
+                        format!("the body of the client's {other}"),
+                    ),
+                    Via::Legacy => ("sse.message-event", "an SSE message event".to_owned()),
+                    other => (
+                        "http.post.request-content-type",
+                        format!("a message on {other}"),
+                    ),
+                };
+                out.push(Violation {
+                    requirement: known(requirement),
+                    detail: format!("{what} is not a JSON-RPC message ({})", invalid.kind),
+                    at_ms,
+                });
+            }
+            Err(invalid) => out.push(self.session.inbound_invalid(&invalid, at_ms)),
+        }
+    }
+
+    /// A stream broke its framing. Lines over the harness's own length
+    /// limit are not the peer's fault: the limit is not the spec's.
+    pub(crate) fn frame_error(
+        &mut self,
+        at_ms: u64,
+        via: Via,
+        err: &FrameError,
+        out: &mut Vec<Violation>,
+    ) {
+        if matches!(err.kind, FrameErrorKind::Oversize { .. }) {
+            return;
+        }
+        let requirement = match via {
+            Via::Stdio => "stdio.newline-delimited",
+            _ if self.judged == Role::Client => "jsonrpc.message.valid",
+            Via::Legacy => "sse.message-event",
+            _ => "http.post.request-content-type",
+        };
+        out.push(Violation {
+            requirement: known(requirement),
+            detail: format!("{err} (on {via})"),
+            at_ms,
+        });
+    }
+
+    /// One valid message of the peer's.
+    fn message(&mut self, at_ms: u64, via: Via, msg: &Message, out: &mut Vec<Violation>) {
+        if self.server_http.refusal_body(via, msg) {
+            return; // the transport's refusal, not a JSON-RPC answer to judge
+        }
+        if let Message::Response(r) = msg {
+            if let Some(id) = &r.id {
+                self.server_http.answered(id);
+            }
+            if via == Via::Get {
+                out.push(Violation {
+                    requirement: known("http.get.no-responses"),
+                    detail: format!(
+                        "a response (id {}) arrived on the standing GET stream, not on the stream of its POST",
+                        r.id.as_ref().map_or_else(|| "null".to_owned(), ToString::to_string)
+                    ),
+                    at_ms,
+                });
+            }
+        }
+        if self.judged == Role::Client {
+            self.client_http.received(msg);
+        }
+        // Before the session absorbs it: an answer's request is still pending.
+        out.extend(schema::check(
+            &self.session,
+            self.version,
+            self.judged,
+            msg,
+            at_ms,
+        ));
+        out.extend(self.session.inbound(msg, at_ms));
+    }
+
+    /// This side ends the connection: a server that went away owes every
+    /// answer it had not sent, however the steps ended. A client ends its
+    /// session when it is done: only one that walked away from a request of
+    /// its own owes what it had not answered.
+    pub(crate) fn end(&mut self, at_ms: u64, out: &mut Vec<Violation>) {
+        let how = match self.judged {
+            Role::Server => self.gone.as_ref(),
+            _ => self.walked_away.as_ref(),
+        };
+        let Some(how) = how else { return };
+        let mut owed: Vec<String> = self
+            .session
+            .pending()
+            .map(|(id, method)| format!("{method} (id {id})"))
+            .collect();
+        if owed.is_empty() {
+            return;
+        }
+        owed.sort();
+        out.push(Violation {
+            requirement: known("jsonrpc.request.answered"),
+            detail: format!("{how} leaving {} unanswered", owed.join(", ")),
+            at_ms,
+        });
+    }
+}

@@ -1,0 +1,231 @@
+//! # mcpspec-oracle — the one judge
+//!
+//! Every verdict that a peer broke a rule of the protocol is decided here and
+//! nowhere else. The oracle is sans-IO: it is told what crossed a connection
+//! ([`Observed`]) and when (milliseconds since the connection started), and
+//! answers with the [`Violation`]s the judged peer committed. It reads no
+//! socket and no clock, so every feeder gets the same verdict for the same
+//! traffic.
+//!
+//! ```text
+//!  bytes ──► wire (frames, messages, HTTP records, SSE events)
+//!                 │
+//!                 ▼
+//!   Observed ──► Oracle::observe(at, observed) ──► Vec<Violation> ──► findings
+//!                 │   engine Session (ids, lifecycle, stateless rules)
+//!                 │   schema (each message against its version's definition)
+//!                 │   transport rules (stdio lines, HTTP exchanges, SSE)
+//!                 ▲
+//!   fed by: runner (scenario cases, both roles) · reference self-checks
+//!           · black-box fuzzers (`mcpspec fuzz`) · later: proxy, offline judge
+//! ```
+//!
+//! An [`Oracle`] judges one connection from one side: it knows the role of
+//! the peer it judges, the version the connection runs at and the transport.
+//! What this side sends is observed too (never judged): a later answer is
+//! only judged against the requests it answers.
+//!
+//! Where each rule lives:
+//!
+//! | module | rules |
+//! |---|---|
+//! | [`frames`] | every frame the peer sends: JSON-RPC validity, stdio's only-MCP and newline rules, batches, ids, lifecycle and the stateless rules (through the engine's [`Session`]), answers owed when the peer goes away |
+//! | [`schema`] | every message against its version's schema definition |
+//! | [`server_http`] | a server's HTTP answers: POST status and content type, refusals, responses on the GET stream, SSE event ids, the legacy transport's message events |
+//! | [`client_http`] | a client's HTTP requests: Accept, the endpoint, one message per POST, the session echo, the protocol-version header |
+//!
+//! Requirement ids and levels come from the engine's catalogue
+//! ([`mcpspec_engine::catalogue`]); [`ORACLE`] lists the requirements judged
+//! on every message, by which part, for coverage.
+
+use mcpspec_engine::{Role, Session, Version};
+use mcpspec_wire::event::{Event, Transport, Via};
+use mcpspec_wire::Message;
+
+pub mod checks;
+pub mod client_http;
+pub mod frames;
+pub mod schema;
+pub mod server_http;
+
+pub use checks::{Checker, OracleCheck, ORACLE};
+pub use mcpspec_engine::Violation;
+
+/// One thing a judge can see on a connection.
+#[derive(Debug, Clone, Copy)]
+pub enum Observed<'a> {
+    /// This side delivered a message (a line on stdio, a POST body, a reply
+    /// to a client). Recorded so that the peer's answers can be matched.
+    Sent(&'a Message),
+    /// This side delivered exact bytes: one or more lines, each read as the
+    /// peer will read it (a valid request is owed an answer; unreadable input
+    /// may be answered by an error with a null id).
+    SentBytes(&'a [u8]),
+    /// This side started POST number *n* of the session (the n-th
+    /// `Posted`) with `body`, whether or not it is delivered: the requests it
+    /// carries are settled by its exchange (an HTTP refusal leaves them
+    /// without an answer). Only judging a server over HTTP.
+    Posted(&'a [u8]),
+    /// The transport saw something of the peer: a frame (valid or not), an
+    /// HTTP exchange, an SSE event or error, stderr, an exit, a closed stream.
+    Received { via: Via, event: &'a Event },
+    /// Serving a client over HTTP: the session id this side's endpoint holds
+    /// live now (`None`: none issued, or it ended). Observed before the
+    /// records it applies to.
+    LiveSession(Option<&'a str>),
+    /// The connection is about to be ended by this side: what the peer
+    /// still owes is judged now.
+    End,
+}
+
+/// The one judge of one connection, seen from one side.
+#[derive(Debug)]
+pub struct Oracle {
+    /// The role of the peer under judgement.
+    judged: Role,
+    /// The version the connection runs at.
+    version: Version,
+    transport: Transport,
+    /// This side's session in the engine: lifecycle, ids, stateless rules.
+    session: Session,
+    server_http: server_http::State,
+    client_http: client_http::State,
+    /// How the peer went away, once it has.
+    gone: Option<String>,
+    /// See [`Oracle::walked_away_from`].
+    walked_away: Option<String>,
+}
+
+impl Oracle {
+    /// A judge of a peer playing `judged`, at `version`, over `transport`.
+    pub fn new(judged: Role, version: Version, transport: Transport) -> Self {
+        let own = match judged {
+            Role::Server => Role::Client,
+            _ => Role::Server,
+        };
+        Oracle {
+            judged,
+            version,
+            transport,
+            session: Session::new(own, Some(version)),
+            server_http: server_http::State::default(),
+            client_http: client_http::State::default(),
+            gone: None,
+            walked_away: None,
+        }
+    }
+
+    /// Judges one observation made `at_ms` after the connection started.
+    pub fn observe(&mut self, at_ms: u64, observed: Observed<'_>) -> Vec<Violation> {
+        let mut out = Vec::new();
+        match observed {
+            Observed::Sent(msg) => self.sent(msg, at_ms),
+            Observed::SentBytes(bytes) => self.sent_bytes(bytes, at_ms),
+            Observed::Posted(body) => self.server_http.posted(body),
+            Observed::Received { via, event } => self.received(at_ms, via, event, &mut out),
+            Observed::LiveSession(id) => self.client_http.live(id),
+            Observed::End => self.end(at_ms, &mut out),
+        }
+        out
+    }
+
+    /// The role of the peer under judgement.
+    pub fn judged(&self) -> Role {
+        self.judged
+    }
+
+    /// The version the connection runs at.
+    pub fn version(&self) -> Version {
+        self.version
+    }
+
+    pub fn transport(&self) -> Transport {
+        self.transport
+    }
+
+    /// This side's session: what is pending, negotiated, declared.
+    pub fn session(&self) -> &Session {
+        &self.session
+    }
+
+    /// How the peer went away, once it has (an exit, a closed stream).
+    pub fn gone(&self) -> Option<&str> {
+        self.gone.as_deref()
+    }
+
+    /// A judged client that went away while one of its own requests was
+    /// still unanswered by this side (which no clean client does: it gave
+    /// up a request it was waiting for): how.
+    pub fn walked_away_from(&self) -> Option<&str> {
+        self.walked_away.as_deref()
+    }
+
+    fn walked_away(&mut self, how: &str) {
+        if self.judged != Role::Client || self.walked_away.is_some() {
+            return;
+        }
+        let mut held: Vec<String> = self
+            .session
+            .peer_requests_pending()
+            .map(|(id, method)| format!("{method} (id {id})"))
+            .collect();
+        if held.is_empty() {
+            return;
+        }
+        held.sort();
+        self.walked_away = Some(format!(
+            "{how} while the harness held its request {} unanswered",
+            held.join(", ")
+        ));
+    }
+
+    /// If an answer satisfying `pred` will never come because the POST that
+    /// carried its request was refused: how it was refused. (A stand-in
+    /// error response for each refused id is put to the predicate, which
+    /// only ever asks for answers by id.)
+    pub fn refused_for(&self, pred: impl Fn(&Message) -> bool) -> Option<String> {
+        self.server_http.refused_for(pred)
+    }
+
+    fn received(&mut self, at_ms: u64, via: Via, event: &Event, out: &mut Vec<Violation>) {
+        match event {
+            Event::Frame(frame) => self.frame(at_ms, via, frame, out),
+            Event::FrameError(err) => self.frame_error(at_ms, via, err, out),
+            // Not MCP traffic: a process may log what it likes.
+            Event::Stderr(_) | Event::Stdout(_) => {}
+            Event::Exited { code, signal } => {
+                let how = match (code, signal) {
+                    (Some(c), _) => format!("the target exited with code {c}"),
+                    (None, Some(s)) => format!("the target was killed by signal {s}"),
+                    (None, None) => "the target exited".to_owned(),
+                };
+                // An exit is the last word on how the peer went away.
+                self.walked_away(&how);
+                self.gone = Some(how);
+                self.session.close();
+            }
+            Event::Closed(how) => {
+                if self.gone.is_none() {
+                    self.walked_away(how);
+                    self.gone = Some(how.clone());
+                    self.session.close();
+                }
+            }
+            Event::Http(record) => match self.judged {
+                Role::Client => self.client_request(at_ms, via, record, out),
+                _ => self.server_http.exchange(
+                    at_ms,
+                    via,
+                    record,
+                    self.transport == Transport::Http,
+                    out,
+                ),
+            },
+            Event::SseEvent { id, .. } => {
+                self.server_http
+                    .sse_event(at_ms, via, id.as_deref(), self.version, out)
+            }
+            Event::SseError(err) => server_http::sse_error(at_ms, via, err, out),
+        }
+    }
+}
