@@ -4,9 +4,9 @@
 //! `mcpspec list --requirements` and `mcpspec coverage`; the committed data
 //! files `schema/requirements/<version>.json` are this module's JSON.
 //!
-//! Also the corpus-wide check that every requirement id a scenario names is
-//! in the catalogue and applies to at least one of the scenario's versions
-//! (a scenario-file error, exit 2, pointing at the id in the file).
+//! That every id a scenario names is catalogued and applies to one of its
+//! versions is the scenario loader's check (`mcpspec_scenario::parse`): a
+//! scenario-file error, exit 2, like any other.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -14,8 +14,7 @@ use std::sync::Arc;
 use mcpspec_engine::catalogue::{self, Area};
 use mcpspec_engine::{Level, Requirement, Version};
 use mcpspec_oracle::checks::{self as oracle, OracleCheck};
-use mcpspec_scenario::corpus::EMBEDDED_PREFIX;
-use mcpspec_scenario::{Scenario, ScenarioError, TransportKind};
+use mcpspec_scenario::{Scenario, TransportKind};
 use serde_json::{json, Value};
 
 /// Writes `text` to stdout; a closed pipe (`| head`) is not an error.
@@ -209,135 +208,5 @@ impl Coverage {
             "should_total": self.should_total,
             "excluded": self.excluded,
         })
-    }
-}
-
-/// Every requirement id a scenario names must be catalogued and apply to at
-/// least one version the scenario (or the step naming it) runs at. Errors
-/// point at the id in the scenario file.
-pub fn check_ids(scenarios: &[Arc<Scenario>]) -> Vec<ScenarioError> {
-    let mut errors = Vec::new();
-    for s in scenarios {
-        let text = source_text(s);
-        let named = s
-            .requirements
-            .iter()
-            .map(|id| (id.as_str(), 1, s.versions.clone()))
-            .chain(s.steps.iter().filter_map(|st| {
-                let id = st.requirement.as_deref()?;
-                let versions = match &st.versions {
-                    Some(vs) => s
-                        .versions
-                        .iter()
-                        .copied()
-                        .filter(|v| vs.contains(v))
-                        .collect(),
-                    None => s.versions.clone(),
-                };
-                Some((id, st.at.line, versions))
-            }));
-        for (id, from_line, versions) in named {
-            let problem = match mcpspec_engine::lookup(id) {
-                None => format!(
-                    "unknown requirement id {id:?}{} (see `mcpspec list --requirements`)",
-                    suggestion(id)
-                ),
-                Some(r) if !versions.iter().any(|v| r.applies_to(*v)) => format!(
-                    "requirement {id:?} does not apply to {} (it applies to {})",
-                    join(&versions),
-                    join(&r.versions().collect::<Vec<_>>())
-                ),
-                Some(_) => continue,
-            };
-            let (line, column) = text
-                .as_deref()
-                .and_then(|t| find_word(t, id, from_line))
-                .unwrap_or((s.id_at.line, s.id_at.column));
-            errors.push(ScenarioError::at(
-                &s.source.path,
-                text.as_deref().unwrap_or(""),
-                line,
-                column,
-                problem,
-            ));
-        }
-    }
-    errors
-}
-
-fn join(versions: &[Version]) -> String {
-    versions
-        .iter()
-        .map(|v| v.as_str())
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-/// ` (did you mean "x"?)` for a catalogued id sharing the longest prefix.
-fn suggestion(id: &str) -> String {
-    let common = |a: &str| {
-        a.chars()
-            .zip(id.chars())
-            .take_while(|(x, y)| x == y)
-            .count()
-    };
-    catalogue::all()
-        .map(|r| (common(r.id), r.id))
-        .max_by_key(|(n, _)| *n)
-        .filter(|(n, _)| *n * 2 >= id.len())
-        .map(|(_, best)| format!(" (did you mean {best:?}?)"))
-        .unwrap_or_default()
-}
-
-/// The text of a scenario's file: embedded, or read again from disk.
-fn source_text(s: &Scenario) -> Option<String> {
-    let path = &s.source.path;
-    match path
-        .strip_prefix(EMBEDDED_PREFIX)
-        .and_then(|p| p.strip_prefix('/'))
-    {
-        Some(rel) => mcpspec_scenario::embedded()
-            .iter()
-            .find(|(r, _)| *r == rel)
-            .map(|(_, text)| (*text).to_owned()),
-        None => std::fs::read_to_string(path).ok(),
-    }
-}
-
-/// 1-based line and character column of the first whole-word occurrence of
-/// `word` at or after line `from_line`.
-fn find_word(text: &str, word: &str, from_line: usize) -> Option<(usize, usize)> {
-    let is_id_char = |c: char| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_');
-    for (i, line) in text.lines().enumerate().skip(from_line.saturating_sub(1)) {
-        let mut start = 0;
-        while let Some(off) = line[start..].find(word) {
-            let at = start + off;
-            let end = at + word.len();
-            let before = line[..at].chars().next_back();
-            let after = line[end..].chars().next();
-            if !before.is_some_and(is_id_char) && !after.is_some_and(is_id_char) {
-                return Some((i + 1, line[..at].chars().count() + 1));
-            }
-            start = end;
-        }
-    }
-    None
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn words_are_found_whole() {
-        let text = "id: x\nrequirements: [ping.respond-x, ping.respond]\n";
-        assert_eq!(find_word(text, "ping.respond", 1), Some((2, 32)));
-        assert_eq!(find_word(text, "ping", 3), None);
-    }
-
-    #[test]
-    fn suggestions_need_a_real_resemblance() {
-        assert!(suggestion("ping.respnd").contains("ping.respond"));
-        assert_eq!(suggestion("zzz.nothing"), "");
     }
 }

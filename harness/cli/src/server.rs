@@ -43,18 +43,8 @@ pub const EXIT_TARGET: u8 = 3;
 
 /// Loads the scenarios, printing every scenario-file error (exit 2 on any).
 pub fn load_corpus(extra: &[PathBuf]) -> Result<Vec<Arc<Scenario>>, u8> {
-    let loaded = Corpus::load(extra).and_then(|c| {
-        let scenarios: Vec<Arc<Scenario>> = c.scenarios.into_iter().map(Arc::new).collect();
-        // Requirement ids are checked against the catalogue once the corpus is whole.
-        let errors = crate::requirements::check_ids(&scenarios);
-        if errors.is_empty() {
-            Ok(scenarios)
-        } else {
-            Err(errors)
-        }
-    });
-    match loaded {
-        Ok(scenarios) => Ok(scenarios),
+    match Corpus::load(extra) {
+        Ok(corpus) => Ok(corpus.scenarios.into_iter().map(Arc::new).collect()),
         Err(errors) => {
             for e in &errors {
                 eprintln!("error: {e}\n");

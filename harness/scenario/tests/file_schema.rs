@@ -128,7 +128,7 @@ fn every_corpus_file_validates() {
 
 const HEAD: &str = "id: server/example/schema
 title: The schema agrees with the loader
-requirements: [lifecycle.initialize.result-shape]
+requirements: [jsonrpc.message.valid]
 level: must
 ";
 
@@ -143,7 +143,7 @@ fn accepted() -> Vec<(&'static str, String)> {
     as: list
     expect: { result: { tools: { $type: array } }, within: 2s }
     level: should
-    requirement: tools.list.shape
+    requirement: tools.list.result-shape
     versions: [2025-11-25]
     note: free text
   - send: { method: ping, id: 7 }
@@ -384,7 +384,7 @@ fn rejected() -> Vec<(&'static str, String)> {
         ),
         (
             "no requirements",
-            scenario("", ok).replace("[lifecycle.initialize.result-shape]", "[]"),
+            scenario("", ok).replace("[jsonrpc.message.valid]", "[]"),
         ),
         ("unknown session", scenario("session: stale\n", ok)),
         (

@@ -9,7 +9,7 @@ use std::time::Duration;
 const FULL: &str = r#"# A scenario exercising every step kind.
 id: server/example/full
 title: Every step kind parses
-requirements: [lifecycle.initialize.result-shape, tools.list.pagination]
+requirements: [lifecycle.initialize.result-shape, pagination.cursor.terminates]
 level: must
 versions: [2025-06-18, 2025-11-25]
 transports: [stdio, http]
@@ -29,7 +29,7 @@ steps:
       within: 2s
   - expect: { response_to: list, result: { tools: [] } }
     level: should
-    requirement: tools.list.shape
+    requirement: tools.list.result-shape
     versions: [2025-11-25]
     note: checks again
   - notify: { method: notifications/cancelled, params: { requestId: "${list.id}" } }
@@ -82,8 +82,8 @@ fn full_scenario_parses() {
         s.requirement_ids(),
         [
             "lifecycle.initialize.result-shape",
-            "tools.list.pagination",
-            "tools.list.shape"
+            "pagination.cursor.terminates",
+            "tools.list.result-shape"
         ]
     );
     let keys: Vec<&str> = s.steps.iter().map(Step::key).collect();
@@ -216,7 +216,7 @@ fn full_scenario_parses() {
 fn defaults_resolve() {
     let s = parse(
         "x.yaml",
-        "id: server/x\ntitle: t\nrequirements: [a]\nlevel: may\nsteps:\n  - sleep: 1s\n",
+        "id: server/x\ntitle: t\nrequirements: [ping.respond]\nlevel: may\nsteps:\n  - sleep: 1s\n",
     )
     .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(s.versions, Version::HANDSHAKE);
@@ -229,13 +229,13 @@ fn defaults_resolve() {
         ]
     );
     assert_eq!(s.timeout_or_default(), Duration::from_secs(30));
-    let all = parse("x.yaml", "id: client/x\ntitle: t\nrequirements: [a]\nlevel: may\nversions: all\nsession: fresh\nsteps:\n  - disconnect: {}\n")
+    let all = parse("x.yaml", "id: client/x\ntitle: t\nrequirements: [ping.respond]\nlevel: may\nversions: all\nsession: fresh\nsteps:\n  - disconnect: {}\n")
         .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(all.versions, Version::ALL);
     assert_eq!(all.session, SessionMode::Fresh);
 }
 
-const HEAD: &str = "id: server/x\ntitle: t\nrequirements: [a]\nlevel: must\n";
+const HEAD: &str = "id: server/x\ntitle: t\nrequirements: [ping.respond]\nlevel: must\n";
 
 /// Parse `HEAD` + `rest`; the error's line, column and message.
 fn error(rest: &str) -> (usize, usize, String) {
@@ -273,6 +273,59 @@ fn unknown_step_key_is_located_and_names_valid_keys() {
 }
 
 #[test]
+fn requirement_ids_are_checked_against_the_catalogue_where_written() {
+    // In `requirements`: the id itself is pointed at, with the nearest catalogued id.
+    let text = "id: server/x\ntitle: t\nrequirements: [ping.respond, ping.respnd]\nlevel: must\nsteps:\n  - sleep: 1s\n";
+    let e = parse("x.yaml", text).expect_err("an unknown id");
+    assert_eq!(
+        (e.file.as_str(), e.line, e.column),
+        ("x.yaml", 3, 30),
+        "{e}"
+    );
+    assert_eq!(
+        e.message,
+        "unknown requirement id \"ping.respnd\" (did you mean \"ping.respond\"?): it is not in the requirement catalogue (see `mcpspec list --requirements`)"
+    );
+    assert_eq!(e.snippet, "requirements: [ping.respond, ping.respnd]");
+    // In a step's `requirement`; nothing is suggested when nothing is near.
+    let (line, col, msg) = error("steps:\n  - sleep: 1s\n    requirement: zzz.nothing\n");
+    assert_eq!((line, col), (7, 18), "{msg}");
+    assert_eq!(
+        msg,
+        "unknown requirement id \"zzz.nothing\": it is not in the requirement catalogue (see `mcpspec list --requirements`)"
+    );
+}
+
+#[test]
+fn requirement_ids_apply_to_a_version_they_run_at() {
+    // ping.respond is not part of 2026-07-28.
+    let text = "id: server/x\ntitle: t\nrequirements: [ping.respond]\nlevel: must\nversions: [2026-07-28]\nsteps:\n  - sleep: 1s\n";
+    let e = parse("x.yaml", text).expect_err("outside its versions");
+    assert_eq!((e.line, e.column), (3, 16), "{e}");
+    assert_eq!(
+        e.message,
+        "requirement \"ping.respond\" does not apply to 2026-07-28 (it applies to 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25)"
+    );
+    // A step's requirement counts the versions the step runs at: the
+    // scenario's (all four handshake versions), narrowed by the step's own.
+    let step = |versions: &str| {
+        format!("steps:\n  - sleep: 1s\n    requirement: tools.output-schema.conform\n{versions}")
+    };
+    let (line, col, msg) = error(&step("    versions: [2024-11-05, 2025-03-26]\n"));
+    assert_eq!((line, col), (7, 18), "{msg}");
+    assert!(
+        msg.starts_with("requirement \"tools.output-schema.conform\" does not apply to 2024-11-05, 2025-03-26 (it applies to 2025-06-18"),
+        "{msg}"
+    );
+    for versions in ["", "    versions: [2024-11-05, 2025-06-18]\n"] {
+        let text = format!("{HEAD}{}", step(versions));
+        if let Err(e) = parse("x.yaml", &text) {
+            panic!("{e}");
+        }
+    }
+}
+
+#[test]
 fn bad_duration_is_located() {
     let (line, col, msg) =
         error("steps:\n  - send: { method: ping }\n    expect: { within: 2 seconds }\n");
@@ -294,7 +347,7 @@ fn bad_regex_is_located() {
 
 #[test]
 fn wrong_type_for_level_is_located() {
-    let text = "id: server/x\ntitle: t\nrequirements: [a]\nlevel: [must]\nsteps:\n  - sleep: 1s\n";
+    let text = "id: server/x\ntitle: t\nrequirements: [ping.respond]\nlevel: [must]\nsteps:\n  - sleep: 1s\n";
     let e = parse("x.yaml", text).expect_err("level is a list");
     assert_eq!((e.line, e.column), (4, 8));
     assert_eq!(
@@ -364,7 +417,7 @@ fn validation_rules() {
     let client = |steps: &str| {
         parse(
             "x.yaml",
-            &format!("id: client/x\ntitle: t\nrequirements: [a]\nlevel: must\nsteps:\n{steps}"),
+            &format!("id: client/x\ntitle: t\nrequirements: [ping.respond]\nlevel: must\nsteps:\n{steps}"),
         )
     };
     let e = client("  - discover: { list: tools/list, into: t }\n").expect_err("server-only step");
@@ -378,7 +431,7 @@ fn validation_rules() {
     assert_eq!(ok.steps[1].key(), "reply");
     for bad_id in ["Server/x", "other/x", "server"] {
         let text = format!(
-            "id: {bad_id}\ntitle: t\nrequirements: [a]\nlevel: must\nsteps:\n  - sleep: 1s\n"
+            "id: {bad_id}\ntitle: t\nrequirements: [ping.respond]\nlevel: must\nsteps:\n  - sleep: 1s\n"
         );
         let e = parse("x.yaml", &text).expect_err("bad id");
         assert_eq!((e.line, e.column), (1, 5), "{e}");
@@ -407,7 +460,7 @@ fn write(dir: &std::path::Path, rel: &str, text: &str) {
 }
 
 fn scenario_text(id: &str, title: &str) -> String {
-    format!("id: {id}\ntitle: {title}\nrequirements: [a]\nlevel: must\nsteps:\n  - sleep: 1s\n")
+    format!("id: {id}\ntitle: {title}\nrequirements: [ping.respond]\nlevel: must\nsteps:\n  - sleep: 1s\n")
 }
 
 #[test]

@@ -110,12 +110,11 @@ pub struct Suite {
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum SuiteError {
-    /// A scenario file (embedded or from [`Suite::scenarios`]) is invalid.
+    /// A scenario file (embedded or from [`Suite::scenarios`]) is invalid,
+    /// as the CLI finds it: it breaks the file format, or names a requirement
+    /// id the catalogue does not have (or not at a version it runs at).
     #[error("{} scenario file error(s); the scenario files are at fault:\n{}", .0.len(), list(.0))]
     Scenarios(Vec<ScenarioError>),
-    /// A scenario names a requirement the catalogue does not have.
-    #[error("scenario {scenario} names unknown requirement id {id:?} (see `mcpspec list --requirements`)")]
-    UnknownRequirement { scenario: String, id: String },
     /// A [`Suite::filter`] that is not a valid glob.
     #[error(transparent)]
     Filter(#[from] FilterError),
@@ -284,21 +283,9 @@ impl Suite {
     }
 
     /// Embedded scenarios plus [`scenarios`](Suite::scenarios) folders,
-    /// every requirement id checked against the catalogue.
+    /// validated by the loader (requirement ids against the catalogue too).
     fn load(&self) -> Result<Vec<Arc<Scenario>>, SuiteError> {
         let corpus = Corpus::load(&self.scenario_dirs).map_err(SuiteError::Scenarios)?;
-        for s in &corpus.scenarios {
-            if let Some(id) = s
-                .requirement_ids()
-                .into_iter()
-                .find(|id| mcpspec_engine::lookup(id).is_none())
-            {
-                return Err(SuiteError::UnknownRequirement {
-                    scenario: s.id.clone(),
-                    id,
-                });
-            }
-        }
         Ok(corpus.scenarios.into_iter().map(Arc::new).collect())
     }
 

@@ -5,7 +5,9 @@
 //! - a broken SHOULD passes, and fails under `strict`;
 //! - libtest's filter and `--list` see case ids;
 //! - a target that cannot be reached fails every trial (it is not ignored);
-//! - a selection with no case, or a bad glob, is an error before any trial.
+//! - a selection with no case, or a bad glob, is an error before any trial;
+//!   so is a scenario naming a requirement id the catalogue lacks, located
+//!   at the id as the CLI reports it.
 //!
 //! Each run writes libtest-mimic's output to a log file (`--logfile`), so
 //! the assertions read what `cargo test` would print.
@@ -189,4 +191,38 @@ fn stdio_only_scenarios_are_not_trials_of_an_http_target() {
     };
     assert_ne!(names(&http), names(&stdio));
     assert!(names(&http).iter().all(|n| n.starts_with("server/")));
+}
+
+#[test]
+fn a_scenario_naming_an_unknown_requirement_is_an_error_at_the_id() {
+    let dir = std::env::temp_dir().join(format!(
+        "mcpspec-testing-{}-unknown-requirement",
+        std::process::id()
+    ));
+    let file = dir.join("server/demo/bogus.yaml");
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    std::fs::write(
+        &file,
+        "id: server/demo/bogus\ntitle: Bogus\nrequirements: [ping.respond, ping.respnd]\nlevel: must\nsteps:\n  - send: { method: ping }\n    expect: { result: {} }\n",
+    )
+    .unwrap();
+    let suite = Suite::http("http://127.0.0.1:9/mcp").scenarios(&dir);
+    let e = suite.trials().err();
+    let _ = std::fs::remove_dir_all(&dir);
+    let Some(SuiteError::Scenarios(errors)) = &e else {
+        panic!("expected scenario file errors, got {e:?}")
+    };
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    let label = file.display().to_string();
+    assert_eq!(
+        (errors[0].file.as_str(), errors[0].line, errors[0].column),
+        (label.as_str(), 3, 30)
+    );
+    let text = e.map(|e| e.to_string()).unwrap_or_default();
+    assert!(
+        text.contains(&format!(
+            "{label}:3:30: error in scenario file: unknown requirement id \"ping.respnd\" (did you mean \"ping.respond\"?)"
+        )),
+        "{text}"
+    );
 }

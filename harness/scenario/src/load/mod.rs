@@ -3,7 +3,9 @@
 //! 1. **parse** — YAML text → [`Node`] tree with positions ([`crate::yaml`]);
 //! 2. **build and validate** — the tree → the typed model, checking the
 //!    contract of `scenarios/README.md` node by node, so every error points
-//!    at the offending node ([`reader`], [`steps`], [`crate::matcher`]);
+//!    at the offending node ([`reader`], [`steps`], [`crate::matcher`]),
+//!    requirement ids included: each is in the engine's catalogue and
+//!    applies to a version it runs at ([`requirements`]);
 //! 3. **resolve** — `handshake`/`all` → concrete versions and transports,
 //!    defaults filled in, cross-step references checked: labels named by
 //!    `response_to`, and variables ([`scope`]).
@@ -14,12 +16,13 @@
 mod http;
 pub(crate) mod keys;
 pub(crate) mod reader;
+mod requirements;
 mod scope;
 mod steps;
 
 use crate::error::ScenarioError;
 use crate::model::{Requires, Scenario, SessionMode, Source, TransportKind};
-use crate::yaml::{Kind, Node};
+use crate::yaml::{Kind, Node, Pos};
 use mcpspec_engine::{Level, Version};
 use reader::Ctx;
 
@@ -49,7 +52,7 @@ fn scenario(ctx: &Ctx, root: &Node) -> Result<Scenario, ScenarioError> {
     }
 
     let req_node = f.require(ctx, "requirements", what)?;
-    let requirements = requirement_list(ctx, req_node)?;
+    let named = requirement_list(ctx, req_node)?;
 
     let level = level(ctx, f.require(ctx, "level", what)?)?;
 
@@ -89,6 +92,10 @@ fn scenario(ctx: &Ctx, root: &Node) -> Result<Scenario, ScenarioError> {
 
     let steps_node = f.require(ctx, "steps", what)?;
     f.finish(ctx, "the scenario", &keys::TOP.names())?;
+    for (id, at) in &named {
+        requirements::check(ctx, *at, id, &versions)?;
+    }
+    let requirements = named.into_iter().map(|(id, _)| id.to_owned()).collect();
     let step_nodes = ctx.seq(steps_node, "`steps`")?;
     if step_nodes.is_empty() {
         return Err(ctx.err(steps_node.at, "`steps` needs at least one step"));
@@ -96,7 +103,7 @@ fn scenario(ctx: &Ctx, root: &Node) -> Result<Scenario, ScenarioError> {
     let mut labels = Vec::new();
     let steps = step_nodes
         .iter()
-        .map(|n| steps::step(ctx, n, &mut labels))
+        .map(|n| steps::step(ctx, n, &versions, &mut labels))
         .collect::<Result<Vec<_>, _>>()?;
     check_http_only(ctx, &steps, &transports, &requires, requires_at)?;
     check_role(ctx, id, &steps)?;
@@ -144,18 +151,20 @@ fn check_id(id: &str) -> Result<(), String> {
     Ok(())
 }
 
-fn requirement_list(ctx: &Ctx, node: &Node) -> Result<Vec<String>, ScenarioError> {
+/// The ids of `requirements:`, each with where it is written (checked
+/// against the catalogue once the scenario's versions are known).
+fn requirement_list<'n>(ctx: &Ctx, node: &'n Node) -> Result<Vec<(&'n str, Pos)>, ScenarioError> {
     let items = ctx.seq(node, "`requirements` (requirement ids from the catalogue)")?;
     if items.is_empty() {
         return Err(ctx.err(node.at, "`requirements` needs at least one requirement id"));
     }
-    let mut out: Vec<String> = Vec::new();
+    let mut out: Vec<(&str, Pos)> = Vec::new();
     for item in items {
         let id = ctx.nonempty_str(item, "a requirement id")?;
-        if out.iter().any(|o| o == id) {
+        if out.iter().any(|(o, _)| *o == id) {
             return Err(ctx.err(item.at, format!("requirement {id:?} is listed twice")));
         }
-        out.push(id.to_owned());
+        out.push((id, item.at));
     }
     Ok(out)
 }

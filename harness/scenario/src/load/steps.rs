@@ -1,10 +1,11 @@
 //! Building steps: exactly one step key per step, the keys each kind
 //! accepts, and the per-step overrides (`level`, `requirement`, `versions`,
-//! `note`).
+//! `note`); a step's `requirement` is checked against the catalogue at the
+//! versions the step runs at ([`super::requirements`]).
 
 use super::keys::{self, names};
 use super::reader::{suggest, Ctx, Fields};
-use super::{level, versions};
+use super::{level, requirements, versions};
 use crate::error::ScenarioError;
 use crate::matcher::compile::{compile, template};
 use crate::model::{
@@ -13,6 +14,7 @@ use crate::model::{
 };
 use crate::template::{check_str, is_var_path, Template};
 use crate::yaml::{Kind, Node};
+use mcpspec_engine::Version;
 use std::time::Duration;
 
 /// `expect_exit` without `within`.
@@ -20,9 +22,11 @@ const DEFAULT_EXIT_WITHIN: Duration = Duration::from_secs(5);
 /// `repeat_until` without `max`.
 const DEFAULT_MAX_ITERATIONS: u32 = 100;
 
+/// One step of a scenario that runs at `scenario_versions`.
 pub(super) fn step(
     ctx: &Ctx,
     node: &Node,
+    scenario_versions: &[Version],
     labels: &mut Vec<String>,
 ) -> Result<Step, ScenarioError> {
     let mut f = ctx.map(node, "a step")?;
@@ -81,7 +85,7 @@ pub(super) fn step(
     let level = f.take("level").map(|n| level(ctx, n)).transpose()?;
     let requirement = f
         .take("requirement")
-        .map(|n| ctx.nonempty_str(n, "`requirement`").map(str::to_owned))
+        .map(|n| ctx.nonempty_str(n, "`requirement`").map(|id| (id, n.at)))
         .transpose()?;
     let versions = f.take("versions").map(|n| versions(ctx, n)).transpose()?;
     let note = f
@@ -94,10 +98,18 @@ pub(super) fn step(
     }
     valid.extend(common);
     f.finish(ctx, &format!("a `{key}` step"), &valid)?;
+    if let Some((id, at)) = requirement {
+        let runs_at: Vec<Version> = scenario_versions
+            .iter()
+            .copied()
+            .filter(|v| versions.as_ref().is_none_or(|vs| vs.contains(v)))
+            .collect();
+        requirements::check(ctx, at, id, &runs_at)?;
+    }
     Ok(Step {
         kind,
         level,
-        requirement,
+        requirement: requirement.map(|(id, _)| id.to_owned()),
         versions,
         note,
         at: ctx.loc(node.at),
