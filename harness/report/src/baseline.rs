@@ -21,7 +21,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use globset::{Glob, GlobMatcher};
-use mcpspec_runner::{Blame, CaseResult, Event, Outcome, Reporter, Summary};
+use mcpspec_model::{Blame, CaseResult, Event, Outcome, Reporter, Summary};
 
 /// One entry of the file.
 #[derive(Debug, Clone)]

@@ -20,7 +20,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use mcpspec_runner::{Event, Reporter};
+use mcpspec_model::{Event, Reporter};
 use serde_json::{json, Map, Value};
 
 use crate::baseline::Baseline;
@@ -161,7 +161,7 @@ impl Drop for ReportDir {
 mod tests {
     use super::*;
     use mcpspec_engine::{Level, Version};
-    use mcpspec_runner::{CaseResult, Outcome};
+    use mcpspec_model::{CaseResult, Outcome};
     use std::time::Duration;
 
     fn passed(id: &str) -> Event {
@@ -194,7 +194,7 @@ mod tests {
             reason: "SIGINT".into(),
             exit_code: 130,
         });
-        let mut summary = mcpspec_runner::Summary::default();
+        let mut summary = mcpspec_model::Summary::default();
         summary.add(&Outcome::Pass);
         reports.event(&Event::RunFinished {
             summary,

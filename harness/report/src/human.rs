@@ -25,7 +25,7 @@
 use std::io::{IsTerminal, Write};
 use std::sync::Arc;
 
-use mcpspec_runner::{CaseResult, Event, Outcome, Reporter};
+use mcpspec_model::{CaseResult, Event, Outcome, Reporter};
 
 use crate::baseline::{Baseline, Expectation, Tally};
 
@@ -357,7 +357,7 @@ pub(crate) fn findings_block(r: &CaseResult, lead: &str) -> String {
 mod tests {
     use super::*;
     use mcpspec_engine::{Level, Version};
-    use mcpspec_runner::{Finding, FindingSource};
+    use mcpspec_model::{Finding, FindingSource};
     use std::time::Duration;
 
     fn case(version: Version, actual: &str, requirement: &str) -> CaseResult {

@@ -16,7 +16,7 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use mcpspec_runner::{Event, Reporter};
+use mcpspec_model::{Event, Reporter};
 
 use crate::baseline::Baseline;
 use crate::dir::write_atomic;

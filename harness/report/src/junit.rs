@@ -21,7 +21,7 @@ use std::collections::BTreeMap;
 
 use quick_junit::{NonSuccessKind, Property, Report, TestCase, TestCaseStatus, TestSuite};
 
-use mcpspec_runner::{CaseResult, Outcome};
+use mcpspec_model::{CaseResult, Outcome};
 
 use crate::baseline::Expectation;
 use crate::log::{Judged, RunLog};

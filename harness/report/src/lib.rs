@@ -1,7 +1,15 @@
 //! # mcpspec-report — reporters over the runner's event stream
 //!
-//! Reporters see nothing but [`mcpspec_runner::Event`]s: they never reach
-//! into the runner, the engine or the target.
+//! ```text
+//!  runner ──► mcpspec_model::Event ──► reporters (this crate) ──► terminal, files
+//!             (crate mcpspec-model)
+//! ```
+//!
+//! Reporters see nothing but [`mcpspec_model::Event`]s: they never reach
+//! into the runner, the engine or the target. This crate depends on the
+//! model crate, not on the runner, so it (and `mcpspec diff`, `review`,
+//! `report merge`) builds without tokio, hyper or reqwest
+//! (`tests/no_async_stack.rs` keeps it so).
 //!
 //! - [`human`]: a line per case as it finishes, then the failures in detail
 //!   (requirement, level, spec link, Expected / Actual, transcript excerpt),

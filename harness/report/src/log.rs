@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use mcpspec_engine::Version;
-use mcpspec_runner::{CaseResult, Event, Summary};
+use mcpspec_model::{CaseResult, Event, Summary};
 
 use crate::baseline::{Baseline, Expectation, Tally};
 

@@ -12,7 +12,7 @@
 
 use std::fmt::Write as _;
 
-use mcpspec_runner::Outcome;
+use mcpspec_model::Outcome;
 
 use crate::baseline::Expectation;
 use crate::log::{rfc3339, Judged, RunLog};
@@ -280,7 +280,7 @@ mod tests {
 mod truncation {
     use super::*;
     use mcpspec_engine::{Level, Version};
-    use mcpspec_runner::{CaseResult, Event, Finding, FindingSource};
+    use mcpspec_model::{CaseResult, Event, Finding, FindingSource};
     use std::time::Duration;
 
     fn failing(n: usize) -> CaseResult {

@@ -21,7 +21,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use mcpspec_runner::Outcome;
+use mcpspec_model::Outcome;
 
 use crate::log::{rfc3339, Judged, RunLog};
 
@@ -234,9 +234,9 @@ pub fn case_entry(log: &RunLog, j: &Judged, transcript: Option<String>) -> CaseE
         Outcome::Error { blame, .. } => (
             OutcomeName::Error,
             Some(match blame {
-                mcpspec_runner::Blame::Target => BlameName::Target,
-                mcpspec_runner::Blame::Scenario => BlameName::Scenario,
-                mcpspec_runner::Blame::Harness => BlameName::Harness,
+                mcpspec_model::Blame::Target => BlameName::Target,
+                mcpspec_model::Blame::Scenario => BlameName::Scenario,
+                mcpspec_model::Blame::Harness => BlameName::Harness,
             }),
         ),
     };

@@ -148,7 +148,7 @@ pub fn normalize_kind(records: &[Value], rules: &Redactions, kind: &str) -> Stri
 }
 
 /// The normalised form of a case's transcript lines as the runner reports them.
-pub fn normalize_lines(lines: &[mcpspec_runner::TranscriptLine], rules: &Redactions) -> String {
+pub fn normalize_lines(lines: &[mcpspec_model::TranscriptLine], rules: &Redactions) -> String {
     let records: Vec<Value> = lines.iter().map(crate::transcript::record).collect();
     normalize(&records, rules)
 }

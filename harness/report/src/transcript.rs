@@ -24,7 +24,7 @@
 
 use serde_json::{json, Map, Value};
 
-use mcpspec_runner::TranscriptLine;
+use mcpspec_model::TranscriptLine;
 
 /// `server/x@2025-06-18` → `server/x@2025-06-18.jsonl` (relative to
 /// `transcripts/`), `/`-separated.

@@ -11,10 +11,10 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use mcpspec_engine::{Level, Version};
-use mcpspec_report::{model, report_schema, report_schema_text, Baseline, Entry, SCHEMA_PATH};
-use mcpspec_runner::{
+use mcpspec_model::{
     Blame, CaseResult, Event, Finding, FindingSource, Outcome, Summary, TranscriptLine,
 };
+use mcpspec_report::{model, report_schema, report_schema_text, Baseline, Entry, SCHEMA_PATH};
 
 fn committed_path() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

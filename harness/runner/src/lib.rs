@@ -10,22 +10,34 @@
 //! - [`run`]: the version probe and the parallel scheduler; emits [`Event`]s.
 //! - [`case`] / [`steps`]: one case — fresh target process, handshake, steps.
 //! - [`conn`]: transport + oracle + inbox + transcript for one case.
-//! - [`outcome`]: outcomes, findings, summary and exit codes.
 //!
-//! The runner never formats output: reporters (crate `mcpspec-report`)
+//! What a case comes to — outcomes, findings, transcript lines, the summary
+//! and its exit code — and the [`Event`] stream are crate `mcpspec-model`'s,
+//! re-exported here ([`outcome`], [`event`]) so the runner's own code reads
+//! them as before. The runner never formats output: reporters (crate
+//! `mcpspec-report`, which depends on the model and not on the runner)
 //! consume [`Event`]s.
 
 pub mod case;
 pub mod client;
 pub mod conn;
-pub mod event;
 pub mod http;
-pub mod outcome;
 pub mod plan;
 pub mod run;
 pub mod stateless;
 pub mod steps;
 pub mod target;
+
+/// Outcomes, findings, transcript lines and the run's summary
+/// (crate `mcpspec-model`).
+pub mod outcome {
+    pub use mcpspec_model::outcome::*;
+}
+
+/// The event stream reporters consume (crate `mcpspec-model`).
+pub mod event {
+    pub use mcpspec_model::event::*;
+}
 
 pub use case::CaseConfig;
 pub use event::{Event, Reporter};

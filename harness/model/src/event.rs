@@ -3,7 +3,7 @@
 //! Reporters implement [`Reporter`] and see only these events, in order:
 //! `RunStarted`, then `Probe` per version, then per case `CaseStarted` /
 //! `CaseFinished` (interleaved across parallel cases), then `RunFinished`.
-//! A run stopped early ([`crate::run::run_until`], Ctrl-C) says
+//! A run stopped early (the runner's `run_until`, Ctrl-C) says
 //! `Interrupted` once, before `RunFinished`: no case starts after it, the
 //! running ones are cancelled, and `RunFinished` totals the finished ones.
 
