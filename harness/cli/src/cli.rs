@@ -5,13 +5,14 @@ use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
 use mcpspec_engine::Version;
+use mcpspec_model::Exit;
 
 #[derive(Debug, Parser)]
 #[command(
     name = "mcpspec",
     version,
     about = "Conformance test harness for the Model Context Protocol",
-    after_help = "Exit codes: 0 conforming, 1 conformance failures, 2 usage/configuration/scenario error, 3 the target could not be run, 130/143 `server` interrupted by Ctrl-C (SIGINT)/SIGTERM (reports still written for the finished cases; a second Ctrl-C exits at once)."
+    after_help = Exit::help()
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -21,12 +22,12 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Test an MCP server started over stdio (no command: the built-in reference server)
-    #[command(after_help = SERVER_HELP)]
+    #[command(after_help = with_exit_codes(SERVER_HELP))]
     Server(ServerArgs),
     /// Test an MCP client: the harness plays a scripted server; in the client's arguments
     /// {server} is the argv that starts it over stdio, {url} its Streamable HTTP endpoint,
     /// {sse_url} its legacy SSE endpoint (no placeholder: the stdio argv is appended)
-    #[command(after_help = CLIENT_HELP)]
+    #[command(after_help = with_exit_codes(CLIENT_HELP))]
     Client(ServerArgs),
     /// Relay stdin and stdout to a running harness over loopback (what {server} starts)
     #[command(hide = true)]
@@ -43,6 +44,7 @@ pub enum Command {
     },
     /// Fuzz a live target: seeded inputs at four levels, oracles, minimised reproducers
     /// (exit 0 no findings, 1 findings, 2 usage error, 3 the target could not be run)
+    #[command(after_help = Exit::help())]
     Fuzz {
         #[command(subcommand)]
         command: crate::fuzz::FuzzCommand,
@@ -173,16 +175,20 @@ pub struct ListArgs {
     pub requirements: bool,
 }
 
-/// Printed after `mcpspec server --help`.
-const SERVER_HELP: &str = "\
-Exit codes: 0 conforming; 1 conformance failures; 2 usage, configuration or scenario-file error; \
-3 the target could not be run; 130 interrupted by Ctrl-C (SIGINT), 143 by SIGTERM.
+/// The `after_help` of a command that runs a target: its own `text`, then
+/// the exit codes, drawn from [`Exit`] so that the help cannot drift from
+/// the codes the commands return.
+pub fn with_exit_codes(text: &str) -> String {
+    format!("{text}\n\n{}", Exit::help())
+}
 
+/// Printed after `mcpspec server --help`, before the exit codes.
+const SERVER_HELP: &str = "\
 Ctrl-C (or SIGTERM) stops the run: no case starts any more, running cases are cancelled and \
 their targets killed, and --report-dir / --json are still written for the finished cases, \
 marked interrupted. A second Ctrl-C exits at once.";
 
-/// Printed after `mcpspec client --help`.
+/// Printed after `mcpspec client --help`, before the exit codes.
 const CLIENT_HELP: &str = "\
 Examples:
   mcpspec client -- mcpspec reference client -- {server}
@@ -194,10 +200,7 @@ Each case starts the client anew. The scripted server answers its handshake and 
 Without --spec-version the client is started once first to learn the version it asks for, and \
 every case runs at that version; a --spec-version the client did not ask for is counter-offered. \
 A client that ends its session before a step needs it is judged on what it did (the rest is not \
-applicable). --url, --sse-url and -H are for servers and are refused here.
-
-Exit codes: 0 conforming; 1 conformance failures; 2 usage, configuration or scenario-file error; \
-3 the client could not be run (it never connected); 130 / 143 interrupted by Ctrl-C / SIGTERM.";
+applicable). --url, --sse-url and -H are for servers and are refused here.";
 
 /// Printed after `mcpspec coverage --help`.
 const COVERAGE_HELP: &str = "\
@@ -322,6 +325,37 @@ mod tests {
     #[test]
     fn cli_definition_is_consistent() {
         Cli::command().debug_assert();
+    }
+
+    /// `--help` of the top-level command and of every command that runs a
+    /// target ends with the exit codes, exactly as the enum lists them.
+    #[test]
+    fn help_shows_the_exit_codes() {
+        let table = Exit::help();
+        for path in [
+            &[][..],
+            &["server"],
+            &["client"],
+            &["fuzz"],
+            &["fuzz", "server"],
+            &["fuzz", "client"],
+        ] {
+            let mut command = Cli::command();
+            let mut cmd = &mut command;
+            for name in path {
+                cmd = cmd
+                    .find_subcommand_mut(name)
+                    .unwrap_or_else(|| panic!("no subcommand {name}"));
+            }
+            for help in [cmd.render_help(), cmd.render_long_help()] {
+                let help = help.to_string();
+                assert!(
+                    help.trim_end().ends_with(&table),
+                    "`mcpspec {} --help` does not end with the exit codes:\n{help}",
+                    path.join(" ")
+                );
+            }
+        }
     }
 
     #[test]

@@ -7,14 +7,14 @@
 use std::fmt::Write as _;
 
 use mcpspec_engine::Version;
+use mcpspec_model::Exit;
 use serde_json::{Map, Value};
 
 use crate::cli::CoverageArgs;
 use crate::requirements::{emit, rows, Coverage};
 use crate::server::load_corpus;
-use crate::EXIT_USAGE;
 
-pub fn run(args: CoverageArgs) -> u8 {
+pub fn run(args: CoverageArgs) -> Exit {
     let scenarios = match load_corpus(&args.scenarios) {
         Ok(s) => s,
         Err(code) => return code,
@@ -37,7 +37,7 @@ pub fn run(args: CoverageArgs) -> u8 {
             Ok(text) => emit(&(text + "\n")),
             Err(e) => {
                 eprintln!("error: failed to print JSON: {e}");
-                EXIT_USAGE
+                Exit::Usage
             }
         };
     }

@@ -9,11 +9,10 @@
 use std::path::{Path, PathBuf};
 
 use clap::Args;
+use mcpspec_model::Exit;
 use mcpspec_report::compare::{self, Style};
 use mcpspec_report::textdiff::ColorChoice;
 use mcpspec_report::Redactions;
-
-use crate::EXIT_USAGE;
 
 #[derive(Debug, Args)]
 pub struct DiffArgs {
@@ -33,17 +32,17 @@ pub struct DiffArgs {
 }
 
 /// The built-in redactions plus `file`'s; prints the error (exit 2).
-pub fn load_redactions(file: Option<&Path>) -> Result<Redactions, u8> {
+pub fn load_redactions(file: Option<&Path>) -> Result<Redactions, Exit> {
     match file {
         None => Ok(Redactions::builtin()),
         Some(p) => Redactions::load(p).map_err(|e| {
             eprintln!("error: {e}");
-            EXIT_USAGE
+            Exit::Usage
         }),
     }
 }
 
-pub fn run(args: DiffArgs) -> u8 {
+pub fn run(args: DiffArgs) -> Exit {
     let rules = match load_redactions(args.redactions.as_deref()) {
         Ok(r) => r,
         Err(code) => return code,
@@ -55,7 +54,7 @@ pub fn run(args: DiffArgs) -> u8 {
     for p in [&args.a, &args.b] {
         if !p.exists() {
             eprintln!("error: {} does not exist", p.display());
-            return EXIT_USAGE;
+            return Exit::Usage;
         }
     }
     let (text, differs) = match (args.a.is_dir(), args.b.is_dir()) {
@@ -63,7 +62,7 @@ pub fn run(args: DiffArgs) -> u8 {
             Ok(d) => (d.text.clone(), d.differs()),
             Err(e) => {
                 eprintln!("error: {e}");
-                return EXIT_USAGE;
+                return Exit::Usage;
             }
         },
         (false, false) => match compare::files(&args.a, &args.b, &rules, style) {
@@ -73,18 +72,18 @@ pub fn run(args: DiffArgs) -> u8 {
             Ok(diff) => (diff, true),
             Err(e) => {
                 eprintln!("error: {e}");
-                return EXIT_USAGE;
+                return Exit::Usage;
             }
         },
         _ => {
             eprintln!(
                 "error: compare two transcripts or two report directories, not a file with a directory"
             );
-            return EXIT_USAGE;
+            return Exit::Usage;
         }
     };
     match crate::requirements::emit(&text) {
-        0 => u8::from(differs),
-        code => code,
+        Exit::Success if differs => Exit::Failures,
+        exit => exit,
     }
 }

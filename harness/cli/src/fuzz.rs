@@ -19,25 +19,21 @@ use clap::{Args, Subcommand};
 use mcpspec_engine::Version;
 use mcpspec_fuzz::client::{fuzz_client, ClientFuzzConfig};
 use mcpspec_fuzz::{fuzz, Config, Level, RunError, Summary, Target};
+use mcpspec_model::Exit;
 use mcpspec_transport::{ClientCommand, CommandSpec};
 use serde_json::json;
 
 use crate::cli::parse_duration;
-use crate::EXIT_USAGE;
-
-/// Findings were made.
-const EXIT_FINDINGS: u8 = 1;
-/// The target could not be run.
-const EXIT_TARGET: u8 = 3;
 
 #[derive(Debug, Subcommand)]
 pub enum FuzzCommand {
     /// Fuzz an MCP server: a command over stdio (none: the built-in reference server), or
     /// --url / --sse-url for a live HTTP server
+    #[command(after_help = Exit::help())]
     Server(FuzzServerArgs),
     /// Fuzz an MCP client over stdio: its {server} argument starts the harness's server, which
     /// sends the inputs (none given: the built-in reference client)
-    #[command(after_help = FUZZ_CLIENT_HELP)]
+    #[command(after_help = crate::cli::with_exit_codes(FUZZ_CLIENT_HELP))]
     Client(FuzzClientArgs),
 }
 
@@ -151,7 +147,7 @@ fn parse_version(s: &str) -> Result<Version, String> {
     Ok(v)
 }
 
-pub async fn run(command: FuzzCommand) -> u8 {
+pub async fn run(command: FuzzCommand) -> Exit {
     match command {
         FuzzCommand::Server(args) => run_server(args).await,
         FuzzCommand::Client(args) => run_client(args).await,
@@ -167,7 +163,7 @@ fn seed_or_clock(seed: Option<u64>) -> u64 {
     })
 }
 
-async fn run_server(args: FuzzServerArgs) -> u8 {
+async fn run_server(args: FuzzServerArgs) -> Exit {
     let target = match fuzz_target(
         args.url.as_deref(),
         args.sse_url.as_deref(),
@@ -177,7 +173,7 @@ async fn run_server(args: FuzzServerArgs) -> u8 {
         Ok(t) => t,
         Err(e) => {
             eprintln!("error: {e}");
-            return EXIT_USAGE;
+            return Exit::Usage;
         }
     };
     let seed = seed_or_clock(args.budget.seed);
@@ -215,12 +211,12 @@ async fn run_server(args: FuzzServerArgs) -> u8 {
 }
 
 /// `mcpspec fuzz client`.
-async fn run_client(args: FuzzClientArgs) -> u8 {
+async fn run_client(args: FuzzClientArgs) -> Exit {
     let target = match client_target(&args.command) {
         Ok(t) => t,
         Err(e) => {
             eprintln!("error: {e}");
-            return EXIT_USAGE;
+            return Exit::Usage;
         }
     };
     let seed = seed_or_clock(args.budget.seed);
@@ -275,7 +271,7 @@ fn finish(
     seed: u64,
     kind: Kind,
     json: Option<&std::path::Path>,
-) -> u8 {
+) -> Exit {
     let summary = match outcome {
         Ok(s) => s,
         Err(RunError::Target(e)) => {
@@ -285,24 +281,24 @@ fn finish(
                 "target"
             };
             eprintln!("error: the {what} could not be run: {e}");
-            return EXIT_TARGET;
+            return Exit::TargetUnavailable;
         }
         Err(e) => {
             eprintln!("error: {e}");
-            return EXIT_USAGE;
+            return Exit::Usage;
         }
     };
     print_summary(&summary, seed, kind);
     if let Some(path) = json {
         if let Err(e) = write_json(path, &summary, seed) {
             eprintln!("error: failed to write {}: {e}", path.display());
-            return EXIT_USAGE;
+            return Exit::Usage;
         }
     }
     if summary.findings.is_empty() {
-        0
+        Exit::Success
     } else {
-        EXIT_FINDINGS
+        Exit::Failures
     }
 }
 

@@ -4,6 +4,7 @@
 //! signal 1 (SIGINT/SIGTERM) ──► Stop ──► runner: no new case, running ones
 //!                                        cancelled (targets killed), reporters
 //!                                        finish → exit 130 (SIGINT) / 143 (SIGTERM)
+//!                                        (Exit::Interrupted / Exit::Terminated)
 //! signal 2 ───────────────────────────► exit at once, same code
 //! ```
 //!
@@ -15,14 +16,10 @@
 
 use std::future::Future;
 
+use mcpspec_model::Exit;
 use mcpspec_runner::run::Stop;
 use tokio::signal::unix::{signal, SignalKind};
 use tokio::sync::oneshot;
-
-/// Exit code of a run stopped by `SIGINT` (128 + 2).
-pub const EXIT_SIGINT: u8 = 130;
-/// Exit code of a run stopped by `SIGTERM` (128 + 15).
-pub const EXIT_SIGTERM: u8 = 143;
 
 /// Starts watching for `SIGINT` and `SIGTERM` (from now on they no longer
 /// kill the process): the returned future completes at the first one; a
@@ -32,13 +29,13 @@ pub fn watch() -> std::io::Result<impl Future<Output = Stop>> {
     let mut term = signal(SignalKind::terminate())?;
     let (tx, rx) = oneshot::channel();
     tokio::spawn(async move {
-        let (reason, code) = tokio::select! {
-            _ = int.recv() => ("SIGINT", EXIT_SIGINT),
-            _ = term.recv() => ("SIGTERM", EXIT_SIGTERM),
+        let (reason, exit) = tokio::select! {
+            _ = int.recv() => ("SIGINT", Exit::Interrupted),
+            _ = term.recv() => ("SIGTERM", Exit::Terminated),
         };
         let _ = tx.send(Stop {
             reason: reason.to_owned(),
-            exit_code: i32::from(code),
+            exit,
         });
         tokio::select! {
             _ = int.recv() => {}
@@ -47,7 +44,7 @@ pub fn watch() -> std::io::Result<impl Future<Output = Stop>> {
         // The running cases were aborted at the first signal, so their
         // targets are normally gone already; only report writing is cut.
         eprintln!("\ninterrupted again: exiting at once");
-        std::process::exit(i32::from(code));
+        std::process::exit(i32::from(exit));
     });
     Ok(async move {
         match rx.await {

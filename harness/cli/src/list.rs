@@ -7,14 +7,14 @@
 use std::fmt::Write as _;
 
 use mcpspec_engine::Version;
+use mcpspec_model::Exit;
 use serde_json::{json, Value};
 
 use crate::cli::ListArgs;
 use crate::requirements::{emit, rows, Row, Status};
 use crate::server::{load_corpus, select_cases};
-use crate::EXIT_USAGE;
 
-pub fn run(args: ListArgs) -> u8 {
+pub fn run(args: ListArgs) -> Exit {
     if args.requirements {
         return requirements(&args);
     }
@@ -61,7 +61,7 @@ pub fn version_document(version: Version, rows: &[Row]) -> Value {
     })
 }
 
-fn requirements(args: &ListArgs) -> u8 {
+fn requirements(args: &ListArgs) -> Exit {
     let scenarios = match load_corpus(&args.select.scenarios) {
         Ok(s) => s,
         Err(code) => return code,
@@ -89,7 +89,7 @@ fn requirements(args: &ListArgs) -> u8 {
         .collect();
     if per_version.iter().all(|(_, rows)| rows.is_empty()) {
         eprintln!("error: no requirement matches the filters");
-        return EXIT_USAGE;
+        return Exit::Usage;
     }
     if args.json {
         let docs: Vec<Value> = per_version
@@ -145,12 +145,12 @@ fn human(out: &mut String, version: Version, rows: &[Row]) {
     out.push('\n');
 }
 
-fn print_json(value: &Value) -> u8 {
+fn print_json(value: &Value) -> Exit {
     match serde_json::to_string_pretty(value) {
         Ok(text) => emit(&(text + "\n")),
         Err(e) => {
             eprintln!("error: failed to print JSON: {e}");
-            EXIT_USAGE
+            Exit::Usage
         }
     }
 }

@@ -18,10 +18,11 @@
 //! mcpspec report merge DIR... --out DIR       compatibility matrix (matrix.html, matrix.md)
 //! ```
 //!
-//! Exit codes (also in the README): 0 conforming; 1 conformance failures;
-//! 2 usage, configuration or scenario-file error; 3 the target could not be run;
-//! 130 / 143 `mcpspec server` stopped by Ctrl-C (SIGINT) / SIGTERM (reports
-//! still written for the finished cases; see `interrupt`).
+//! Every command returns an [`Exit`] (`mcpspec_model::exit`: 0 conforming;
+//! 1 failures; 2 usage, configuration or scenario-file error; 3 the target
+//! could not be run; 130 / 143 stopped by Ctrl-C (SIGINT) / SIGTERM, see
+//! `interrupt`), the one list of exit codes, which `--help` and the README
+//! show.
 //! This file only parses arguments and dispatches; the work is in the
 //! library crates.
 
@@ -45,11 +46,9 @@ mod snapshots;
 use std::process::ExitCode;
 
 use clap::Parser;
+use mcpspec_model::Exit;
 
 use cli::{Cli, Command, ReferenceCommand, ReferenceServerArgs};
-
-/// Usage, configuration or scenario-file error.
-pub const EXIT_USAGE: u8 = 2;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -60,7 +59,7 @@ fn main() -> ExitCode {
         Ok(rt) => rt,
         Err(e) => {
             eprintln!("error: failed to start the async runtime: {e}");
-            return ExitCode::from(EXIT_USAGE);
+            return ExitCode::from(Exit::Usage);
         }
     };
     let code = runtime.block_on(async {
@@ -89,10 +88,10 @@ fn main() -> ExitCode {
     ExitCode::from(code)
 }
 
-async fn reference_server(args: ReferenceServerArgs) -> u8 {
+async fn reference_server(args: ReferenceServerArgs) -> Exit {
     if args.list_faults {
         print!("{}", reference::list_faults());
-        return 0;
+        return Exit::Success;
     }
     let http = args.http;
     let args = reference::ReferenceArgs {
@@ -104,10 +103,10 @@ async fn reference_server(args: ReferenceServerArgs) -> u8 {
         None => reference::run_stdio(args).await,
     };
     match run {
-        Ok(code) => u8::try_from(code).unwrap_or(1),
+        Ok(status) => reference::exit_for(status),
         Err(e) => {
             eprintln!("error: {e}");
-            EXIT_USAGE
+            Exit::Usage
         }
     }
 }

@@ -6,10 +6,9 @@
 use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
+use mcpspec_model::Exit;
 use mcpspec_report::dir::write_atomic;
 use mcpspec_report::matrix::{self, Implementation};
-
-use crate::EXIT_USAGE;
 
 #[derive(Debug, Subcommand)]
 pub enum ReportCommand {
@@ -27,7 +26,7 @@ pub struct MergeArgs {
     pub out: PathBuf,
 }
 
-pub fn run(command: ReportCommand) -> u8 {
+pub fn run(command: ReportCommand) -> Exit {
     let ReportCommand::Merge(args) = command;
     let mut impls = Vec::new();
     for dir in &args.dirs {
@@ -35,14 +34,14 @@ pub fn run(command: ReportCommand) -> u8 {
             Ok(i) => impls.push(i),
             Err(e) => {
                 eprintln!("error: {e}");
-                return EXIT_USAGE;
+                return Exit::Usage;
             }
         }
     }
     matrix::assign_names(&mut impls);
     if let Err(e) = std::fs::create_dir_all(&args.out) {
         eprintln!("error: failed to create {}: {e}", args.out.display());
-        return EXIT_USAGE;
+        return Exit::Usage;
     }
     for (name, text) in [
         ("matrix.md", matrix::markdown(&impls)),
@@ -51,7 +50,7 @@ pub fn run(command: ReportCommand) -> u8 {
         let path = args.out.join(name);
         if let Err(e) = write_atomic(&path, text.as_bytes()) {
             eprintln!("error: failed to write {}: {e}", path.display());
-            return EXIT_USAGE;
+            return Exit::Usage;
         }
     }
     let names: Vec<&str> = impls.iter().map(|i| i.name.as_str()).collect();
@@ -61,5 +60,5 @@ pub fn run(command: ReportCommand) -> u8 {
         names.join(", "),
         args.out.join("matrix.html").display()
     );
-    0
+    Exit::Success
 }

@@ -25,6 +25,7 @@
 use std::io::{Read, Write};
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 
+use mcpspec_model::Exit;
 use mcpspec_reference::{Config, Fault, Output, ReferenceServer};
 use mcpspec_reference_http::{
     serve_with_shutdown, HttpServerConfig, TcpListener, MCP_PATH, SSE_PATH,
@@ -32,6 +33,18 @@ use mcpspec_reference_http::{
 use mcpspec_wire::NdjsonDecoder;
 use tokio::sync::mpsc;
 use tokio::time::{sleep_until, Duration, Instant};
+
+/// How `mcpspec reference server` and `reference client` end, from the
+/// exit status the reference implementation asks for (`Output::Exit`, and
+/// this driver's own): 0 when the session ended cleanly, 1 when it ended in
+/// error (the peer broke a rule, or input or output failed) — the only two.
+pub fn exit_for(status: i32) -> Exit {
+    if status == 0 {
+        Exit::Success
+    } else {
+        Exit::Failures
+    }
+}
 
 /// Options of `mcpspec reference server`.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -37,6 +37,7 @@ use std::collections::VecDeque;
 use std::time::Duration;
 
 use mcpspec_engine::{Lifecycle, Version};
+use mcpspec_model::Exit;
 use mcpspec_reference::client::{
     ClientConfig, ClientFault, ReferenceClient, CLIENT_NAME, FAULTS, SPOKEN_VERSIONS,
     STATELESS_VERSION,
@@ -47,10 +48,6 @@ use mcpspec_transport::{CommandSpec, Connection, Event, HttpRecord, Target, Via}
 use tokio::time::{sleep_until, timeout_at, Instant};
 
 use crate::cli::ReferenceClientArgs;
-use crate::EXIT_USAGE;
-
-/// The server could not be started or reached.
-const EXIT_UNREACHABLE: u8 = 3;
 
 /// How long a server process may take to exit once its stdin is closed.
 const CLOSE_WAIT: Duration = Duration::from_secs(2);
@@ -59,16 +56,16 @@ const CLOSE_WAIT: Duration = Duration::from_secs(2);
 const POST_ORDER_WAIT: Duration = Duration::from_secs(2);
 
 /// Runs `mcpspec reference client`; returns the exit code.
-pub async fn run(args: ReferenceClientArgs) -> u8 {
+pub async fn run(args: ReferenceClientArgs) -> Exit {
     if args.list_faults {
         print!("{}", list_faults());
-        return 0;
+        return Exit::Success;
     }
     let (config, target) = match prepare(&args) {
         Ok(ready) => ready,
         Err(e) => {
             eprintln!("error: {e}");
-            return EXIT_USAGE;
+            return Exit::Usage;
         }
     };
     let mut conn = match target
@@ -78,7 +75,7 @@ pub async fn run(args: ReferenceClientArgs) -> u8 {
         Ok(conn) => conn,
         Err(e) => {
             eprintln!("error: {e}");
-            return EXIT_UNREACHABLE;
+            return Exit::TargetUnavailable;
         }
     };
     let transport = match &target {
@@ -200,7 +197,7 @@ async fn drive(
     conn: &mut Connection,
     mut client: ReferenceClient,
     misbehave: HttpMisbehaviour,
-) -> u8 {
+) -> Exit {
     let start = Instant::now();
     let now = move || u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX);
     let mut heard = false;
@@ -237,7 +234,7 @@ async fn drive(
                 let Some(stamped) = event else {
                     if !heard {
                         eprintln!("error: the server ended before sending anything");
-                        return EXIT_UNREACHABLE;
+                        return Exit::TargetUnavailable;
                     }
                     queue.extend(client.on_eof(now()));
                     continue;
@@ -259,14 +256,14 @@ async fn drive(
                         let how = exit_status(code, signal);
                         if !heard {
                             eprintln!("error: the server exited {how} before sending anything");
-                            return EXIT_UNREACHABLE;
+                            return Exit::TargetUnavailable;
                         }
                         eprintln!("{CLIENT_NAME}: the server process exited {how}");
                         client.on_eof(now())
                     }
                     Event::Closed(why) if !heard => {
                         eprintln!("error: could not reach the server: {why}");
-                        return EXIT_UNREACHABLE;
+                        return Exit::TargetUnavailable;
                     }
                     Event::Closed(why) => {
                         eprintln!("{CLIENT_NAME}: the connection ended: {why}");
@@ -356,7 +353,7 @@ async fn perform(
     client: &mut ReferenceClient,
     outputs: Vec<Output>,
     now: u64,
-) -> Option<u8> {
+) -> Option<Exit> {
     for output in outputs {
         match output {
             Output::Write(bytes) => {
@@ -367,22 +364,20 @@ async fn perform(
                     for o in client.on_eof(now) {
                         match o {
                             Output::Stderr(line) => eprintln!("{line}"),
-                            Output::Exit(code) => return Some(exit_code(code)),
+                            Output::Exit(status) => {
+                                return Some(crate::reference::exit_for(status))
+                            }
                             Output::Write(_) => {}
                         }
                     }
-                    return Some(1);
+                    return Some(Exit::Failures);
                 }
             }
             Output::Stderr(line) => eprintln!("{line}"),
-            Output::Exit(code) => return Some(exit_code(code)),
+            Output::Exit(status) => return Some(crate::reference::exit_for(status)),
         }
     }
     None
-}
-
-fn exit_code(code: i32) -> u8 {
-    u8::try_from(code).unwrap_or(1)
 }
 
 /// Ends the connection: input closed, a child given [`CLOSE_WAIT`] to exit

@@ -20,10 +20,10 @@ use std::time::Duration;
 use clap::Args;
 use mcpspec_fuzz::client::{replay_client, reproducer_target, TRANSPORT as CLIENT};
 use mcpspec_fuzz::{replay, ReplayOutcome, Reproducer, RunError};
+use mcpspec_model::Exit;
 use mcpspec_report::textdiff::ColorChoice;
 
 use crate::cli::parse_duration;
-use crate::EXIT_USAGE;
 
 #[derive(Debug, Args)]
 pub struct ReplayArgs {
@@ -68,11 +68,11 @@ fn is_transcript(file: &std::path::Path) -> bool {
             .is_ok_and(|t| mcpspec_report::normalize::looks_like_jsonl(&t))
 }
 
-pub async fn run(args: ReplayArgs) -> u8 {
+pub async fn run(args: ReplayArgs) -> Exit {
     if is_transcript(&args.file) {
         if args.url.is_some() || args.sse_url.is_some() {
             eprintln!("error: --url and --sse-url replay fuzzing reproducers; a transcript is replayed over stdio");
-            return EXIT_USAGE;
+            return Exit::Usage;
         }
         let rules = match crate::diff::load_redactions(args.redactions.as_deref()) {
             Ok(r) => r,
@@ -85,7 +85,7 @@ pub async fn run(args: ReplayArgs) -> u8 {
                 Ok(c) => Some(c),
                 Err(e) => {
                     eprintln!("error: {e}");
-                    return EXIT_USAGE;
+                    return Exit::Usage;
                 }
             }
         };
@@ -97,7 +97,7 @@ pub async fn run(args: ReplayArgs) -> u8 {
         Ok(r) => r,
         Err(e) => {
             eprintln!("error: {e}");
-            return EXIT_USAGE;
+            return Exit::Usage;
         }
     };
     if repro.transport == CLIENT {
@@ -119,7 +119,7 @@ pub async fn run(args: ReplayArgs) -> u8 {
             Ok(t) => Some(t),
             Err(e) => {
                 eprintln!("error: {e}");
-                return EXIT_USAGE;
+                return Exit::Usage;
             }
         }
     };
@@ -141,10 +141,10 @@ fn announce(args: &ReplayArgs, repro: &Reproducer) {
 
 /// A reproducer of `mcpspec fuzz client`: a fresh client (the one given
 /// after `--`, else the reproducer's), served through the shim.
-async fn run_client(args: &ReplayArgs, repro: &Reproducer) -> u8 {
+async fn run_client(args: &ReplayArgs, repro: &Reproducer) -> Exit {
     if args.url.is_some() || args.sse_url.is_some() || !args.headers.is_empty() {
         eprintln!("error: --url, --sse-url and -H choose a server; a client reproducer is replayed over stdio");
-        return EXIT_USAGE;
+        return Exit::Usage;
     }
     let target = if args.command.is_empty() {
         crate::fuzz::shim().and_then(|shim| reproducer_target(repro, shim))
@@ -155,7 +155,7 @@ async fn run_client(args: &ReplayArgs, repro: &Reproducer) -> u8 {
         Ok(t) => t,
         Err(e) => {
             eprintln!("error: {e}");
-            return EXIT_USAGE;
+            return Exit::Usage;
         }
     };
     announce(args, repro);
@@ -163,7 +163,7 @@ async fn run_client(args: &ReplayArgs, repro: &Reproducer) -> u8 {
 }
 
 /// Prints what tripped; exit 1 when the finding reproduced, 0 when not.
-fn report(outcome: Result<ReplayOutcome, RunError>, repro: &Reproducer) -> u8 {
+fn report(outcome: Result<ReplayOutcome, RunError>, repro: &Reproducer) -> Exit {
     match outcome {
         Ok(outcome) => {
             for (v, kind) in &outcome.tripped {
@@ -171,19 +171,19 @@ fn report(outcome: Result<ReplayOutcome, RunError>, repro: &Reproducer) -> u8 {
             }
             if outcome.reproduced {
                 println!("REPRODUCED: {}", repro.seen);
-                1
+                Exit::Failures
             } else {
                 println!("not reproduced");
-                0
+                Exit::Success
             }
         }
         Err(RunError::Target(e)) => {
             eprintln!("error: the target could not be run: {e}");
-            3
+            Exit::TargetUnavailable
         }
         Err(e) => {
             eprintln!("error: {e}");
-            EXIT_USAGE
+            Exit::Usage
         }
     }
 }

@@ -13,19 +13,20 @@ use std::sync::Arc;
 
 use mcpspec_engine::catalogue::{self, Area};
 use mcpspec_engine::{Level, Requirement, Version};
+use mcpspec_model::Exit;
 use mcpspec_oracle::checks::{self as oracle, OracleCheck};
 use mcpspec_scenario::{Scenario, TransportKind};
 use serde_json::{json, Value};
 
 /// Writes `text` to stdout; a closed pipe (`| head`) is not an error.
-pub fn emit(text: &str) -> u8 {
+pub fn emit(text: &str) -> Exit {
     use std::io::Write;
     match std::io::stdout().lock().write_all(text.as_bytes()) {
-        Ok(()) => crate::server::EXIT_OK,
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => crate::server::EXIT_OK,
+        Ok(()) => Exit::Success,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Exit::Success,
         Err(e) => {
             eprintln!("error: failed to write to stdout: {e}");
-            crate::EXIT_USAGE
+            Exit::Usage
         }
     }
 }

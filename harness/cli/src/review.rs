@@ -7,10 +7,9 @@
 use std::path::PathBuf;
 
 use clap::Args;
+use mcpspec_model::Exit;
 use mcpspec_report::snapshot;
 use mcpspec_report::textdiff::{self, ColorChoice};
-
-use crate::EXIT_USAGE;
 
 #[derive(Debug, Args)]
 pub struct ReviewArgs {
@@ -27,16 +26,16 @@ pub struct ReviewArgs {
     pub color: ColorChoice,
 }
 
-pub fn run(args: ReviewArgs) -> u8 {
+pub fn run(args: ReviewArgs) -> Exit {
     if !args.dir.is_dir() {
         eprintln!("error: {} is not a directory", args.dir.display());
-        return EXIT_USAGE;
+        return Exit::Usage;
     }
     let pending = match snapshot::pending(&args.dir) {
         Ok(p) => p,
         Err(e) => {
             eprintln!("error: {e}");
-            return EXIT_USAGE;
+            return Exit::Usage;
         }
     };
     let color = args.color.for_stdout();
@@ -49,7 +48,7 @@ pub fn run(args: ReviewArgs) -> u8 {
             Ok(t) => t,
             Err(e) => {
                 eprintln!("error: {e}");
-                return EXIT_USAGE;
+                return Exit::Usage;
             }
         };
         let (stored, what) = if stored_path.exists() {
@@ -57,7 +56,7 @@ pub fn run(args: ReviewArgs) -> u8 {
                 Ok(t) => (t, "changed"),
                 Err(e) => {
                     eprintln!("error: {e}");
-                    return EXIT_USAGE;
+                    return Exit::Usage;
                 }
             }
         } else {
@@ -68,7 +67,7 @@ pub fn run(args: ReviewArgs) -> u8 {
                 Ok(_) => out.push_str(&format!("accepted ({what}): {id}\n")),
                 Err(e) => {
                     eprintln!("error: {e}");
-                    return EXIT_USAGE;
+                    return Exit::Usage;
                 }
             }
         } else if args.reject {
@@ -76,7 +75,7 @@ pub fn run(args: ReviewArgs) -> u8 {
                 Ok(()) => out.push_str(&format!("rejected ({what}): {id}\n")),
                 Err(e) => {
                     eprintln!("error: {e}");
-                    return EXIT_USAGE;
+                    return Exit::Usage;
                 }
             }
         } else {

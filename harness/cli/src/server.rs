@@ -27,6 +27,7 @@ use mcpspec_engine::{Role, Version};
 use mcpspec_report::{Baseline, HumanReporter, JsonReporter, ReportDir, Verdict};
 use std::collections::BTreeMap;
 
+use mcpspec_model::Exit;
 use mcpspec_runner::run::{run_until, Offer};
 use mcpspec_runner::{
     plan, transport_kind, Case, CaseConfig, Reporter, RunConfig, Selection, Target,
@@ -35,14 +36,9 @@ use mcpspec_scenario::{Corpus, Scenario, TransportKind};
 use mcpspec_transport::{ClientCommand, CommandSpec};
 
 use crate::cli::{SelectArgs, ServerArgs};
-use crate::EXIT_USAGE;
-
-pub const EXIT_OK: u8 = 0;
-/// The target could not be run.
-pub const EXIT_TARGET: u8 = 3;
 
 /// Loads the scenarios, printing every scenario-file error (exit 2 on any).
-pub fn load_corpus(extra: &[PathBuf]) -> Result<Vec<Arc<Scenario>>, u8> {
+pub fn load_corpus(extra: &[PathBuf]) -> Result<Vec<Arc<Scenario>>, Exit> {
     match Corpus::load(extra) {
         Ok(corpus) => Ok(corpus.scenarios.into_iter().map(Arc::new).collect()),
         Err(errors) => {
@@ -53,7 +49,7 @@ pub fn load_corpus(extra: &[PathBuf]) -> Result<Vec<Arc<Scenario>>, u8> {
                 "error: {} scenario file error(s); the scenario files are at fault",
                 errors.len()
             );
-            Err(EXIT_USAGE)
+            Err(Exit::Usage)
         }
     }
 }
@@ -64,7 +60,7 @@ pub fn select_cases(
     select: &SelectArgs,
     role_prefix: &str,
     transport: Option<TransportKind>,
-) -> Result<Vec<Case>, u8> {
+) -> Result<Vec<Case>, Exit> {
     let scenarios = load_corpus(&select.scenarios)?;
     plan_cases(&scenarios, select, role_prefix, transport)
 }
@@ -75,7 +71,7 @@ fn plan_cases(
     select: &SelectArgs,
     role_prefix: &str,
     transport: Option<TransportKind>,
-) -> Result<Vec<Case>, u8> {
+) -> Result<Vec<Case>, Exit> {
     let sel = Selection {
         filters: select.filter.clone(),
         versions: select.spec_version.clone(),
@@ -84,7 +80,7 @@ fn plan_cases(
     };
     plan(scenarios, &sel).map_err(|e| {
         eprintln!("error: {e}");
-        EXIT_USAGE
+        Exit::Usage
     })
 }
 
@@ -189,7 +185,7 @@ fn load_baseline(
     args: &ServerArgs,
     scenarios: &[Arc<Scenario>],
     role_prefix: &str,
-) -> Result<Option<Arc<Baseline>>, u8> {
+) -> Result<Option<Arc<Baseline>>, Exit> {
     let Some(path) = &args.expected_failures else {
         return Ok(None);
     };
@@ -206,23 +202,23 @@ fn load_baseline(
             for e in &errors {
                 eprintln!("error: {e}");
             }
-            Err(EXIT_USAGE)
+            Err(Exit::Usage)
         }
     }
 }
 
 /// `mcpspec server`.
-pub async fn run(args: ServerArgs) -> u8 {
+pub async fn run(args: ServerArgs) -> Exit {
     run_as(args, Role::Server).await
 }
 
 /// `mcpspec client`.
-pub async fn run_client(args: ServerArgs) -> u8 {
+pub async fn run_client(args: ServerArgs) -> Exit {
     run_as(args, Role::Client).await
 }
 
 /// Tests a target playing `role` (the harness plays the other).
-async fn run_as(args: ServerArgs, role: Role) -> u8 {
+async fn run_as(args: ServerArgs, role: Role) -> Exit {
     let scenarios = match load_corpus(&args.select.scenarios) {
         Ok(s) => s,
         Err(code) => return code,
@@ -235,7 +231,7 @@ async fn run_as(args: ServerArgs, role: Role) -> u8 {
         Ok(t) => t,
         Err(e) => {
             eprintln!("error: {e}");
-            return EXIT_USAGE;
+            return Exit::Usage;
         }
     };
     let case_config = CaseConfig {
@@ -255,7 +251,7 @@ async fn run_as(args: ServerArgs, role: Role) -> u8 {
             Ok(v) => offers = Some(client_offers(&v)),
             Err(e) => {
                 eprintln!("error: {e} (client: {})", target.display());
-                return EXIT_TARGET;
+                return Exit::TargetUnavailable;
             }
         }
     }
@@ -270,7 +266,7 @@ async fn run_as(args: ServerArgs, role: Role) -> u8 {
     }
     if cases.is_empty() {
         eprintln!("error: no case matches the filters");
-        return EXIT_USAGE;
+        return Exit::Usage;
     }
     let cores = std::thread::available_parallelism().map_or(2, usize::from);
     // The built-in reference is a light native process and its cases mostly
@@ -303,7 +299,7 @@ async fn run_as(args: ServerArgs, role: Role) -> u8 {
             Ok(r) => Some(r),
             Err(e) => {
                 eprintln!("error: {e}");
-                return EXIT_USAGE;
+                return Exit::Usage;
             }
         },
         None => None,
@@ -366,14 +362,13 @@ async fn run_as(args: ServerArgs, role: Role) -> u8 {
     }
     // Stopped: the signal's code (README), whatever else happened.
     if let Some(stop) = stopped {
-        return u8::try_from(stop.exit_code).unwrap_or(crate::interrupt::EXIT_SIGINT);
+        return stop.exit;
     }
     if !write_errors.is_empty() {
-        return EXIT_USAGE;
+        return Exit::Usage;
     }
-    let code = match &verdict {
+    match &verdict {
         Some(v) => v.tally.exit_code(&summary, strict),
         None => summary.exit_code(strict),
-    };
-    u8::try_from(code).unwrap_or(EXIT_USAGE)
+    }
 }

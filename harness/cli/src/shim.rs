@@ -14,12 +14,11 @@ use std::net::{Shutdown, TcpStream};
 use std::sync::mpsc;
 use std::time::Duration;
 
+use mcpspec_model::Exit;
+
 use crate::cli::ShimArgs;
 
-/// Exit code when the harness cannot be reached.
-const EXIT_UNREACHABLE: u8 = 3;
-
-pub fn run(args: &ShimArgs) -> u8 {
+pub fn run(args: &ShimArgs) -> Exit {
     let stream = match TcpStream::connect_timeout(&args.connect, Duration::from_secs(10)) {
         Ok(s) => s,
         Err(e) => {
@@ -27,7 +26,7 @@ pub fn run(args: &ShimArgs) -> u8 {
                 "mcpspec shim: cannot reach the harness at {}: {e}",
                 args.connect
             );
-            return EXIT_UNREACHABLE;
+            return Exit::TargetUnavailable;
         }
     };
     let _ = stream.set_nodelay(true);
@@ -36,7 +35,7 @@ pub fn run(args: &ShimArgs) -> u8 {
         Ok(s) => s,
         Err(e) => {
             eprintln!("mcpspec shim: {e}");
-            return EXIT_UNREACHABLE;
+            return Exit::TargetUnavailable;
         }
     };
     let tx = done_tx.clone();
@@ -59,10 +58,10 @@ pub fn run(args: &ShimArgs) -> u8 {
         });
     if let Err(e) = spawned {
         eprintln!("mcpspec shim: cannot start its relay threads: {e}");
-        return EXIT_UNREACHABLE;
+        return Exit::TargetUnavailable;
     }
     let _ = done_rx.recv();
-    0
+    Exit::Success
 }
 
 /// Copies `from` to `to`, flushing after every read, until either ends.

@@ -11,6 +11,7 @@ use std::time::Duration;
 
 use mcpspec_engine::Version;
 
+use crate::exit::Exit;
 use crate::outcome::{CaseResult, Summary};
 
 #[derive(Debug, Clone)]
@@ -35,8 +36,9 @@ pub enum Event {
     Interrupted {
         /// Why, e.g. `SIGINT`.
         reason: String,
-        /// The process exit code an interrupted run comes to (e.g. 130).
-        exit_code: i32,
+        /// The exit code an interrupted run comes to ([`Exit::Interrupted`]
+        /// for `SIGINT`).
+        exit: Exit,
     },
     RunFinished {
         summary: Summary,

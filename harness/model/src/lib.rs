@@ -14,13 +14,17 @@
 //! tokio, hyper or reqwest.
 //!
 //! - [`outcome`]: a case's [`Outcome`], the [`Finding`]s behind it, its
-//!   [`TranscriptLine`]s, and the run's [`Summary`].
+//!   [`TranscriptLine`]s, and the run's [`Summary`] with the exit code it
+//!   comes to.
 //! - [`event`]: the [`Event`] stream and the [`Reporter`] trait.
+//! - [`exit`]: the binary's exit codes, [`Exit`], and their documentation.
 
 pub mod event;
+pub mod exit;
 pub mod outcome;
 
 pub use event::{Event, Reporter};
+pub use exit::Exit;
 pub use outcome::{
     outcome_of, Blame, CaseResult, Finding, FindingSource, Outcome, Summary, TranscriptLine,
 };

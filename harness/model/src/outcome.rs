@@ -11,6 +11,8 @@ use std::time::Duration;
 
 use mcpspec_engine::{Level, Version};
 
+use crate::exit::Exit;
+
 /// Who is responsible when a case could not be judged.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Blame {
@@ -156,9 +158,9 @@ pub struct Summary {
     pub warned: usize,
     pub not_applicable: usize,
     pub errored: usize,
-    /// Errors blamed on the scenario files or the harness (exit 2).
+    /// Errors blamed on the scenario files or the harness ([`Exit::Usage`]).
     pub scenario_errors: usize,
-    /// Errors blamed on the target (exit 3).
+    /// Errors blamed on the target ([`Exit::TargetUnavailable`]).
     pub target_errors: usize,
 }
 
@@ -183,18 +185,18 @@ impl Summary {
         self.passed + self.failed + self.warned + self.not_applicable + self.errored
     }
 
-    /// The process exit code (documented in the README):
-    /// 0 conforming, 1 conformance failures (warnings too under `strict`),
-    /// 2 scenario or harness error, 3 the target could not be run.
-    pub fn exit_code(&self, strict: bool) -> i32 {
+    /// The exit code the totals come to: a scenario or harness error, else
+    /// a target that could not be run, else failures (warnings too under
+    /// `strict`), else success.
+    pub fn exit_code(&self, strict: bool) -> Exit {
         if self.scenario_errors > 0 {
-            2
+            Exit::Usage
         } else if self.target_errors > 0 {
-            3
+            Exit::TargetUnavailable
         } else if self.failed > 0 || (strict && self.warned > 0) {
-            1
+            Exit::Failures
         } else {
-            0
+            Exit::Success
         }
     }
 }
@@ -207,22 +209,22 @@ mod tests {
     fn exit_codes_follow_the_worst_outcome() {
         let mut s = Summary::default();
         s.add(&Outcome::Pass);
-        assert_eq!(s.exit_code(false), 0);
+        assert_eq!(s.exit_code(false), Exit::Success);
         s.add(&Outcome::Warn);
-        assert_eq!(s.exit_code(false), 0);
-        assert_eq!(s.exit_code(true), 1);
+        assert_eq!(s.exit_code(false), Exit::Success);
+        assert_eq!(s.exit_code(true), Exit::Failures);
         s.add(&Outcome::Fail);
-        assert_eq!(s.exit_code(false), 1);
+        assert_eq!(s.exit_code(false), Exit::Failures);
         s.add(&Outcome::Error {
             blame: Blame::Target,
             message: String::new(),
         });
-        assert_eq!(s.exit_code(false), 3);
+        assert_eq!(s.exit_code(false), Exit::TargetUnavailable);
         s.add(&Outcome::Error {
             blame: Blame::Scenario,
             message: String::new(),
         });
-        assert_eq!(s.exit_code(false), 2);
+        assert_eq!(s.exit_code(false), Exit::Usage);
         assert_eq!(s.total(), 5);
     }
 }

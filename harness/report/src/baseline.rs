@@ -13,15 +13,15 @@
 //! | not applicable, scenario or harness error     | as usual           | as usual       |
 //!
 //! An expected failure does not fail the run; a stale expectation does
-//! (exit 1): the entry must go. Scenario and harness errors are never
-//! expected (they are mcpspec's own problems, exit 2). Loading the file
+//! (exit 1, [`Exit::Failures`]): the entry must go. Scenario and harness
+//! errors are never expected (they are mcpspec's own problems, exit 2). Loading the file
 //! (with `file:line:col` errors) is the CLI's job; this module only judges.
 
 use std::collections::HashMap;
 use std::sync::Arc;
 
 use globset::{Glob, GlobMatcher};
-use mcpspec_model::{Blame, CaseResult, Event, Outcome, Reporter, Summary};
+use mcpspec_model::{Blame, CaseResult, Event, Exit, Outcome, Reporter, Summary};
 
 /// One entry of the file.
 #[derive(Debug, Clone)]
@@ -180,17 +180,17 @@ impl Tally {
         self.expected.get(outcome).copied().unwrap_or(0)
     }
 
-    /// The exit code (README): expected failures do not count, a stale
-    /// expectation is a conformance failure (1); scenario errors (2) and
-    /// unexpected target errors (3) win as without a baseline.
-    pub fn exit_code(&self, summary: &Summary, strict: bool) -> i32 {
+    /// The exit code: expected failures do not count, a stale expectation
+    /// is a conformance failure ([`Exit::Failures`]); scenario errors and
+    /// unexpected target errors win as without a baseline.
+    pub fn exit_code(&self, summary: &Summary, strict: bool) -> Exit {
         let mut s = summary.clone();
         s.failed -= self.expected_of("fail").min(s.failed);
         s.warned -= self.expected_of("warn").min(s.warned);
         s.target_errors -= self.expected_target_errors.min(s.target_errors);
         match s.exit_code(strict) {
-            0 if self.stale > 0 => 1,
-            code => code,
+            Exit::Success if self.stale > 0 => Exit::Failures,
+            exit => exit,
         }
     }
 }
@@ -277,14 +277,14 @@ mod tests {
         };
         let listed = case("server/a", Outcome::Fail);
         assert_eq!(b.judge(&listed), Some(Expectation::ExpectedFailure(0)));
-        assert_eq!(summarize(std::slice::from_ref(&listed)), 0);
+        assert_eq!(summarize(std::slice::from_ref(&listed)), Exit::Success);
         assert_eq!(
             summarize(&[listed.clone(), case("server/b", Outcome::Fail)]),
-            1
+            Exit::Failures
         );
         let stale = case("server/stale", Outcome::Pass);
         assert_eq!(b.judge(&stale), Some(Expectation::Stale(1)));
-        assert_eq!(summarize(&[listed, stale]), 1);
+        assert_eq!(summarize(&[listed, stale]), Exit::Failures);
         let na = case(
             "server/a",
             Outcome::NotApplicable {
@@ -299,7 +299,7 @@ mod tests {
                 message: String::new(),
             },
         );
-        assert_eq!(summarize(&[harness]), 2);
+        assert_eq!(summarize(&[harness]), Exit::Usage);
     }
 
     #[test]
@@ -310,7 +310,7 @@ mod tests {
         s.add(&w.outcome);
         let mut t = Tally::default();
         t.add(&w, b.judge(&w));
-        assert_eq!(t.exit_code(&s, true), 0);
-        assert_eq!(Tally::default().exit_code(&s, true), 1);
+        assert_eq!(t.exit_code(&s, true), Exit::Success);
+        assert_eq!(Tally::default().exit_code(&s, true), Exit::Failures);
     }
 }

@@ -161,7 +161,7 @@ impl Drop for ReportDir {
 mod tests {
     use super::*;
     use mcpspec_engine::{Level, Version};
-    use mcpspec_model::{CaseResult, Outcome};
+    use mcpspec_model::{CaseResult, Exit, Outcome};
     use std::time::Duration;
 
     fn passed(id: &str) -> Event {
@@ -192,7 +192,7 @@ mod tests {
         reports.event(&passed("server/x"));
         reports.event(&Event::Interrupted {
             reason: "SIGINT".into(),
-            exit_code: 130,
+            exit: Exit::Interrupted,
         });
         let mut summary = mcpspec_model::Summary::default();
         summary.add(&Outcome::Pass);

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use mcpspec_engine::Version;
-use mcpspec_model::{CaseResult, Event, Summary};
+use mcpspec_model::{CaseResult, Event, Exit, Summary};
 
 use crate::baseline::{Baseline, Expectation, Tally};
 
@@ -47,7 +47,7 @@ pub struct RunLog {
     /// Wall time, once `RunFinished` arrived.
     pub wall: Option<Duration>,
     /// Why the run was stopped early (`Interrupted`), and its exit code.
-    pub interrupted: Option<(String, i32)>,
+    pub interrupted: Option<(String, Exit)>,
 }
 
 impl RunLog {
@@ -110,8 +110,8 @@ impl RunLog {
                     expectation,
                 });
             }
-            Event::Interrupted { reason, exit_code } => {
-                self.interrupted = Some((reason.clone(), *exit_code));
+            Event::Interrupted { reason, exit } => {
+                self.interrupted = Some((reason.clone(), *exit));
             }
             Event::RunFinished {
                 summary,
@@ -136,8 +136,8 @@ impl RunLog {
     }
 
     /// The exit code the run comes to, baseline applied; an interrupted
-    /// run's own (130 for SIGINT).
-    pub fn exit_code(&self) -> i32 {
+    /// run's own ([`Exit::Interrupted`] for SIGINT).
+    pub fn exit_code(&self) -> Exit {
         match &self.interrupted {
             Some((_, code)) => *code,
             None => self.tally.exit_code(&self.summary, self.strict),

@@ -12,7 +12,7 @@
 
 use std::fmt::Write as _;
 
-use mcpspec_model::Outcome;
+use mcpspec_model::{Exit, Outcome};
 
 use crate::baseline::Expectation;
 use crate::log::{rfc3339, Judged, RunLog};
@@ -176,7 +176,7 @@ fn sections(log: &RunLog) -> Vec<(&'static str, Vec<&Judged>)> {
 pub fn render(log: &RunLog, limit: usize) -> String {
     let s = &log.summary;
     let code = log.exit_code();
-    let verdict = if code == 0 {
+    let verdict = if code == Exit::Success {
         "conforming"
     } else {
         "not conforming"

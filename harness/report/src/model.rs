@@ -322,7 +322,7 @@ pub fn build(log: &RunLog, transcript_of: &dyn Fn(&str) -> Option<String>) -> Re
             strict: log.strict,
             jobs: log.jobs,
             planned: log.planned,
-            exit_code: log.exit_code(),
+            exit_code: log.exit_code().into(),
             interrupted_by: log.interrupted.as_ref().map(|(why, _)| why.clone()),
         },
         summary: Totals {

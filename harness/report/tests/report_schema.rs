@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use mcpspec_engine::{Level, Version};
 use mcpspec_model::{
-    Blame, CaseResult, Event, Finding, FindingSource, Outcome, Summary, TranscriptLine,
+    Blame, CaseResult, Event, Exit, Finding, FindingSource, Outcome, Summary, TranscriptLine,
 };
 use mcpspec_report::{model, report_schema, report_schema_text, Baseline, Entry, SCHEMA_PATH};
 
@@ -185,7 +185,7 @@ fn an_interrupted_run_validates_and_says_so() {
     log.observe(&Event::CaseFinished(Box::new(done)));
     log.observe(&Event::Interrupted {
         reason: "SIGTERM".into(),
-        exit_code: 143,
+        exit: Exit::Terminated,
     });
     log.observe(&Event::RunFinished {
         summary,

@@ -6,7 +6,7 @@
 //! with another version is not offered, and its cases are not applicable
 //! without starting the target again. A target that cannot be started, or
 //! that completes no handshake at all, makes every case an error blamed on
-//! the target (exit 3) — within the step timeout, never a hang.
+//! the target ([`Exit::TargetUnavailable`]) — within the step timeout, never a hang.
 //!
 //! [`run_until`] also takes a stop signal (the CLI's Ctrl-C): when it fires,
 //! no case starts any more, every running case task (and probe) is aborted
@@ -20,6 +20,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use mcpspec_engine::Version;
+use mcpspec_model::Exit;
 use mcpspec_wire::Message;
 use serde_json::{json, Value};
 use tokio::sync::Semaphore;
@@ -62,7 +63,7 @@ pub enum Offer {
 pub struct Stop {
     /// E.g. `SIGINT`.
     pub reason: String,
-    pub exit_code: i32,
+    pub exit: Exit,
 }
 
 /// Runs `cases` against the target and returns the totals.
@@ -121,7 +122,7 @@ pub async fn run_until(
             reporters,
             Event::Interrupted {
                 reason: s.reason.clone(),
-                exit_code: s.exit_code,
+                exit: s.exit,
             },
         );
     }
@@ -179,7 +180,7 @@ pub async fn run_until(
                     reporters,
                     Event::Interrupted {
                         reason: s.reason.clone(),
-                        exit_code: s.exit_code,
+                        exit: s.exit,
                     },
                 );
                 stopped = Some(s);

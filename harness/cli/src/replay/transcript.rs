@@ -18,12 +18,11 @@
 use std::path::Path;
 use std::time::Duration;
 
+use mcpspec_model::Exit;
 use mcpspec_report::normalize::{kind_of, normalize_kind, parse_jsonl};
 use mcpspec_report::{textdiff, Redactions};
 use mcpspec_transport::{CommandSpec, Event, StdioProcess};
 use serde_json::{json, Map, Value};
-
-use crate::EXIT_USAGE;
 
 /// How long to keep reading after the last expected answer.
 const SETTLE: Duration = Duration::from_millis(300);
@@ -143,30 +142,30 @@ pub async fn run(
     opts: (Duration, Duration, usize),
     rules: &Redactions,
     color: bool,
-) -> u8 {
+) -> Exit {
     let text = match std::fs::read_to_string(file) {
         Ok(t) => t,
         Err(e) => {
             eprintln!("error: failed to read {}: {e}", file.display());
-            return EXIT_USAGE;
+            return Exit::Usage;
         }
     };
     let records = match parse_jsonl(&text) {
         Ok(r) => r,
         Err(e) => {
             eprintln!("error: {}: {e}", file.display());
-            return EXIT_USAGE;
+            return Exit::Usage;
         }
     };
     if let Err(e) = inputs(&records) {
         eprintln!("error: {}: {e}", file.display());
-        return EXIT_USAGE;
+        return Exit::Usage;
     }
     let target = match replay_target.map_or_else(|| crate::server::target(&[]), Ok) {
         Ok(t) => t,
         Err(e) => {
             eprintln!("error: {e}");
-            return EXIT_USAGE;
+            return Exit::Usage;
         }
     };
     let (timeout, startup_timeout, max_line) = opts;
@@ -187,7 +186,7 @@ pub async fn run(
         Ok(g) => g,
         Err(e) => {
             eprintln!("error: the target could not be run: {e}");
-            return 3;
+            return Exit::TargetUnavailable;
         }
     };
     let recorded = normalize_kind(&records, rules, "received");
@@ -203,7 +202,7 @@ pub async fn run(
     let expected = records.iter().filter(|r| kind_of(r) == "received").count();
     if diff.is_empty() {
         println!("same: the target's {expected} answer(s) match the transcript");
-        0
+        Exit::Success
     } else {
         print!("{diff}");
         println!(
@@ -211,6 +210,6 @@ pub async fn run(
              ({} frame(s) now, {expected} recorded)",
             got.len()
         );
-        1
+        Exit::Failures
     }
 }
