@@ -11,6 +11,14 @@
 //! - [`case`] / [`steps`]: one case — fresh target process, handshake, steps.
 //! - [`conn`]: transport + oracle + inbox + transcript for one case.
 //!
+//! The runner judges nothing itself. Every frame, HTTP exchange, SSE event
+//! and exit of the peer — and everything the harness sends — is put to the
+//! one judge (`mcpspec_oracle::Oracle`, fed by [`conn`]); its violations
+//! become the case's oracle findings. What the runner adds are the
+//! scenario's own expectations: the answer or request a step waits for, its
+//! matchers and timeouts, and the handshake it opens a case with, each
+//! failing with the requirement the scenario (or the handshake) names.
+//!
 //! What a case comes to — outcomes, findings, transcript lines, the summary
 //! and its exit code — and the [`Event`] stream are crate `mcpspec-model`'s,
 //! re-exported here ([`outcome`], [`event`]) so the runner's own code reads
