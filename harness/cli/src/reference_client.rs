@@ -219,7 +219,7 @@ async fn drive(
                 break;
             };
             let write = matches!(output, Output::Write(_));
-            if let Some(code) = perform(conn, &mut client, vec![output], now()).await {
+            if let Some(code) = perform(conn, &mut client, vec![output], now(), heard).await {
                 return code;
             }
             if write && http {
@@ -347,17 +347,24 @@ fn log_http(record: &HttpRecord) {
     }
 }
 
-/// Carries out the outputs; `Some(code)` when the client exited.
+/// Carries out the outputs; `Some(code)` when the client exited. `heard`:
+/// the server has sent something (a write that fails before it did means
+/// the server could not be run, exactly as its exit before it spoke does).
 async fn perform(
     conn: &mut Connection,
     client: &mut ReferenceClient,
     outputs: Vec<Output>,
     now: u64,
+    heard: bool,
 ) -> Option<Exit> {
     for output in outputs {
         match output {
             Output::Write(bytes) => {
                 if let Err(e) = conn.send(&bytes).await {
+                    if !heard {
+                        eprintln!("error: the server could not be written to before it sent anything: {e}");
+                        return Some(Exit::TargetUnavailable);
+                    }
                     eprintln!("{CLIENT_NAME}: failed to send to the server: {e}");
                     // The server is gone: the session ends (EOF yields only
                     // log lines and the exit).
