@@ -59,8 +59,8 @@
 pub mod client;
 pub mod driver;
 pub mod expect;
+pub mod feed;
 pub mod gen;
-pub mod http;
 pub mod input;
 pub mod memory;
 pub mod minimize;
