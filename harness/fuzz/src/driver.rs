@@ -26,8 +26,8 @@
 use std::collections::HashMap;
 use std::time::Duration;
 
-use mcpspec_engine::{Role, Version, Violation};
-use mcpspec_transport::{Connection, Event, HttpRecord, Transport, Via};
+use mcpspec_engine::{Role, Version};
+use mcpspec_transport::{Connection, Event, Transport, Via};
 use mcpspec_wire::{classify, Id, Inbound, Message};
 use serde_json::{json, Value};
 use tokio::time::Instant;
@@ -44,6 +44,9 @@ use crate::post::{posts, Shape};
 use crate::target::Target;
 
 mod discover;
+mod http;
+
+use http::Sent;
 
 /// How to run one session.
 #[derive(Debug, Clone)]
@@ -65,20 +68,6 @@ pub struct HandshakeError {
     /// An oracle that tripped on the way (the target exited, or never answered).
     pub verdict: Option<Verdict>,
     pub message: String,
-}
-
-/// What one HTTP POST of the session carried, until its exchange is recorded.
-#[derive(Debug, Clone)]
-enum Sent {
-    /// The driver's own (the handshake, the sync ping, an answer).
-    Own,
-    /// A notification of the handshake, or an input's body: judged.
-    Judged {
-        exec: Option<u64>,
-        shape: Shape,
-        /// The requests it carried (refused together by a 4xx).
-        ids: Vec<Id>,
-    },
 }
 
 /// A live session.
@@ -207,36 +196,6 @@ impl Session {
         let id = Id::String(format!("mcpspec-{what}-{}", self.seq));
         self.own.insert(id.clone(), None);
         id
-    }
-
-    /// Writes bytes (stdio) or POSTs one body exactly (HTTP: the transport
-    /// strips the `\r\n` added here); returns the POST's number.
-    /// The oracle is told of the POST as it starts, and of the bytes once
-    /// delivered (observing what this side sends never yields a violation).
-    async fn write(&mut self, bytes: &[u8], sent: Sent) -> Result<u64, ()> {
-        let now = self.now_ms();
-        if !self.framing.is_http() {
-            self.conn.send(bytes).await.map_err(|_| ())?;
-            let _ = self.feed.sent(now, bytes);
-            return Ok(0);
-        }
-        let mut body = bytes.to_vec();
-        body.extend_from_slice(b"\r\n");
-        let _ = self.feed.posted(now, &body);
-        match self.conn.send(&body).await {
-            Ok(()) => {
-                let _ = self.feed.sent(now, bytes);
-                self.posts += 1;
-                self.pending.insert(self.posts, sent);
-                Ok(self.posts)
-            }
-            Err(_) => Err(()),
-        }
-    }
-
-    /// HTTP: handles events until POST `n` has been recorded or `deadline`.
-    async fn await_record(&mut self, n: u64, deadline: Instant, verdicts: &mut Vec<Verdict>) {
-        while self.pending.contains_key(&n) && self.pump(deadline, verdicts).await {}
     }
 
     /// Sends a request of the driver's own and waits for its answer.
@@ -466,46 +425,6 @@ impl Session {
             }
         }
         true
-    }
-
-    /// HTTP: the exchange of POST `n` was recorded.
-    fn recorded(
-        &mut self,
-        n: u64,
-        record: &HttpRecord,
-        found: Vec<Violation>,
-        verdicts: &mut Vec<Verdict>,
-    ) {
-        let Some(sent) = self.pending.remove(&n) else {
-            return;
-        };
-        match &sent {
-            Sent::Own => verdicts.extend(self.judge.exchange(None, record, None, found)),
-            Sent::Judged { exec, shape, .. } => {
-                verdicts.extend(self.judge.exchange(Some(*shape), record, *exec, found));
-            }
-        }
-        match (sent, record.status) {
-            (Sent::Own, None) => {
-                let error = record.error.clone().unwrap_or_default();
-                // A POST that got no headers in time is the ping oracle's.
-                if !error.starts_with("no response headers") {
-                    let how = format!("the server could not be reached ({error})");
-                    self.ended(how, true, verdicts);
-                }
-            }
-            (Sent::Own, Some(404)) => {
-                let how = "the server ended the session (a POST of the driver's own → HTTP 404)";
-                self.ended(how.to_owned(), false, verdicts);
-            }
-            (Sent::Own, Some(s)) if s >= 400 => self.own_refused = Some(s),
-            (Sent::Own, Some(_)) => {}
-            (Sent::Judged { ids, .. }, _) => {
-                if record.status.is_some_and(|s| (400..500).contains(&s)) {
-                    self.judge.refused(&ids);
-                }
-            }
-        }
     }
 
     /// Handles what is the driver's own business (its own answers, the
