@@ -4,10 +4,11 @@
 //! ```text
 //!  stdio  exec n:  input bytes (flushed chunk by chunk) ─► ping "mcpspec-ping-k" ─► wait for its answer
 //!  HTTP   exec n:  POST each body of the input ─► wait for its status (bounded) ─► POST ping ─► wait for its answer
+//!         every byte sent and every event received ─► the one oracle (crate::feed)
 //!         every frame meanwhile: own answers consumed here, requests from the
-//!         target answered (ping → {}, anything else → -32601), progress noted,
-//!         everything else judged by the session's Judge; every input POST's
-//!         exchange judged by `crate::http`
+//!         target answered (ping → {}, anything else → -32601), progress noted;
+//!         the oracle's violations, with each frame and each POST's exchange,
+//!         go to the session's Judge (fuzz policy: what the inputs owe and allow)
 //!  verdicts: exit / session gone ⇒ alive; no ping answer within the timeout ⇒ ping;
 //!            judge's verdicts; owed requests past their deadline ⇒ unanswered
 //! ```
@@ -25,13 +26,14 @@
 use std::collections::HashMap;
 use std::time::Duration;
 
-use mcpspec_engine::Version;
-use mcpspec_transport::{Connection, Event, HttpRecord, Via};
+use mcpspec_engine::{Role, Version};
+use mcpspec_transport::{Connection, Event, Transport, Via};
 use mcpspec_wire::{classify, Id, Inbound, Message};
 use serde_json::{json, Value};
 use tokio::time::Instant;
 
 use crate::expect::{Ctx as ExpectCtx, Expect};
+use crate::feed::Feed;
 use crate::gen::mcp::initialize_params;
 use crate::gen::Knowledge;
 use crate::input::{Framing, Input};
@@ -42,6 +44,9 @@ use crate::post::{posts, Shape};
 use crate::target::Target;
 
 mod discover;
+mod http;
+
+use http::Sent;
 
 /// How to run one session.
 #[derive(Debug, Clone)]
@@ -65,25 +70,13 @@ pub struct HandshakeError {
     pub message: String,
 }
 
-/// What one HTTP POST of the session carried, until its exchange is recorded.
-#[derive(Debug, Clone)]
-enum Sent {
-    /// The driver's own (the handshake, the sync ping, an answer).
-    Own,
-    /// A notification of the handshake, or an input's body: judged.
-    Judged {
-        exec: Option<u64>,
-        shape: Shape,
-        /// The requests it carried (refused together by a 4xx).
-        ids: Vec<Id>,
-    },
-}
-
 /// A live session.
 pub struct Session {
     conn: Connection,
     framing: Framing,
     pid: Option<u32>,
+    /// The one oracle, fed everything that crosses the connection.
+    feed: Feed,
     pub judge: Judge,
     version: Version,
     timeout: Duration,
@@ -132,11 +125,17 @@ impl Session {
         };
         let framing = crate::target::framing(&cfg.target);
         let timeout_ms = u64::try_from(cfg.timeout.as_millis()).unwrap_or(u64::MAX);
-        let judge = Judge::new(cfg.version, timeout_ms);
+        let judge = Judge::new(timeout_ms);
+        let transport = match framing {
+            Framing::Ndjson => Transport::Stdio,
+            Framing::HttpBody { streamable: true } => Transport::Http,
+            Framing::HttpBody { streamable: false } => Transport::Sse,
+        };
         Ok(Session {
             conn,
             framing,
             pid,
+            feed: Feed::new(Role::Server, cfg.version, transport),
             judge: if framing.is_http() {
                 judge.over_http()
             } else {
@@ -197,29 +196,6 @@ impl Session {
         let id = Id::String(format!("mcpspec-{what}-{}", self.seq));
         self.own.insert(id.clone(), None);
         id
-    }
-
-    /// Writes bytes (stdio) or POSTs one body exactly (HTTP: the transport
-    /// strips the `\r\n` added here); returns the POST's number.
-    async fn write(&mut self, bytes: &[u8], sent: Sent) -> Result<u64, ()> {
-        if !self.framing.is_http() {
-            return self.conn.send(bytes).await.map(|_| 0).map_err(|_| ());
-        }
-        let mut body = bytes.to_vec();
-        body.extend_from_slice(b"\r\n");
-        match self.conn.send(&body).await {
-            Ok(()) => {
-                self.posts += 1;
-                self.pending.insert(self.posts, sent);
-                Ok(self.posts)
-            }
-            Err(_) => Err(()),
-        }
-    }
-
-    /// HTTP: handles events until POST `n` has been recorded or `deadline`.
-    async fn await_record(&mut self, n: u64, deadline: Instant, verdicts: &mut Vec<Verdict>) {
-        while self.pending.contains_key(&n) && self.pump(deadline, verdicts).await {}
     }
 
     /// Sends a request of the driver's own and waits for its answer.
@@ -395,24 +371,26 @@ impl Session {
         if self.exit.is_some() {
             return false;
         }
-        let (via, ev) = match tokio::time::timeout_at(deadline, self.conn.recv()).await {
+        let (via, ev, at) = match tokio::time::timeout_at(deadline, self.conn.recv()).await {
             Err(_) => return false,
             Ok(None) => {
                 self.ended("the target's output ended".to_owned(), false, verdicts);
                 return false;
             }
-            Ok(Some(ev)) => (ev.via, ev.event),
+            Ok(Some(ev)) => (ev.via, ev.event, ev.at),
         };
+        let at_ms = u64::try_from(at.as_millis()).unwrap_or(u64::MAX);
+        let found = self.feed.received(at_ms, via, &ev);
         match &ev {
             Event::Frame(f) => {
+                verdicts.extend(self.judge.frame(via, &f.bytes, found));
                 if let Ok(Inbound::Single(msg)) = classify(&f.bytes) {
-                    if self.consume(&msg).await {
-                        return true;
-                    }
+                    self.consume(&msg).await;
                 }
-                verdicts.extend(self.judge.received(&ev));
             }
-            Event::FrameError(_) => verdicts.extend(self.judge.received(&ev)),
+            Event::FrameError(_) | Event::SseEvent { .. } | Event::SseError(_) => {
+                verdicts.extend(self.judge.event(via, found));
+            }
             Event::Stderr(line) | Event::Stdout(line) => {
                 if self.stderr.len() >= 5 {
                     self.stderr.remove(0);
@@ -430,7 +408,7 @@ impl Session {
             }
             Event::Http(record) => {
                 if let Via::Post(n) = via {
-                    self.recorded(n, record, verdicts);
+                    self.recorded(n, record, found, verdicts);
                     if self.exit.is_some() {
                         return false;
                     }
@@ -445,52 +423,19 @@ impl Session {
                 self.ended(how, gone, verdicts);
                 return false;
             }
-            // SSE framing is `mcpspec server`'s business (its scenarios).
-            Event::SseEvent { .. } | Event::SseError(_) => {}
         }
         true
     }
 
-    /// HTTP: the exchange of POST `n` was recorded.
-    fn recorded(&mut self, n: u64, record: &HttpRecord, verdicts: &mut Vec<Verdict>) {
-        let Some(sent) = self.pending.remove(&n) else {
-            return;
-        };
-        let streamable = matches!(self.framing, Framing::HttpBody { streamable: true });
-        match (sent, record.status) {
-            (Sent::Own, None) => {
-                let error = record.error.clone().unwrap_or_default();
-                // A POST that got no headers in time is the ping oracle's.
-                if !error.starts_with("no response headers") {
-                    let how = format!("the server could not be reached ({error})");
-                    self.ended(how, true, verdicts);
-                }
-            }
-            (Sent::Own, Some(404)) => {
-                let how = "the server ended the session (a POST of the driver's own → HTTP 404)";
-                self.ended(how.to_owned(), false, verdicts);
-            }
-            (Sent::Own, Some(s)) if s >= 400 => self.own_refused = Some(s),
-            (Sent::Own, Some(_)) => {}
-            (Sent::Judged { exec, shape, ids }, _) => {
-                if record.status.is_some_and(|s| (400..500).contains(&s)) {
-                    self.judge.refused(&ids);
-                }
-                verdicts.extend(crate::http::judge_post(streamable, shape, record, exec));
-            }
-        }
-    }
-
-    /// Handles what is the driver's own business; true when consumed.
-    async fn consume(&mut self, msg: &Message) -> bool {
+    /// Handles what is the driver's own business (its own answers, the
+    /// target's requests, progress).
+    async fn consume(&mut self, msg: &Message) {
         match msg {
-            Message::Response(r) => match r.id.as_ref().and_then(|id| self.own.get_mut(id)) {
-                Some(slot @ None) => {
+            Message::Response(r) => {
+                if let Some(slot @ None) = r.id.as_ref().and_then(|id| self.own.get_mut(id)) {
                     *slot = Some(msg.clone());
-                    true
                 }
-                _ => false,
-            },
+            }
             Message::Request(r) => {
                 let answer = if r.method == "ping" {
                     Message::result(r.id.clone(), json!({}))
@@ -502,7 +447,6 @@ impl Session {
                     line.push('\n');
                 }
                 let _ = self.write(line.as_bytes(), Sent::Own).await;
-                true
             }
             Message::Notification(n) => {
                 if n.method == "notifications/progress" {
@@ -511,7 +455,6 @@ impl Session {
                         self.judge.progress(t, now);
                     }
                 }
-                true
             }
         }
     }
@@ -548,7 +491,7 @@ impl Session {
                 }
             }
         }
-        self.judge.set_version(self.version);
+        self.feed.settle(self.version);
         if self.framing == (Framing::HttpBody { streamable: true }) {
             self.conn
                 .set_protocol_version(Some(self.version.as_str().to_owned()));

@@ -8,13 +8,25 @@
 //! saved as reproducers that `mcpspec replay` runs again.
 //!
 //! ```text
-//!   gen (seeded, pure) ─► Input ─► expect::derive ─► Expect ─┐
-//!                           │                                 ▼
-//!                           └──► driver (Connection) ─► frames ─► oracle::Judge ─► Verdict
-//!                                   │ HTTP: each POST's exchange ─► http::judge_post ─► Verdict
-//!                                   │ ping sync, exit / session gone, RSS ───────────► Verdict
+//!   gen (seeded, pure) ─► Input ─► expect::derive ─► Expect ──────────────────────┐
+//!                           │                                                      ▼
+//!                           └──► driver (Connection) ─► bytes both ways, POSTs, events
+//!                                   │                       │
+//!                                   │                       ▼ feed
+//!                                   │      mcpspec_oracle::Oracle (the one judge) ─► violations
+//!                                   │                       │
+//!                                   │                       ▼
+//!                                   │      oracle::Judge (fuzz policy: what inputs owe and allow) ─► Verdict
+//!                                   │ ping sync, exit / session gone, RSS, deadlines ─────────────► Verdict
 //!   run: sessions, restarts, dedup ─► minimize (ddmin, fresh process) ─► repro (file)
 //! ```
+//!
+//! Whether the target broke a rule of the protocol is decided by the one
+//! oracle (`mcpspec-oracle`), exactly as for `mcpspec server` and `mcpspec
+//! client`; the fuzz crate only adds fuzz policy on top: which answers an
+//! input is owed and with which error class, what fuzzed input allows
+//! beyond a strict reading, liveness and memory. The table in [`oracle`]
+//! says which verdict is whose.
 //!
 //! ```sh
 //! mcpspec fuzz server --seed 7 --duration 30s -- node build/index.js
@@ -37,7 +49,7 @@
 //!   with its requirement id and level, is in [`oracle`].
 //! - **Over HTTP** an input is one POST body ([`post`]: how bodies are read,
 //!   what ndjson-only mutations become), the sync ping its own POST; each
-//!   POST's status is judged ([`http`]); a refused or reset connection, a
+//!   POST's exchange is judged by the oracle; a refused or reset connection, a
 //!   404 or the end of the legacy stream is the "process died" analogue, a
 //!   new session the restart, and a server that cannot be reached ends the
 //!   run. RSS growth is watched over stdio only (the process is ours).
@@ -49,8 +61,9 @@
 //!   would be the sync request), clients over HTTP.
 //!
 //! Modules, in reading order: [`rng`], [`input`], [`gen`] (one module per
-//! level), [`expect`] (with [`post`] for HTTP bodies), [`oracle`] (with
-//! [`verdict`] and [`http`]), [`target`], [`driver`] (with [`memory`]),
+//! level), [`expect`] (with [`post`] for HTTP bodies), [`feed`] (the one
+//! oracle, fed), [`oracle`] (fuzz policy, with [`verdict`]), [`target`],
+//! [`driver`] (with [`memory`]),
 //! [`minimize`], [`repro`], [`run`] (the loop, its configuration and summary);
 //! then [`client`], which reuses them to fuzz clients.
 
@@ -59,8 +72,8 @@
 pub mod client;
 pub mod driver;
 pub mod expect;
+pub mod feed;
 pub mod gen;
-pub mod http;
 pub mod input;
 pub mod memory;
 pub mod minimize;

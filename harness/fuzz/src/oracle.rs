@@ -1,45 +1,58 @@
-//! The oracles, as a pure judge: told what was sent (as [`Expect`]s) and
-//! every frame that came back, it returns [`Verdict`]s. Liveness (the
-//! process, the sync ping) and memory are watched by the driver, which turns
-//! them into verdicts of the same shape.
+//! The fuzz policy: what an input is owed, and which of the one oracle's
+//! violations stand for fuzzed input. The driver feeds every observation to
+//! an [`mcpspec_oracle::Oracle`] (which decides whether the target broke a
+//! rule of the protocol) and hands what comes back, with each frame, to the
+//! session's [`Judge`], which knows what was sent as [`Expect`]s: it turns
+//! the oracle's violations into [`Verdict`]s, adds the verdicts only the
+//! fuzzer can give (an owed answer missing, the wrong error class), and
+//! lifts the oracle's verdict where fuzzed input allows more than a
+//! scenario does (`Judge::allows`). Liveness (the process, the sync ping)
+//! and memory are watched by the driver, which turns them into verdicts of
+//! the same shape.
 //!
-//! | oracle         | trips when                                                    | requirement (level)                          |
-//! |----------------|---------------------------------------------------------------|----------------------------------------------|
-//! | `alive`        | the target exits or is killed by a signal                     | `jsonrpc.robustness.survives-invalid` (SHOULD); `jsonrpc.request.answered` (MUST) when a valid request was pending |
-//! | `ping`         | the sync ping is not answered within the timeout, or answered with an error | `ping.respond` (MUST); before initialize `lifecycle.server.ping-before-init` (SHOULD) |
-//! | `stdout`       | a line is not JSON / not JSON-RPC / not UTF-8, an answer to an id nobody sent, a second answer, an array answer to no batch | `stdio.stdout-only-mcp`, `jsonrpc.message.valid`, `stdio.newline-delimited`, `jsonrpc.response.id-matches`, `jsonrpc.response.once`, `jsonrpc.batch.absent` (MUST) |
-//! | `error-class`  | malformed input answered with a success result, or an error of another class | `jsonrpc.error.invalid-request`, `…invalid-params`, `…method-not-found` (SHOULD) |
-//! | `notification` | a null-id answer no unreadable input explains follows input made of notifications, or a null-id result follows input with a notification | `jsonrpc.notification.no-response` (MUST) |
-//! | `unanswered`   | a valid request stays unanswered for the timeout (progress on its token restarts the clock) | `jsonrpc.request.answered` (MUST) |
-//! | `memory`       | resident memory grows past the bound (stdio only: the process is ours) | `jsonrpc.robustness.survives-invalid` (SHOULD) |
-//! | `output`       | over HTTP, what `stdout` checks, for JSON bodies and SSE messages (no ndjson rules; not UTF-8: `jsonrpc.message.utf8`) | `jsonrpc.message.valid`, `jsonrpc.response.*`, `jsonrpc.batch.absent` (MUST) |
-//! | `http`         | an input POST's status or body breaks the transport rules (see [`crate::http`]) | `http.post.*`, `sse.message-event` |
+//! | oracle         | trips when                                                    | requirement (level)                          | decided by |
+//! |----------------|---------------------------------------------------------------|----------------------------------------------|------------|
+//! | `stdout`       | anything the one oracle finds in what came back over stdio: not JSON-RPC, not ndjson, an answer to an id nobody sent, a second answer, an array where the version has no batches, a schema violation, a lifecycle rule broken… | `stdio.stdout-only-mcp`, `stdio.newline-delimited`, `jsonrpc.*`, `schema.message.conforms`, … | `mcpspec_oracle` |
+//! | `output`       | the same over HTTP (JSON bodies and SSE messages)             | as `stdout`, with `jsonrpc.message.utf8`, `http.get.no-responses`, … | `mcpspec_oracle` |
+//! | `http`         | an input POST's status breaks the transport rules: a 5xx for broken input, a notification POST not answered 202, a request answered with another content type, an answer in a legacy POST's body | `http.post.malformed-400`, `jsonrpc.robustness.survives-invalid` (SHOULD); `http.post.accepted-202`, `http.post.request-content-type`, `sse.message-event` (MUST) | `mcpspec_oracle`; a 5xx for a request owed an error: fuzz policy |
+//! | `notification` | the oracle's unexplained answer follows input made of notifications (or a null-id result, input with one) | `jsonrpc.notification.no-response` (MUST) | fuzz policy (which input the answer follows) |
+//! | `error-class`  | malformed input answered with a success result, or an error of another class | `jsonrpc.error.invalid-request`, `…invalid-params`, `…method-not-found` (SHOULD) | fuzz policy ([`crate::expect`]) |
+//! | `unanswered`   | a valid request stays unanswered for the timeout (progress on its token restarts the clock) | `jsonrpc.request.answered` (MUST) | fuzz policy |
+//! | `alive`        | the target exits or is killed by a signal                     | `jsonrpc.robustness.survives-invalid` (SHOULD); `jsonrpc.request.answered` (MUST) when a valid request was pending | fuzz policy (the driver) |
+//! | `ping`         | the sync ping is not answered within the timeout, or answered with an error | `ping.respond` (MUST); before initialize `lifecycle.server.ping-before-init` (SHOULD) | fuzz policy (the driver) |
+//! | `memory`       | resident memory grows past the bound (stdio only: the process is ours) | `jsonrpc.robustness.survives-invalid` (SHOULD) | fuzz policy (the driver) |
 //!
 //! Over HTTP `alive` trips when the server refuses or resets a connection,
 //! answers a POST of the driver's own with 404, or ends the legacy stream;
 //! an HTTP 4xx refusing a POST allows one error with a null id and settles
 //! what that POST's requests were owed as errors ([`Judge::refused`]).
 //!
-//! What is *not* a finding: an error with a null id after unreadable input
-//! (one per unreadable line), silence after malformed input (JSON-RPC's
-//! answer to it is a SHOULD, and MCP clients are forbidden to send it), any
-//! answer (result or error) to a schema-valid request, a late answer to a
-//! cancelled request, and an error that echoes an unusable id we sent.
+//! What fuzzed input allows beyond the oracle's reading (`Judge::allows`):
+//! an answer to an id a lenient reader finds (a BOM, a NUL, lossy UTF-8,
+//! the first JSON value of a body), to an id the input reused, to any id of
+//! ambiguous input; an error with a null id after unreadable or ambiguous
+//! input, or with a refusal; an error that echoes an unusable id we sent;
+//! an array answering an array; a late answer to a request the input
+//! cancelled; and anything about an ambiguous input's POST. Silence after
+//! malformed input is no finding either (JSON-RPC's answer to it is a
+//! SHOULD, and MCP clients are forbidden to send it): nothing is owed.
 //!
 //! Findings are deduplicated by oracle and message kind ([`Verdict::subject`]
 //! when set, else the kind of the input, [`crate::minimize::kind_of`]): for
-//! `stdout` and `notification` the kind is what was wrong with the output
-//! (`output: result_without_id`), for `unanswered` (and `alive` with a request
-//! pending) the request's method, for `error-class` the malformed method.
+//! `stdout`, `output` and `notification` the kind is what was wrong with the
+//! output (`output: result_without_id`), for `unanswered` (and `alive` with a
+//! request pending) the request's method, for `error-class` the malformed
+//! method, for `http` the rule broken (a 5xx: the kind of the input).
 
 use std::collections::HashMap;
 
-use mcpspec_engine::Version;
-use mcpspec_transport::Event;
-use mcpspec_wire::{classify, FrameErrorKind, Id, Inbound, Invalid, Message, Response};
+use mcpspec_engine::Violation;
+use mcpspec_transport::{HttpRecord, Via};
+use mcpspec_wire::{classify, Id, Inbound, Message, Response};
 use serde_json::Value;
 
 use crate::expect::{Expect, Want};
+use crate::post::Shape;
 pub use crate::verdict::{Oracle, Verdict};
 
 #[derive(Debug, Clone)]
@@ -64,7 +77,6 @@ struct Allowed {
 /// The pure oracle state of one session.
 #[derive(Debug)]
 pub struct Judge {
-    version: Version,
     /// Stdio or HTTP: which oracle names what came back, and in what words.
     http: bool,
     timeout_ms: u64,
@@ -84,9 +96,8 @@ pub struct Judge {
 }
 
 impl Judge {
-    pub fn new(version: Version, timeout_ms: u64) -> Self {
+    pub fn new(timeout_ms: u64) -> Self {
         Judge {
-            version,
             http: false,
             timeout_ms,
             owed: HashMap::new(),
@@ -187,29 +198,6 @@ impl Judge {
         }
     }
 
-    /// The oracle for what came back.
-    fn output(&self) -> Oracle {
-        if self.http {
-            Oracle::Output
-        } else {
-            Oracle::Stdout
-        }
-    }
-
-    /// How one received message is called in details.
-    fn unit(&self) -> &'static str {
-        if self.http {
-            "message"
-        } else {
-            "stdout line"
-        }
-    }
-
-    /// The version, once the handshake has settled it.
-    pub fn set_version(&mut self, version: Version) {
-        self.version = version;
-    }
-
     /// The driver sent `notifications/initialized`: until the next input,
     /// an answer is an answer to a notification.
     pub fn handshake_notification(&mut self) {
@@ -293,65 +281,167 @@ impl Judge {
         !self.owed.is_empty()
     }
 
-    /// Judges one received event (a stdout line, an HTTP body, an SSE
-    /// message). Frames the driver consumed itself (its own pings, requests
-    /// from the target) never reach the judge.
-    pub fn received(&mut self, event: &Event) -> Vec<Verdict> {
+    /// Judges one frame of the target's (a stdout line, an HTTP body, an SSE
+    /// message), with what the one oracle found in it (`found`): answers
+    /// are matched against what the inputs owe, and the oracle's violations
+    /// stand unless fuzzed input allows what they name. Frames the driver
+    /// consumes itself (its own answers, requests from the target) come
+    /// here too: they owe the fuzzer nothing, but the oracle judges them.
+    pub fn frame(&mut self, via: Via, bytes: &[u8], found: Vec<Violation>) -> Vec<Verdict> {
         let mut out = Vec::new();
-        match event {
-            Event::FrameError(e) => {
-                if !matches!(e.kind, FrameErrorKind::Oversize { .. }) {
-                    let requirement = if self.http {
-                        "jsonrpc.message.utf8"
-                    } else {
-                        "stdio.newline-delimited"
-                    };
-                    out.push(self.verdict(self.output(), requirement, e.to_string()));
-                }
+        if self.echo(bytes, &mut out) {
+            return out; // the error echoes an unusable id of ours: allowed
+        }
+        let mut allowed = 0;
+        let mut null_result = false;
+        let responses: Vec<Response> = match classify(bytes) {
+            Ok(Inbound::Single(Message::Response(r))) => vec![r],
+            Ok(Inbound::Batch(items)) => items
+                .into_iter()
+                .filter_map(|m| match m {
+                    Ok(Message::Response(r)) => Some(r),
+                    _ => None,
+                })
+                .collect(),
+            Err(inv) => {
+                null_result = inv.kind == mcpspec_wire::InvalidKind::ResultWithoutId;
+                Vec::new()
             }
-            Event::Frame(f) => {
-                if self.echo(&f.bytes, &mut out) {
-                    return out;
-                }
-                match classify(&f.bytes) {
-                    Err(inv) => out.push(self.invalid(&inv, f.text())),
-                    Ok(Inbound::Single(msg)) => self.message(&msg, &mut out),
-                    Ok(Inbound::Batch(items)) => {
-                        if !self.batch_sent && !self.version.has_batches() {
-                            out.push(self.verdict(
-                                self.output(),
-                                "jsonrpc.batch.absent",
-                                format!(
-                                    "the target sent a JSON array, which {} does not have",
-                                    self.version
-                                ),
-                            ));
-                        }
-                        for item in items {
-                            match item {
-                                Ok(msg) => self.message(&msg, &mut out),
-                                Err(inv) => out.push(self.invalid(&inv, f.text())),
-                            }
-                        }
-                    }
-                }
+            Ok(_) => Vec::new(),
+        };
+        for r in &responses {
+            allowed += usize::from(self.response(r, &mut out));
+        }
+        let subject = match classify(bytes) {
+            Err(inv) if !inv.kind.is_parse_error() => Some(format!("output: {}", inv.kind.name())),
+            _ => None,
+        };
+        for v in found {
+            if self.allows(&v, &mut allowed) {
+                continue;
             }
-            Event::Stderr(_) | Event::Stdout(_) | Event::Exited { .. } => {}
-            // HTTP exchanges are judged by `crate::http`; SSE framing by
-            // `mcpspec server`'s scenarios; the end of a session by the driver.
-            Event::Http(_) | Event::SseEvent { .. } | Event::SseError(_) | Event::Closed(_) => {}
+            let verdict = match self.notification_answered(&v, null_result) {
+                Some(n) => n,
+                None => self.output(via, v, subject.clone()),
+            };
+            out.push(verdict);
         }
         out
     }
 
-    /// A verdict about the target's output: its message kind is what was
-    /// wrong with the output, whatever the input was.
-    fn verdict(&self, oracle: Oracle, requirement: &'static str, detail: String) -> Verdict {
-        let subject = match oracle {
-            Oracle::Notification => "notification answered".to_owned(),
-            _ => format!("output breaking {requirement}"),
+    /// Judges what the oracle found in an event that is not a frame (a
+    /// frame error, an SSE event or error): it stands as found.
+    pub fn event(&mut self, via: Via, found: Vec<Violation>) -> Vec<Verdict> {
+        found
+            .into_iter()
+            .map(|v| self.output(via, v, None))
+            .collect()
+    }
+
+    /// Judges the exchange of an input's POST (`exec`, read as `shape`),
+    /// with what the oracle found in it. An ambiguous body is owed nothing,
+    /// so nothing about its exchange stands; a server error for a request
+    /// the input owed an error is a finding only the fuzzer can give (the
+    /// oracle does not know the request is broken).
+    /// (`shape`: `None` for a POST of the driver's own.)
+    pub fn exchange(
+        &self,
+        shape: Option<Shape>,
+        record: &HttpRecord,
+        exec: Option<u64>,
+        found: Vec<Violation>,
+    ) -> Vec<Verdict> {
+        if shape == Some(Shape::Ambiguous) {
+            return Vec::new();
+        }
+        let mut out: Vec<Verdict> = found
+            .into_iter()
+            .map(|v| {
+                let subject = match v.requirement.id {
+                    "http.post.accepted-202" => Some("notification POST not answered with 202"),
+                    "http.post.request-content-type" => {
+                        Some("request answered with another content type")
+                    }
+                    _ => None, // a 5xx: the kind of the input
+                };
+                let verdict = Verdict::new(Oracle::Http, v.requirement.id, v.detail, exec);
+                match subject {
+                    Some(s) => verdict.about(s.to_owned()),
+                    None => verdict,
+                }
+            })
+            .collect();
+        let status = record.status.unwrap_or(0);
+        if status >= 500 && shape == Some(Shape::Requests { owed_error: true }) {
+            out.push(Verdict::new(
+                Oracle::Http,
+                "jsonrpc.robustness.survives-invalid",
+                format!("a request owed an error was answered with HTTP {status} (a server error on client input)"),
+                exec,
+            ));
+        }
+        out
+    }
+
+    /// Fuzz policy: whether fuzzed input allows what the oracle found
+    /// (`allowed`: answers in the frame the inputs allowed that the oracle
+    /// may not know of, each lifting one verdict on ids). The oracle reads
+    /// what was sent strictly, as a scenario's peer would; a fuzzer's input
+    /// may be read otherwise by a correct target (see the module docs).
+    fn allows(&self, v: &Violation, allowed: &mut usize) -> bool {
+        match v.requirement.id {
+            "jsonrpc.response.id-matches" | "jsonrpc.response.once" if *allowed > 0 => {
+                *allowed -= 1;
+                true
+            }
+            // An array was sent: arrays are the target's reply to it.
+            "jsonrpc.batch.absent" => self.batch_sent,
+            // Inputs cancel their own requests at once: the answer may have
+            // been on its way, however late it arrives.
+            "cancellation.no-response" => true,
+            _ => false,
+        }
+    }
+
+    /// Fuzz policy: an answer nobody asked for, after input made of
+    /// notifications (or a result with a null id, after input with one),
+    /// is the answer to a notification.
+    fn notification_answered(&self, v: &Violation, null_result: bool) -> Option<Verdict> {
+        let to_notification = match v.requirement.id {
+            "jsonrpc.response.id-matches" => {
+                self.notifications_only && v.detail.contains("null id")
+            }
+            "jsonrpc.message.valid" => null_result && self.had_notification,
+            _ => false,
         };
-        Verdict::new(oracle, requirement, detail, self.last_exec).about(subject)
+        to_notification.then(|| {
+            Verdict::new(
+                Oracle::Notification,
+                "jsonrpc.notification.no-response",
+                format!("a notification was answered: {}", v.detail),
+                self.last_exec,
+            )
+            .about("notification answered".to_owned())
+        })
+    }
+
+    /// A violation about what came back: `stdout` over stdio, `output`
+    /// over HTTP, `http` for an answer in a legacy POST's body.
+    fn output(&self, via: Via, v: Violation, subject: Option<String>) -> Verdict {
+        let requirement = v.requirement.id;
+        if requirement == "sse.message-event" && matches!(via, Via::Post(_)) {
+            return Verdict::new(Oracle::Http, requirement, v.detail, self.last_exec)
+                .about("answer in the POST body".to_owned());
+        }
+        let oracle = if self.http {
+            Oracle::Output
+        } else {
+            Oracle::Stdout
+        };
+        let subject = subject
+            .filter(|_| requirement == "jsonrpc.message.valid")
+            .unwrap_or_else(|| format!("output breaking {requirement}"));
+        Verdict::new(oracle, requirement, v.detail, self.last_exec).about(subject)
     }
 
     /// An answer echoing an unusable id we sent: fine as an error.
@@ -383,71 +473,17 @@ impl Judge {
         true
     }
 
-    fn invalid(&self, inv: &Invalid, text: &str) -> Verdict {
-        let shown: String = text.chars().take(200).collect();
-        if inv.kind.is_parse_error() {
-            let requirement = if self.http {
-                "jsonrpc.message.valid"
-            } else {
-                "stdio.stdout-only-mcp"
-            };
-            return self.verdict(
-                self.output(),
-                requirement,
-                format!("{} is not JSON ({}): {shown}", self.unit(), inv.kind),
-            );
-        }
-        if matches!(inv.kind, mcpspec_wire::InvalidKind::ResultWithoutId) && self.had_notification {
-            return self.verdict(
-                Oracle::Notification,
-                "jsonrpc.notification.no-response",
-                format!("a notification was answered with a result with a null id: {shown}"),
-            );
-        }
-        self.verdict(
-            self.output(),
-            "jsonrpc.message.valid",
-            format!(
-                "{} is not a valid JSON-RPC message ({}): {shown}",
-                self.unit(),
-                inv.kind
-            ),
-        )
-        .about(format!("output: {}", inv.kind.name()))
-    }
-
-    fn message(&mut self, msg: &Message, out: &mut Vec<Verdict>) {
-        if let Message::Response(r) = msg {
-            self.response(r, out);
-        }
-        // Requests and notifications from the target are the driver's business.
-    }
-
-    fn response(&mut self, r: &Response, out: &mut Vec<Verdict>) {
+    /// Matches an answer against what the inputs owe and allow; true when
+    /// an input allowed it (the oracle may not know the id: see
+    /// `Judge::allows`). A wrong error class is a verdict.
+    fn response(&mut self, r: &Response, out: &mut Vec<Verdict>) -> bool {
         let Some(id) = &r.id else {
             // Only an error may come without an id (classify rejects a result).
             if self.null_allowance > 0 {
                 self.null_allowance -= 1;
-            } else if self.notifications_only {
-                out.push(self.verdict(
-                    Oracle::Notification,
-                    "jsonrpc.notification.no-response",
-                    format!(
-                        "a notification was answered ({})",
-                        Message::Response(r.clone()).describe()
-                    ),
-                ));
-            } else {
-                out.push(self.verdict(
-                    self.output(),
-                    "jsonrpc.response.id-matches",
-                    format!(
-                        "{} although every input had a readable id or was a notification",
-                        Message::Response(r.clone()).describe()
-                    ),
-                ));
+                return true;
             }
-            return;
+            return false; // the oracle's to judge
         };
         let (exec, want, what) = if let Some(o) = self.owed.remove(id) {
             (o.exec, o.error, o.method)
@@ -458,24 +494,12 @@ impl Judge {
                 self.allowed.remove(id);
             }
             found
-        } else if self.answered.contains_key(id) {
-            out.push(self.verdict(
-                self.output(),
-                "jsonrpc.response.once",
-                format!("a second response to id {id}"),
-            ));
-            return;
         } else {
-            out.push(self.verdict(
-                self.output(),
-                "jsonrpc.response.id-matches",
-                format!("a response to id {id}, which no request carried"),
-            ));
-            return;
+            return false; // a second answer, or to an id nobody sent: the oracle's
         };
         self.answered.insert(id.clone(), what.clone());
         let Some(want) = want else {
-            return;
+            return true;
         };
         let subject = if want.requirement == "jsonrpc.error.method-not-found" {
             Some("unknown method".to_owned())
@@ -506,150 +530,9 @@ impl Judge {
         if let (Some(subject), Some(v)) = (subject, out.get_mut(before)) {
             v.subject = Some(subject);
         }
+        true
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::expect::{INVALID_PARAMS, INVALID_REQUEST};
-    use mcpspec_engine::Level as ReqLevel;
-    use mcpspec_wire::Frame;
-
-    fn frame(text: &str) -> Event {
-        Event::Frame(Frame {
-            bytes: text.as_bytes().to_vec(),
-            line: 1,
-            crlf: false,
-        })
-    }
-
-    fn owed(id: i64, error: Option<Want>) -> Expect {
-        Expect::Owed {
-            id: Id::from(id),
-            method: "tools/call".into(),
-            error,
-            token: Some("\"t\"".into()),
-            batch: false,
-        }
-    }
-
-    fn judge() -> Judge {
-        Judge::new(Version::V2025_06_18, 1000)
-    }
-
-    #[test]
-    fn answers_to_valid_requests_pass_and_doubles_trip() {
-        let mut j = judge();
-        j.sent(0, &[owed(1, None)], 0);
-        assert!(j
-            .received(&frame(r#"{"jsonrpc":"2.0","id":1,"result":{}}"#))
-            .is_empty());
-        let v = j.received(&frame(r#"{"jsonrpc":"2.0","id":1,"result":{}}"#));
-        assert_eq!(v[0].requirement, "jsonrpc.response.once");
-        let v = j.received(&frame(r#"{"jsonrpc":"2.0","id":77,"result":{}}"#));
-        assert_eq!(v[0].requirement, "jsonrpc.response.id-matches");
-    }
-
-    #[test]
-    fn malformed_input_must_not_succeed_nor_earn_another_class() {
-        let mut j = judge();
-        j.sent(
-            3,
-            &[owed(1, Some(INVALID_PARAMS)), owed(2, Some(INVALID_PARAMS))],
-            0,
-        );
-        let v = j.received(&frame(r#"{"jsonrpc":"2.0","id":1,"result":{}}"#));
-        assert_eq!((v[0].oracle, v[0].exec), (Oracle::ErrorClass, Some(3)));
-        assert_eq!(v[0].level(), ReqLevel::Should);
-        let v = j.received(&frame(
-            r#"{"jsonrpc":"2.0","id":2,"error":{"code":-32603,"message":"x"}}"#,
-        ));
-        assert_eq!(v[0].oracle, Oracle::ErrorClass);
-        j.sent(
-            4,
-            &[
-                Expect::NullIdError,
-                Expect::MayAnswer {
-                    id: Id::from(5),
-                    error: Some(INVALID_REQUEST),
-                },
-            ],
-            0,
-        );
-        assert!(j
-            .received(&frame(
-                r#"{"jsonrpc":"2.0","id":5,"error":{"code":-32600,"message":"x"}}"#
-            ))
-            .is_empty());
-    }
-
-    #[test]
-    fn null_id_errors_are_allowed_once_per_unreadable_line() {
-        let mut j = judge();
-        j.sent(0, &[Expect::NullIdError], 0);
-        let err = r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"x"}}"#;
-        assert!(j.received(&frame(err)).is_empty());
-        assert_eq!(j.received(&frame(err))[0].oracle, Oracle::Stdout);
-    }
-
-    #[test]
-    fn answered_notifications_trip() {
-        let mut j = judge();
-        j.sent(
-            0,
-            &[Expect::Notification {
-                method: "notifications/initialized".into(),
-            }],
-            0,
-        );
-        let v = j.received(&frame(r#"{"jsonrpc":"2.0","id":null,"result":{}}"#));
-        assert_eq!(v[0].oracle, Oracle::Notification);
-        assert_eq!(v[0].level(), ReqLevel::Must);
-    }
-
-    #[test]
-    fn unanswered_requests_trip_after_the_timeout_unless_progressing_or_cancelled() {
-        let mut j = judge();
-        j.sent(0, &[owed(1, None), owed(2, None)], 0);
-        j.sent(1, &[Expect::Cancel { id: Id::from(2) }], 10);
-        j.progress(&Value::from("t"), 900);
-        assert!(j.overdue(1500).is_empty());
-        let v = j.overdue(1900);
-        assert_eq!(v.len(), 1);
-        assert_eq!(v[0].oracle, Oracle::Unanswered);
-        // Late answers are accepted once reported, and the cancelled one may still come.
-        assert!(j
-            .received(&frame(r#"{"jsonrpc":"2.0","id":1,"result":{}}"#))
-            .is_empty());
-        assert!(j
-            .received(&frame(r#"{"jsonrpc":"2.0","id":2,"result":{}}"#))
-            .is_empty());
-    }
-
-    #[test]
-    fn echoed_unusable_ids_and_junk_stdout() {
-        let mut j = judge();
-        j.sent(
-            0,
-            &[
-                Expect::NullIdError,
-                Expect::Echo {
-                    id: serde_json::json!(1.5),
-                },
-            ],
-            0,
-        );
-        assert!(j
-            .received(&frame(
-                r#"{"jsonrpc":"2.0","id":1.5,"error":{"code":-32600,"message":"x"}}"#
-            ))
-            .is_empty());
-        assert_eq!(
-            j.received(&frame("server started"))[0].requirement,
-            "stdio.stdout-only-mcp"
-        );
-        let v = j.received(&frame(r#"[{"jsonrpc":"2.0","id":1,"result":{}}]"#));
-        assert_eq!(v[0].requirement, "jsonrpc.batch.absent");
-    }
-}
+mod tests;

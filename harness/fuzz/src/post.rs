@@ -13,7 +13,8 @@
 //! | without a BOM, up to a NUL, decoded lossily       | as over stdio                              |
 //!
 //! Ids found that way may be answered, never owed. Each POST also gets a
-//! [`Shape`], which the HTTP status rules of [`crate::http`] are keyed on.
+//! [`Shape`], which the fuzz policy keys its HTTP rules on (an ambiguous
+//! body is owed nothing; a 5xx for a request owed an error: [`crate::oracle`]).
 
 use serde_json::Value;
 

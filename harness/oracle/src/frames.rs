@@ -15,6 +15,7 @@
 //! | data that is not JSON-RPC | a legacy `message` event | `sse.message-event` |
 //! | a body that is not JSON-RPC | a Streamable HTTP answer | `http.post.request-content-type` |
 //! | a line that breaks ndjson framing | stdio | `stdio.newline-delimited` |
+//! | a body or SSE data that is not UTF-8 | a server's HTTP answers (2025-03-26 on) | `jsonrpc.message.utf8` |
 //! | JSON-RPC that is not valid (a readable but wrong message) | anywhere | the engine's verdict |
 //!
 //! A peer that goes away owes an answer to every request it had not
@@ -139,9 +140,16 @@ impl Oracle {
         if matches!(err.kind, FrameErrorKind::Oversize { .. }) {
             return;
         }
+        let utf8 = known("jsonrpc.message.utf8");
         let requirement = match via {
             Via::Stdio => "stdio.newline-delimited",
             _ if self.judged == Role::Client => "jsonrpc.message.valid",
+            // A server's HTTP body or SSE data that is not UTF-8.
+            _ if matches!(err.kind, FrameErrorKind::InvalidUtf8 { .. })
+                && utf8.applies_to(self.version) =>
+            {
+                utf8.id
+            }
             Via::Legacy => "sse.message-event",
             _ => "http.post.request-content-type",
         };

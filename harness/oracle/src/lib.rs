@@ -121,7 +121,7 @@ impl Oracle {
         match observed {
             Observed::Sent(msg) => self.sent(msg, at_ms),
             Observed::SentBytes(bytes) => self.sent_bytes(bytes, at_ms),
-            Observed::Posted(body) => self.server_http.posted(body),
+            Observed::Posted(body) => self.server_http.posted(body, self.version),
             Observed::Received { via, event } => self.received(at_ms, via, event, &mut out),
             Observed::LiveSession(id) => self.client_http.live(id),
             Observed::End => self.end(at_ms, &mut out),
@@ -218,6 +218,7 @@ impl Oracle {
                     via,
                     record,
                     self.transport == Transport::Http,
+                    self.version,
                     out,
                 ),
             },

@@ -3,6 +3,9 @@
 //! | rule | what is checked |
 //! |---|---|
 //! | `http.post.request-content-type` | a POST that carried a request is answered 2xx with `application/json` or `text/event-stream` (Streamable HTTP) |
+//! | `http.post.accepted-202` | a POST of notifications and responses only, read strictly, is answered 202 with no body (Streamable HTTP) |
+//! | `http.post.malformed-400` | a POST body that is not JSON is not answered with a server error (5xx); before 2025-03-26 `jsonrpc.robustness.survives-invalid` |
+//! | `jsonrpc.robustness.survives-invalid` | a POST body that is not a valid JSON-RPC message (or a batch the version does not have) is not answered with a server error (5xx) |
 //! | `http.get.no-responses` | no response arrives on the standing GET stream (judged per message in [`crate::frames`]) |
 //! | `http.resume.event-id-unique` | SSE event ids are unique within a session (Streamable HTTP, handshake versions) |
 //! | `sse.message-event` | a legacy stream keeps the event-stream format; answers come as message events, not in a POST's body (in [`crate::frames`]) |
@@ -22,12 +25,35 @@ use mcpspec_engine::{Lifecycle, Version, Violation};
 use mcpspec_wire::event::{HttpRecord, Via};
 use mcpspec_wire::{classify, ErrorObject, Id, Inbound, Message, Response, SseError};
 
+/// What a POST body is, read strictly (as one JSON text, then `classify`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Body {
+    /// Not one JSON text.
+    Unparsable,
+    /// JSON, but not a valid JSON-RPC message, or a batch the version
+    /// does not have.
+    Invalid,
+    /// Notifications and responses only: accepted with 202, no body.
+    Quiet,
+    /// It carries a request.
+    Requests,
+}
+
+/// One POST of the session.
+#[derive(Debug)]
+struct Post {
+    /// The ids of the requests it carried.
+    ids: Vec<Id>,
+    body: Body,
+    /// Its HTTP status, once known.
+    status: Option<u16>,
+}
+
 /// What the judge remembers of a server's HTTP exchanges.
 #[derive(Debug, Default)]
 pub(crate) struct State {
-    /// Per POST of the session (`Via::Post(n)` is entry n-1): the ids of
-    /// the requests it carried, and its HTTP status once known.
-    posts: Vec<(Vec<Id>, Option<u16>)>,
+    /// Per POST of the session (`Via::Post(n)` is entry n-1).
+    posts: Vec<Post>,
     /// Requests whose POST was refused without an answer: id → how.
     refused: Vec<(Id, String)>,
     /// SSE event ids seen on the session's streams.
@@ -35,22 +61,39 @@ pub(crate) struct State {
 }
 
 impl State {
-    /// This side started the next POST of the session with `body`.
-    pub(crate) fn posted(&mut self, body: &[u8]) {
+    /// This side started the next POST of the session with `body`, at
+    /// `version` (which says whether a batch is a message).
+    pub(crate) fn posted(&mut self, body: &[u8], version: Version) {
         let body = body.strip_suffix(b"\n").unwrap_or(body);
         let body = body.strip_suffix(b"\r").unwrap_or(body);
-        let ids = match classify(body) {
-            Ok(Inbound::Single(Message::Request(r))) => vec![r.id],
-            Ok(Inbound::Batch(items)) => items
-                .into_iter()
-                .filter_map(|m| match m {
-                    Ok(Message::Request(r)) => Some(r.id),
-                    _ => None,
-                })
-                .collect(),
-            _ => Vec::new(),
+        let (ids, kind) = match classify(body) {
+            Ok(Inbound::Single(Message::Request(r))) => (vec![r.id], Body::Requests),
+            Ok(Inbound::Single(_)) => (Vec::new(), Body::Quiet),
+            Ok(Inbound::Batch(items)) => {
+                let ids: Vec<Id> = items
+                    .iter()
+                    .filter_map(|m| match m {
+                        Ok(Message::Request(r)) => Some(r.id.clone()),
+                        _ => None,
+                    })
+                    .collect();
+                let kind = if !version.has_batches() || items.iter().any(Result::is_err) {
+                    Body::Invalid
+                } else if ids.is_empty() {
+                    Body::Quiet
+                } else {
+                    Body::Requests
+                };
+                (ids, kind)
+            }
+            Err(inv) if inv.kind.is_parse_error() => (Vec::new(), Body::Unparsable),
+            Err(_) => (Vec::new(), Body::Invalid),
         };
-        self.posts.push((ids, None));
+        self.posts.push(Post {
+            ids,
+            body: kind,
+            status: None,
+        });
     }
 
     /// One HTTP exchange of the session. A POST's status: a refusal (4xx,
@@ -62,13 +105,17 @@ impl State {
         via: Via,
         record: &HttpRecord,
         streamable: bool,
+        version: Version,
         out: &mut Vec<Violation>,
     ) {
         let Via::Post(n) = via else { return };
         let Some(entry) = post_index(n).and_then(|i| self.posts.get_mut(i)) else {
             return;
         };
-        entry.1 = record.status;
+        entry.status = record.status;
+        if let Some(v) = status_for_body(entry.body, record, streamable, version, n) {
+            out.push(Violation { at_ms, ..v });
+        }
         let media = record.response_header("content-type").map(|ct| {
             ct.split(';')
                 .next()
@@ -77,7 +124,7 @@ impl State {
                 .to_ascii_lowercase()
         });
         let json_body = media.as_deref() == Some("application/json");
-        let carries_requests = !entry.0.is_empty();
+        let carries_requests = !entry.ids.is_empty();
         let answered_as_allowed = matches!(
             media.as_deref(),
             Some("application/json" | "text/event-stream")
@@ -116,7 +163,7 @@ impl State {
         let Via::Post(n) = via else { return false };
         post_index(n)
             .and_then(|i| self.posts.get(i))
-            .and_then(|p| p.1)
+            .and_then(|p| p.status)
             .is_some_and(|s| s >= 400)
     }
 
@@ -124,7 +171,7 @@ impl State {
     fn refuse(&mut self, n: u64, how: &str) {
         let Some(ids) = post_index(n)
             .and_then(|i| self.posts.get(i))
-            .map(|p| p.0.clone())
+            .map(|p| p.ids.clone())
         else {
             return;
         };
@@ -140,7 +187,7 @@ impl State {
         let Via::Post(n) = via else { return false };
         let status = post_index(n)
             .and_then(|i| self.posts.get(i))
-            .and_then(|p| p.1);
+            .and_then(|p| p.status);
         let Some(status) = status.filter(|s| *s >= 400) else {
             return false;
         };
@@ -208,6 +255,65 @@ impl State {
     }
 }
 
+/// What POST `n`'s status (and body) break, given what it carried: a
+/// server error for client input a server can tell is broken, or a
+/// notification-only POST not simply accepted. (`at_ms` is the caller's.)
+fn status_for_body(
+    body: Body,
+    record: &HttpRecord,
+    streamable: bool,
+    version: Version,
+    n: u64,
+) -> Option<Violation> {
+    let status = record.status?;
+    let violation = |id: &'static str, detail: String| {
+        let requirement = known(id);
+        requirement.applies_to(version).then_some(Violation {
+            requirement,
+            detail,
+            at_ms: 0,
+        })
+    };
+    match body {
+        Body::Unparsable | Body::Invalid if status >= 500 => {
+            let (id, what) = match body {
+                Body::Unparsable if known("http.post.malformed-400").applies_to(version) => {
+                    ("http.post.malformed-400", "a body that is not JSON")
+                }
+                Body::Unparsable => (
+                    "jsonrpc.robustness.survives-invalid",
+                    "a body that is not JSON",
+                ),
+                _ => (
+                    "jsonrpc.robustness.survives-invalid",
+                    "a body that is not a valid JSON-RPC message",
+                ),
+            };
+            violation(
+                id,
+                format!("POST #{n} carried {what} and was answered with HTTP {status} (a server error on client input)"),
+            )
+        }
+        Body::Quiet if streamable && (200..300).contains(&status) => {
+            let body = record.body.trim();
+            if status == 202 && body.is_empty() {
+                return None;
+            }
+            let shown = if body.is_empty() {
+                String::new()
+            } else {
+                let cut: String = body.chars().take(200).collect();
+                format!(" and the body {cut}")
+            };
+            violation(
+                "http.post.accepted-202",
+                format!("POST #{n} carried notifications or responses only and was answered with HTTP {status}{shown}"),
+            )
+        }
+        _ => None,
+    }
+}
+
 /// An SSE stream broke the event-stream format.
 pub(crate) fn sse_error(at_ms: u64, via: Via, err: &SseError, out: &mut Vec<Violation>) {
     let requirement = if via == Via::Legacy {
@@ -226,3 +332,6 @@ pub(crate) fn sse_error(at_ms: u64, via: Via, err: &SseError, out: &mut Vec<Viol
 fn post_index(n: u64) -> Option<usize> {
     usize::try_from(n).ok().and_then(|n| n.checked_sub(1))
 }
+
+#[cfg(test)]
+mod tests;

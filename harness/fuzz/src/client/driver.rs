@@ -6,8 +6,10 @@
 //!             ─► the fixture's result at the chosen version
 //!             ─► wait for notifications/initialized, then briefly for the request to hold
 //!  exec n:    input bytes (flushed chunk by chunk) ─► ping "mcpspec-ping-k" ─► wait for its answer
+//!             every byte sent and every event received ─► the one oracle (crate::feed)
 //!             every frame meanwhile: answers to our pings consumed here; the client's
-//!             requests and notifications go to the fixture; everything else is judged
+//!             requests and notifications go to the fixture; the oracle's violations,
+//!             with each frame, go to the Judge (fuzz policy)
 //!  verdicts:  exit / closed link, with its request held, an input's request owed or a
 //!             failure status ⇒ alive;  no ping answer within the timeout ⇒ ping;
 //!             the judge's verdicts, adapted to clients ([`super::expect::client_verdicts`])
@@ -20,8 +22,8 @@
 use std::collections::HashMap;
 use std::time::Duration;
 
-use mcpspec_engine::{Lifecycle, Version};
-use mcpspec_transport::{Connection, Event};
+use mcpspec_engine::{Lifecycle, Role, Version};
+use mcpspec_transport::{Connection, Event, Transport, Via};
 use mcpspec_wire::{classify, Id, Inbound, Message, Request};
 use serde_json::{json, Value};
 use tokio::time::Instant;
@@ -30,6 +32,7 @@ use super::expect::{client_verdicts, notifications_only};
 use super::fixture::{Fixture, Served};
 use crate::driver::HandshakeError;
 use crate::expect::Expect;
+use crate::feed::Feed;
 use crate::input::Input;
 use crate::oracle::{Judge, Oracle, Verdict};
 use crate::target::Target;
@@ -66,6 +69,8 @@ pub struct SessionConfig {
 pub struct ClientSession {
     conn: Connection,
     fixture: Fixture,
+    /// The one oracle, fed everything that crosses the connection.
+    feed: Feed,
     pub judge: Judge,
     version: Version,
     forced: Option<Version>,
@@ -97,7 +102,8 @@ impl ClientSession {
         Ok(ClientSession {
             conn,
             fixture: Fixture::new(),
-            judge: Judge::new(version, timeout_ms),
+            feed: Feed::new(Role::Client, version, Transport::Stdio),
+            judge: Judge::new(timeout_ms),
             version,
             forced: cfg.version,
             capabilities: json!({}),
@@ -191,7 +197,7 @@ impl ClientSession {
             .filter(|c| c.is_object())
             .cloned()
             .unwrap_or_else(|| json!({}));
-        self.judge.set_version(self.version);
+        self.feed.settle(self.version);
         let now = self.now_ms();
         let lines = self.fixture.initialize(now, &init, self.version);
         self.init_answered = true;
@@ -223,7 +229,7 @@ impl ClientSession {
         let mut chunks = input.chunks();
         let last = chunks.pop().unwrap_or_default();
         for chunk in &chunks {
-            if self.conn.send(chunk).await.is_err() {
+            if self.send(chunk).await.is_err() {
                 self.settle_exit(&mut verdicts).await;
                 return self.finish(verdicts, exec);
             }
@@ -267,7 +273,7 @@ impl ClientSession {
                 .as_bytes(),
         );
         bytes.push(b'\n');
-        if self.conn.send(&bytes).await.is_err() {
+        if self.send(&bytes).await.is_err() {
             self.settle_exit(verdicts).await;
             return;
         }
@@ -382,6 +388,9 @@ impl ClientSession {
     async fn link_closed(&mut self, why: String, verdicts: &mut Vec<Verdict>) {
         let deadline = Instant::now() + EXIT_WAIT;
         while let Ok(Some(ev)) = tokio::time::timeout_at(deadline, self.conn.recv()).await {
+            // Only the exit and the client's own lines can follow a closed link.
+            let at_ms = u64::try_from(ev.at.as_millis()).unwrap_or(u64::MAX);
+            let _ = self.feed.received(at_ms, ev.via, &ev.event);
             match ev.event {
                 Event::Exited { code, signal } => return self.exited_with(code, signal, verdicts),
                 Event::Stderr(line) | Event::Stdout(line) => self.tail(line),
@@ -443,20 +452,21 @@ impl ClientSession {
                 self.ended("the client's output ended".to_owned(), None, verdicts);
                 return false;
             }
-            Ok(Some(ev)) => ev.event,
+            Ok(Some(ev)) => ev,
         };
-        match ev {
+        let at_ms = u64::try_from(ev.at.as_millis()).unwrap_or(u64::MAX);
+        let found = self.feed.received(at_ms, ev.via, &ev.event);
+        match ev.event {
             Event::Frame(f) => {
                 self.frames += 1;
+                verdicts.extend(self.judge.frame(Via::Stdio, &f.bytes, found));
                 match classify(&f.bytes) {
                     Ok(Inbound::Single(msg)) => {
-                        if self.consume(&msg).await {
-                            return true;
-                        }
+                        self.consume(&msg).await;
                     }
                     Ok(Inbound::Batch(items)) => {
-                        // Requests and notifications inside are served; the
-                        // array itself, and the answers in it, are judged.
+                        // Requests and notifications inside are served (the
+                        // array, and the answers in it, were judged above).
                         for item in items.iter().flatten() {
                             if !matches!(item, Message::Response(_)) {
                                 self.consume(item).await;
@@ -465,11 +475,10 @@ impl ClientSession {
                     }
                     Err(_) => {}
                 }
-                verdicts.extend(self.judge.received(&Event::Frame(f)));
             }
-            ev @ Event::FrameError(_) => {
+            Event::FrameError(_) => {
                 self.frames += 1;
-                verdicts.extend(self.judge.received(&ev));
+                verdicts.extend(self.judge.event(ev.via, found));
             }
             Event::Stderr(line) | Event::Stdout(line) => self.tail(line),
             Event::Exited { code, signal } => {
@@ -480,34 +489,33 @@ impl ClientSession {
                 self.link_closed(why, verdicts).await;
                 return false;
             }
-            Event::Http(_) | Event::SseEvent { .. } | Event::SseError(_) => {}
+            // Not over stdio: the oracle has seen them, if they ever come.
+            Event::Http(_) | Event::SseEvent { .. } | Event::SseError(_) => {
+                verdicts.extend(self.judge.event(ev.via, found));
+            }
         }
         true
     }
 
-    /// Handles what is the driver's or the fixture's business; true when consumed.
-    async fn consume(&mut self, msg: &Message) -> bool {
+    /// Handles what is the driver's or the fixture's business.
+    async fn consume(&mut self, msg: &Message) {
         let now = self.now_ms();
         match msg {
-            Message::Response(r) => match r.id.as_ref().and_then(|id| self.own.get_mut(id)) {
-                Some(slot @ None) => {
+            Message::Response(r) => {
+                if let Some(slot @ None) = r.id.as_ref().and_then(|id| self.own.get_mut(id)) {
                     *slot = Some(msg.clone());
-                    true
                 }
-                _ => false,
-            },
+            }
             // The opening; a second initialize goes to the fixture, which refuses it.
             Message::Request(r)
                 if r.method == "initialize" && self.init.is_none() && !self.init_answered =>
             {
                 self.init = Some(r.clone());
-                true
             }
             Message::Request(r) => {
                 if let Served::Lines(lines) = self.fixture.serve(now, r) {
                     self.write_lines(lines).await;
                 }
-                true
             }
             Message::Notification(n) => {
                 match n.method.as_str() {
@@ -522,7 +530,6 @@ impl ClientSession {
                 let (lines, gave_up) = self.fixture.notice(now, msg);
                 self.wound_down |= gave_up;
                 self.write_lines(lines).await;
-                true
             }
         }
     }
@@ -530,9 +537,18 @@ impl ClientSession {
     /// Writes the fixture's lines; a client that is gone gets nothing.
     async fn write_lines(&mut self, lines: Vec<Vec<u8>>) {
         for line in lines {
-            if self.exit.is_some() || self.conn.send(&line).await.is_err() {
+            if self.exit.is_some() || self.send(&line).await.is_err() {
                 return;
             }
         }
+    }
+
+    /// Writes bytes to the client; the oracle is told of them once
+    /// delivered (observing what this side sends never yields a violation).
+    async fn send(&mut self, bytes: &[u8]) -> Result<(), ()> {
+        let now = self.now_ms();
+        self.conn.send(bytes).await.map_err(|_| ())?;
+        let _ = self.feed.sent(now, bytes);
+        Ok(())
     }
 }

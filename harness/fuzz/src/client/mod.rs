@@ -10,7 +10,8 @@
 //!             client: notifications/initialized, its first ordinary request ─► HELD (never answered)
 //!  exec n:    input bytes ─► ping "mcpspec-ping-k" ─► wait for its answer      (the liveness oracle)
 //!             meanwhile: the client's other requests ─► fixture (the reference server) answers
-//!                        its answers to our inputs ─► oracle::Judge ─► verdicts ─► client rules (expect)
+//!             every byte both ways ─► the one oracle (crate::feed) ─► violations ─┐
+//!                        its answers to our inputs ─► oracle::Judge (fuzz policy) ◄─┘ ─► verdicts ─► client rules (expect)
 //!  run:       sessions, dedup by (oracle, kind), minimise (fresh client per trial), reproducers, replay
 //! ```
 //!

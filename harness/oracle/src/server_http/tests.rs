@@ -1,0 +1,140 @@
+//! The status rules of a server's answers to POSTs, read from what each
+//! POST carried: server errors for client input, notification POSTs not
+//! accepted with 202, and a body that is not UTF-8.
+
+use mcpspec_engine::{Role, Version};
+use mcpspec_wire::event::{Event, HttpRecord, Transport, Via};
+use mcpspec_wire::{FrameError, FrameErrorKind};
+
+use crate::{Observed, Oracle};
+
+const NOTIFICATION: &str = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
+const REQUEST: &str = r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#;
+
+fn record(status: u16, content_type: Option<&str>, body: &str) -> HttpRecord {
+    HttpRecord {
+        method: "POST".into(),
+        status: Some(status),
+        response_headers: content_type
+            .map(|c| ("content-type".to_owned(), c.to_owned()))
+            .into_iter()
+            .collect(),
+        body: body.into(),
+        ..HttpRecord::default()
+    }
+}
+
+/// The requirement ids found when `body` is POSTed (as POST #1) to a
+/// server at `version` over `transport` and answered with `answer`.
+fn exchange(
+    version: Version,
+    transport: Transport,
+    body: &str,
+    answer: HttpRecord,
+) -> Vec<&'static str> {
+    let mut oracle = Oracle::new(Role::Server, version, transport);
+    let mut found = oracle.observe(0, Observed::Posted(body.as_bytes()));
+    found.extend(oracle.observe(0, Observed::SentBytes(body.as_bytes())));
+    let event = Event::Http(Box::new(answer));
+    found.extend(oracle.observe(
+        1,
+        Observed::Received {
+            via: Via::Post(1),
+            event: &event,
+        },
+    ));
+    found.into_iter().map(|v| v.requirement.id).collect()
+}
+
+const V2025: Version = Version::V2025_06_18;
+
+#[test]
+fn a_notification_post_is_accepted_with_202_and_no_body() {
+    let http = |answer| exchange(V2025, Transport::Http, NOTIFICATION, answer);
+    assert!(http(record(202, None, "")).is_empty());
+    assert_eq!(
+        http(record(200, Some("application/json"), "{}")),
+        ["http.post.accepted-202"]
+    );
+    assert_eq!(http(record(202, None, "ok")), ["http.post.accepted-202"]);
+    // A refusal is no acceptance to judge; a request's POST has its own rule.
+    assert!(http(record(400, None, "")).is_empty());
+    assert!(exchange(
+        V2025,
+        Transport::Http,
+        REQUEST,
+        record(200, Some("text/event-stream"), "")
+    )
+    .is_empty());
+    // The legacy transport answers every POST the same way.
+    assert!(exchange(
+        Version::V2024_11_05,
+        Transport::Sse,
+        NOTIFICATION,
+        record(200, None, "Accepted")
+    )
+    .is_empty());
+}
+
+#[test]
+fn a_server_error_for_broken_client_input_is_a_finding_a_refusal_is_not() {
+    let http = |body: &str, answer| exchange(V2025, Transport::Http, body, answer);
+    assert_eq!(
+        http("{not json", record(500, None, "")),
+        ["http.post.malformed-400"]
+    );
+    assert!(http("{not json", record(400, None, "")).is_empty());
+    assert_eq!(
+        http(
+            r#"{"jsonrpc":"1.0","id":1,"method":"ping"}"#,
+            record(503, None, "")
+        ),
+        ["jsonrpc.robustness.survives-invalid"]
+    );
+    // A batch where the version has none is invalid input too.
+    assert_eq!(
+        http(&format!("[{REQUEST}]"), record(500, None, "")),
+        ["jsonrpc.robustness.survives-invalid"]
+    );
+    // Valid input may meet a server error (a notification refused, a tool failing).
+    assert!(http(NOTIFICATION, record(500, None, "")).is_empty());
+    assert!(http(REQUEST, record(500, None, "")).is_empty());
+    // Before 2025-03-26 the 400 rule does not exist: surviving invalid input does.
+    assert_eq!(
+        exchange(
+            Version::V2024_11_05,
+            Transport::Sse,
+            "{not json",
+            record(500, None, "")
+        ),
+        ["jsonrpc.robustness.survives-invalid"]
+    );
+}
+
+#[test]
+fn a_server_body_that_is_not_utf8_breaks_the_utf8_rule() {
+    let judge = |version| {
+        let mut oracle = Oracle::new(Role::Server, version, Transport::Http);
+        let event = Event::FrameError(FrameError {
+            kind: FrameErrorKind::InvalidUtf8 { valid_up_to: 3 },
+            line: 1,
+            bytes: b"abc\xff".to_vec(),
+        });
+        let found = oracle.observe(
+            0,
+            Observed::Received {
+                via: Via::Post(1),
+                event: &event,
+            },
+        );
+        found
+            .into_iter()
+            .map(|v| v.requirement.id)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(judge(V2025), ["jsonrpc.message.utf8"]);
+    assert_eq!(
+        judge(Version::V2024_11_05),
+        ["http.post.request-content-type"]
+    );
+}
