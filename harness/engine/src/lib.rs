@@ -8,6 +8,8 @@
 //! - [`requirement`] / [`catalogue`]: the normative statements mcpspec checks,
 //!   will check, or knowingly leaves out, one file per area of the spec, and
 //!   the list of those the oracle checks on every message.
+//! - [`ids`]: every requirement as a named static (`ids::PING_RESPOND`), the
+//!   only way code names one; [`lookup`] is for ids read from data.
 //! - [`session`]: per-session state for either role — lifecycle, request-id
 //!   bookkeeping per direction, progress tokens — acting as the oracle that
 //!   says whether a message is allowed here and, if not, which requirement it
@@ -24,6 +26,7 @@ pub mod requirement;
 pub mod session;
 pub mod version;
 
+pub use catalogue::ids;
 pub use catalogue::oracle::{Checker, OracleCheck};
 pub use level::{Level, Role};
 pub use requirement::{lookup, Binds, Requirement};
