@@ -223,7 +223,7 @@ mod tests {
         ] {
             for c in ORACLE.iter().filter(|c| c.by == checker) {
                 assert!(
-                    src.contains(&format!("\"{}\"", c.id)),
+                    src.contains(&format!("ids::{}", super::super::static_name(c.id))),
                     "{} is listed as checked by {}, which never names it",
                     c.id,
                     checker.source()
