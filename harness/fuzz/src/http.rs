@@ -20,6 +20,7 @@
 //! status (the sync ping after it says whether the server is still there).
 //! Whether the answers themselves are right is the other oracles' business.
 
+use mcpspec_engine::ids;
 use mcpspec_transport::HttpRecord;
 use mcpspec_wire::{classify, Inbound, Message};
 
@@ -38,8 +39,8 @@ pub fn judge_post(
         |requirement, detail: String| Some(Verdict::new(Oracle::Http, requirement, detail, exec));
     if status >= 500 && shape.client_error() {
         let requirement = match shape {
-            Shape::Malformed { parse: true } => "http.post.malformed-400",
-            _ => "jsonrpc.robustness.survives-invalid",
+            Shape::Malformed { parse: true } => &ids::HTTP_POST_MALFORMED_400,
+            _ => &ids::JSONRPC_ROBUSTNESS_SURVIVES_INVALID,
         };
         return v(
             requirement,
@@ -62,7 +63,7 @@ pub fn judge_post(
     let body = record.body.trim();
     match shape {
         Shape::Quiet if streamable && (status != 202 || !body.is_empty()) => v(
-            "http.post.accepted-202",
+            &ids::HTTP_POST_ACCEPTED_202,
             format!(
                 "a POST of notifications only was answered with HTTP {status}{}",
                 if body.is_empty() {
@@ -81,7 +82,7 @@ pub fn judge_post(
                 ) =>
         {
             v(
-                "http.post.request-content-type",
+                &ids::HTTP_POST_REQUEST_CONTENT_TYPE,
                 format!(
                     "a POSTed request was answered with HTTP {status} and Content-Type {}",
                     media.as_deref().unwrap_or("(none)")
@@ -90,7 +91,7 @@ pub fn judge_post(
             .map(|v| v.about("request answered with another content type".to_owned()))
         }
         Shape::Requests { .. } if !streamable && answers(body) => v(
-            "sse.message-event",
+            &ids::SSE_MESSAGE_EVENT,
             format!(
                 "the answer came in the POST's response body instead of on the SSE stream: {}",
                 cut(body)
@@ -145,7 +146,7 @@ mod tests {
         assert!(judge_post(true, bad, &record(400, None, ""), Some(1)).is_none());
         let v = judge_post(true, bad, &record(500, None, ""), Some(1)).unwrap();
         assert_eq!(
-            (v.oracle, v.requirement),
+            (v.oracle, v.requirement.id),
             (Oracle::Http, "http.post.malformed-400")
         );
         // A valid notification may be refused with any error status.
@@ -162,11 +163,11 @@ mod tests {
             &record(200, Some("application/json"), "{}"),
             None,
         );
-        assert_eq!(v.unwrap().requirement, "http.post.accepted-202");
+        assert_eq!(v.unwrap().requirement.id, "http.post.accepted-202");
         let req = Shape::Requests { owed_error: false };
         assert!(judge_post(true, req, &record(200, Some("text/event-stream"), ""), None).is_none());
         let v = judge_post(true, req, &record(200, Some("text/plain"), "{}"), None).unwrap();
-        assert_eq!(v.requirement, "http.post.request-content-type");
+        assert_eq!(v.requirement.id, "http.post.request-content-type");
         // Legacy: 202 without a body; an answer in the body trips.
         assert!(judge_post(false, req, &record(202, None, "Accepted"), None).is_none());
         let answer = r#"{"jsonrpc":"2.0","id":1,"result":{}}"#;
@@ -176,6 +177,6 @@ mod tests {
             &record(200, Some("application/json"), answer),
             None,
         );
-        assert_eq!(v.unwrap().requirement, "sse.message-event");
+        assert_eq!(v.unwrap().requirement.id, "sse.message-event");
     }
 }

@@ -34,7 +34,7 @@
 
 use std::collections::HashMap;
 
-use mcpspec_engine::Version;
+use mcpspec_engine::{ids, Requirement, Version};
 use mcpspec_transport::Event;
 use mcpspec_wire::{classify, FrameErrorKind, Id, Inbound, Invalid, Message, Response};
 use serde_json::Value;
@@ -263,7 +263,7 @@ impl Judge {
                 out.push(
                     Verdict::new(
                         Oracle::Unanswered,
-                        "jsonrpc.request.answered",
+                        &ids::JSONRPC_REQUEST_ANSWERED,
                         format!(
                             "{} (id {id}) was not answered within {} ms",
                             o.method, self.timeout_ms
@@ -302,9 +302,9 @@ impl Judge {
             Event::FrameError(e) => {
                 if !matches!(e.kind, FrameErrorKind::Oversize { .. }) {
                     let requirement = if self.http {
-                        "jsonrpc.message.utf8"
+                        &ids::JSONRPC_MESSAGE_UTF8
                     } else {
-                        "stdio.newline-delimited"
+                        &ids::STDIO_NEWLINE_DELIMITED
                     };
                     out.push(self.verdict(self.output(), requirement, e.to_string()));
                 }
@@ -320,7 +320,7 @@ impl Judge {
                         if !self.batch_sent && !self.version.has_batches() {
                             out.push(self.verdict(
                                 self.output(),
-                                "jsonrpc.batch.absent",
+                                &ids::JSONRPC_BATCH_ABSENT,
                                 format!(
                                     "the target sent a JSON array, which {} does not have",
                                     self.version
@@ -346,10 +346,15 @@ impl Judge {
 
     /// A verdict about the target's output: its message kind is what was
     /// wrong with the output, whatever the input was.
-    fn verdict(&self, oracle: Oracle, requirement: &'static str, detail: String) -> Verdict {
+    fn verdict(
+        &self,
+        oracle: Oracle,
+        requirement: &'static Requirement,
+        detail: String,
+    ) -> Verdict {
         let subject = match oracle {
             Oracle::Notification => "notification answered".to_owned(),
-            _ => format!("output breaking {requirement}"),
+            _ => format!("output breaking {}", requirement.id),
         };
         Verdict::new(oracle, requirement, detail, self.last_exec).about(subject)
     }
@@ -375,7 +380,7 @@ impl Judge {
         if obj.contains_key("result") {
             out.push(Verdict::new(
                 Oracle::ErrorClass,
-                "jsonrpc.error.invalid-request",
+                &ids::JSONRPC_ERROR_INVALID_REQUEST,
                 format!("a request with the unusable id {id} was answered with a success result"),
                 Some(exec),
             ));
@@ -387,9 +392,9 @@ impl Judge {
         let shown: String = text.chars().take(200).collect();
         if inv.kind.is_parse_error() {
             let requirement = if self.http {
-                "jsonrpc.message.valid"
+                &ids::JSONRPC_MESSAGE_VALID
             } else {
-                "stdio.stdout-only-mcp"
+                &ids::STDIO_STDOUT_ONLY_MCP
             };
             return self.verdict(
                 self.output(),
@@ -400,13 +405,13 @@ impl Judge {
         if matches!(inv.kind, mcpspec_wire::InvalidKind::ResultWithoutId) && self.had_notification {
             return self.verdict(
                 Oracle::Notification,
-                "jsonrpc.notification.no-response",
+                &ids::JSONRPC_NOTIFICATION_NO_RESPONSE,
                 format!("a notification was answered with a result with a null id: {shown}"),
             );
         }
         self.verdict(
             self.output(),
-            "jsonrpc.message.valid",
+            &ids::JSONRPC_MESSAGE_VALID,
             format!(
                 "{} is not a valid JSON-RPC message ({}): {shown}",
                 self.unit(),
@@ -431,7 +436,7 @@ impl Judge {
             } else if self.notifications_only {
                 out.push(self.verdict(
                     Oracle::Notification,
-                    "jsonrpc.notification.no-response",
+                    &ids::JSONRPC_NOTIFICATION_NO_RESPONSE,
                     format!(
                         "a notification was answered ({})",
                         Message::Response(r.clone()).describe()
@@ -440,7 +445,7 @@ impl Judge {
             } else {
                 out.push(self.verdict(
                     self.output(),
-                    "jsonrpc.response.id-matches",
+                    &ids::JSONRPC_RESPONSE_ID_MATCHES,
                     format!(
                         "{} although every input had a readable id or was a notification",
                         Message::Response(r.clone()).describe()
@@ -461,14 +466,14 @@ impl Judge {
         } else if self.answered.contains_key(id) {
             out.push(self.verdict(
                 self.output(),
-                "jsonrpc.response.once",
+                &ids::JSONRPC_RESPONSE_ONCE,
                 format!("a second response to id {id}"),
             ));
             return;
         } else {
             out.push(self.verdict(
                 self.output(),
-                "jsonrpc.response.id-matches",
+                &ids::JSONRPC_RESPONSE_ID_MATCHES,
                 format!("a response to id {id}, which no request carried"),
             ));
             return;
@@ -477,7 +482,7 @@ impl Judge {
         let Some(want) = want else {
             return;
         };
-        let subject = if want.requirement == "jsonrpc.error.method-not-found" {
+        let subject = if want.requirement == &ids::JSONRPC_ERROR_METHOD_NOT_FOUND {
             Some("unknown method".to_owned())
         } else {
             (what != "input").then(|| format!("malformed {what}"))
@@ -546,9 +551,9 @@ mod tests {
             .received(&frame(r#"{"jsonrpc":"2.0","id":1,"result":{}}"#))
             .is_empty());
         let v = j.received(&frame(r#"{"jsonrpc":"2.0","id":1,"result":{}}"#));
-        assert_eq!(v[0].requirement, "jsonrpc.response.once");
+        assert_eq!(v[0].requirement.id, "jsonrpc.response.once");
         let v = j.received(&frame(r#"{"jsonrpc":"2.0","id":77,"result":{}}"#));
-        assert_eq!(v[0].requirement, "jsonrpc.response.id-matches");
+        assert_eq!(v[0].requirement.id, "jsonrpc.response.id-matches");
     }
 
     #[test]
@@ -646,10 +651,10 @@ mod tests {
             ))
             .is_empty());
         assert_eq!(
-            j.received(&frame("server started"))[0].requirement,
+            j.received(&frame("server started"))[0].requirement.id,
             "stdio.stdout-only-mcp"
         );
         let v = j.received(&frame(r#"[{"jsonrpc":"2.0","id":1,"result":{}}]"#));
-        assert_eq!(v[0].requirement, "jsonrpc.batch.absent");
+        assert_eq!(v[0].requirement.id, "jsonrpc.batch.absent");
     }
 }

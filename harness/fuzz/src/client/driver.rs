@@ -20,7 +20,7 @@
 use std::collections::HashMap;
 use std::time::Duration;
 
-use mcpspec_engine::{Lifecycle, Version};
+use mcpspec_engine::{ids, Lifecycle, Version};
 use mcpspec_transport::{Connection, Event};
 use mcpspec_wire::{classify, Id, Inbound, Message, Request};
 use serde_json::{json, Value};
@@ -278,7 +278,7 @@ impl ClientSession {
                     if let Err(e) = &r.outcome {
                         let detail = format!("the sync ping was answered with error {}", e.code);
                         verdicts.push(
-                            Verdict::new(Oracle::Ping, "ping.respond", detail, None)
+                            Verdict::new(Oracle::Ping, &ids::PING_RESPOND, detail, None)
                                 .about(SYNC_PING.to_owned()),
                         );
                     }
@@ -297,7 +297,7 @@ impl ClientSession {
                         self.timeout.as_millis()
                     );
                     verdicts.push(
-                        Verdict::new(Oracle::Ping, "ping.respond", detail, None)
+                        Verdict::new(Oracle::Ping, &ids::PING_RESPOND, detail, None)
                             .about(SYNC_PING.to_owned()),
                     );
                 }
@@ -354,12 +354,12 @@ impl ClientSession {
         }
         let (requirement, what) = if owed {
             (
-                "jsonrpc.request.answered",
+                &ids::JSONRPC_REQUEST_ANSWERED,
                 "with a valid request unanswered".to_owned(),
             )
         } else {
             (
-                "jsonrpc.robustness.survives-invalid",
+                &ids::JSONRPC_ROBUSTNESS_SURVIVES_INVALID,
                 held.map_or_else(String::new, |h| {
                     format!("while the harness held its request {h}")
                 }),
