@@ -5,7 +5,11 @@
 //! `mcpspec list --requirements` / `mcpspec coverage` are generated from it.
 //!
 //! Ids are `area.topic.rule`, lowercase, stable forever (scenario files and
-//! the engine refer to them; never rename one). Sections are relative to
+//! the engine refer to them; never rename one). Each entry is also a static
+//! named after its id (`ping.respond` → `PING_RESPOND`), gathered in
+//! [`ids`]: code names a requirement only that way, so the compiler checks
+//! it, and a test in `harness/cli/tests/requirements.rs` fails on an id
+//! written as a string literal outside this folder. Sections are relative to
 //! `https://modelcontextprotocol.io/specification/<version>/`, except rules
 //! MCP inherits from JSON-RPC 2.0 itself, which link jsonrpc.org absolutely.
 //! Levels are the spec's own keywords; where mcpspec checks something the
