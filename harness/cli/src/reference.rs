@@ -193,7 +193,7 @@ pub fn list_faults() -> String {
                 f.level().keyword(),
                 format!("{prefix}{}", transports.join(",")),
                 f.description(),
-                f.requirement()
+                f.requirement().id
             )
         })
         .collect()

@@ -163,7 +163,7 @@ pub fn list_faults() -> String {
                 e.level.keyword(),
                 transports.join(","),
                 e.description,
-                e.requirement
+                e.requirement.id
             )
         })
         .collect()

@@ -1,14 +1,18 @@
 //! The requirement catalogue as users and CI see it: `mcpspec coverage`,
 //! `mcpspec list --requirements`, scenario files naming unknown ids, and the
-//! committed per-version data files `schema/requirements/<version>.json`.
+//! committed per-version data files `schema/requirements/<version>.json`;
+//! and the guard that source code names requirements only through
+//! `mcpspec_engine::ids`, never by a string literal.
 //!
 //! The data files are generated from the catalogue and the embedded corpus;
 //! when they are stale, regenerate them with
 //! `MCPSPEC_BLESS=1 cargo test -p mcpspec --test requirements`.
 
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use mcpspec_engine::catalogue::static_name;
 use mcpspec_engine::Version;
 use serde_json::Value;
 
@@ -265,4 +269,203 @@ fn the_requirement_data_files_are_up_to_date() {
         "out of date: {}; regenerate with `{BLESS}` and commit the result",
         stale.join(", ")
     );
+}
+
+#[test]
+fn no_source_names_a_requirement_by_a_string_literal() {
+    let root = repo_root();
+    let ids: HashSet<&str> = mcpspec_engine::catalogue::all().map(|r| r.id).collect();
+    let mut files = Vec::new();
+    for krate in std::fs::read_dir(root.join("harness")).expect("harness/") {
+        let src = krate.expect("a crate").path().join("src");
+        if src.is_dir() {
+            rust_files(&src, &mut files);
+        }
+    }
+    rust_files(&root.join("fuzz"), &mut files);
+    let mut found = Vec::new();
+    let mut scanned = 0;
+    for file in &files {
+        let rel = file
+            .strip_prefix(&root)
+            .expect("under the root")
+            .to_string_lossy()
+            .replace('\\', "/");
+        let name = rel.rsplit('/').next().unwrap_or_default();
+        if rel.starts_with("harness/engine/src/catalogue/")
+            || rel.contains("/tests/")
+            || name == "tests.rs"
+            || name.ends_with("_tests.rs")
+        {
+            continue;
+        }
+        scanned += 1;
+        let src = std::fs::read_to_string(file).expect("readable source");
+        let test_lines = test_only_lines(&src);
+        for (line, text) in string_literals(&src) {
+            if ids.contains(text.as_str()) && !test_lines.contains(&line) {
+                found.push(format!(
+                    "{rel}:{line}: \"{text}\" (write ids::{})",
+                    static_name(&text)
+                ));
+            }
+        }
+    }
+    assert!(scanned >= 100, "only {scanned} source files found");
+    assert!(
+        found.is_empty(),
+        "requirement ids as string literals; name them through mcpspec_engine::ids:\n{}",
+        found.join("\n")
+    );
+}
+
+/// Every `.rs` file under `dir`, build output aside.
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).expect("readable folder") {
+        let path = entry.expect("an entry").path();
+        if path.is_dir() {
+            if path.file_name().is_some_and(|n| n != "target") {
+                rust_files(&path, out);
+            }
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// The 1-based lines of items marked `#[cfg(test)]` at module level: the
+/// attribute up to the item's `;`, or to the `}` that closes it at column 0.
+fn test_only_lines(src: &str) -> HashSet<usize> {
+    let lines: Vec<&str> = src.lines().collect();
+    let mut out = HashSet::new();
+    let mut i = 0;
+    while i < lines.len() {
+        if lines[i].trim_end() != "#[cfg(test)]" {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        i += 1;
+        while i < lines.len() && lines[i].starts_with("#[") {
+            i += 1;
+        }
+        if !lines.get(i).is_some_and(|l| l.trim_end().ends_with(';')) {
+            while i < lines.len() && lines[i].trim_end() != "}" {
+                i += 1;
+            }
+        }
+        out.extend(start + 1..=i + 1);
+        i += 1;
+    }
+    out
+}
+
+/// The string literals of Rust source (plain, byte and raw), each with the
+/// line it starts on. Enough of Rust's lexer to step over comments, char
+/// literals and lifetimes, which may hold a lone `"`.
+fn string_literals(src: &str) -> Vec<(usize, String)> {
+    let b = src.as_bytes();
+    let mut out = Vec::new();
+    let (mut i, mut line) = (0, 1);
+    let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    while i < b.len() {
+        match b[i] {
+            b'\n' => {
+                line += 1;
+                i += 1;
+            }
+            b'/' if b.get(i + 1) == Some(&b'/') => {
+                while i < b.len() && b[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            b'/' if b.get(i + 1) == Some(&b'*') => {
+                let mut depth = 0;
+                while i < b.len() {
+                    if b[i..].starts_with(b"/*") {
+                        depth += 1;
+                        i += 2;
+                    } else if b[i..].starts_with(b"*/") {
+                        depth -= 1;
+                        i += 2;
+                        if depth == 0 {
+                            break;
+                        }
+                    } else {
+                        line += usize::from(b[i] == b'\n');
+                        i += 1;
+                    }
+                }
+            }
+            b'\'' => {
+                // A char literal ('x', '\n', '\u{..}', 'é') or a lifetime.
+                if b.get(i + 1) == Some(&b'\\') {
+                    // Past the escaped character, which may be a quote.
+                    i += 3;
+                    while i < b.len() && b[i] != b'\'' {
+                        i += 1;
+                    }
+                    i += 1;
+                } else {
+                    let width = src[i + 1..].chars().next().map_or(1, char::len_utf8);
+                    i += if b.get(i + 1 + width) == Some(&b'\'') {
+                        width + 2
+                    } else {
+                        1
+                    };
+                }
+            }
+            b'r' if i == 0
+                || !ident(b[i - 1])
+                || (b[i - 1] == b'b' && (i == 1 || !ident(b[i - 2]))) =>
+            {
+                let hashes = b[i + 1..].iter().take_while(|c| **c == b'#').count();
+                let open = i + 1 + hashes;
+                if b.get(open) != Some(&b'"') {
+                    i += 1;
+                    continue;
+                }
+                let close = [b"\"".as_slice(), &vec![b'#'; hashes]].concat();
+                let start = open + 1;
+                let len = b[start..]
+                    .windows(close.len())
+                    .position(|w| w == close.as_slice())
+                    .unwrap_or(b.len() - start);
+                out.push((line, src[start..start + len].to_owned()));
+                line += src[start..start + len].matches('\n').count();
+                i = start + len + close.len();
+            }
+            b'"' => {
+                let start = i + 1;
+                let mut j = start;
+                while j < b.len() && b[j] != b'"' {
+                    j += if b[j] == b'\\' { 2 } else { 1 };
+                }
+                let j = j.min(b.len());
+                out.push((line, src[start..j].to_owned()));
+                line += src[start..j].matches('\n').count();
+                i = j + 1;
+            }
+            _ => i += 1,
+        }
+    }
+    out
+}
+
+#[test]
+fn the_literal_scanner_skips_comments_chars_and_test_items() {
+    let src = "let c = '\"'; // \"not.this\"\n/* \"nor.this\" */ fn f<'a>(x: &'a str) {}\nlet s = \"one.two\"; let r = r#\"raw \"q\"\"#; let e = '\\'';\n\"three.four\"";
+    let got: Vec<(usize, String)> = string_literals(src);
+    assert_eq!(
+        got,
+        [
+            (3, "one.two".to_owned()),
+            (3, "raw \"q\"".to_owned()),
+            (4, "three.four".to_owned()),
+        ]
+    );
+    let lines = test_only_lines("fn a() {}\n#[cfg(test)]\nmod tests;\nfn b() {}\n#[cfg(test)]\nmod t {\n    x\n}\nfn c() {}\n");
+    let mut lines: Vec<usize> = lines.into_iter().collect();
+    lines.sort_unstable();
+    assert_eq!(lines, [2, 3, 5, 6, 7, 8]);
 }

@@ -46,6 +46,7 @@ use mcpspec_wire::{
 };
 use serde_json::{json, Value};
 
+use crate::catalogue::ids;
 use crate::level::Role;
 use crate::requirement::{lookup, Binds};
 use crate::session::{Direction, Phase, Session, Violation};
@@ -507,7 +508,7 @@ impl Player {
             assert!(
                 found
                     .iter()
-                    .any(|v| v.requirement.id == "jsonrpc.response.id-matches"),
+                    .any(|v| v.requirement.id == ids::JSONRPC_RESPONSE_ID_MATCHES.id),
                 "an answer to {id}, which no request carried, went unflagged"
             );
         }
@@ -523,7 +524,7 @@ impl Player {
     fn receive_invalid(&mut self, invalid: &Invalid) {
         let v = self.s.inbound_invalid(invalid, self.now);
         self.judged(std::slice::from_ref(&v));
-        assert_eq!(v.requirement.id, "jsonrpc.message.valid");
+        assert_eq!(v.requirement.id, ids::JSONRPC_MESSAGE_VALID.id);
     }
 
     fn batch(&mut self) {

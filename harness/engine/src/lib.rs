@@ -7,6 +7,8 @@
 //! - [`level`]: MUST / SHOULD / MAY, and roles.
 //! - [`requirement`] / [`catalogue`]: the normative statements mcpspec checks,
 //!   will check, or knowingly leaves out, one file per area of the spec.
+//! - [`ids`]: every requirement as a named static (`ids::PING_RESPOND`), the
+//!   only way code names one; [`lookup`] is for ids read from data.
 //! - [`session`]: per-session state for either role — lifecycle, request-id
 //!   bookkeeping per direction, progress tokens — that says whether a
 //!   message is allowed here and, if not, which requirement it breaks. The
@@ -24,6 +26,7 @@ pub mod requirement;
 pub mod session;
 pub mod version;
 
+pub use catalogue::ids;
 pub use level::{Level, Role};
 pub use requirement::{lookup, Binds, Requirement};
 pub use session::{Direction, Session, Violation};

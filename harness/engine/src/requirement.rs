@@ -2,7 +2,8 @@
 //! checks, each with a stable id, a level, the role it binds, a paraphrase and
 //! a link into the specification of every version it applies to.
 //!
-//! The entries themselves live in [`crate::catalogue`]; ids are stable forever
+//! The entries themselves live in [`crate::catalogue`], each also a named
+//! static in [`crate::ids`] (how code refers to one); ids are stable forever
 //! (scenario files and expected-failure baselines refer to them). A failure
 //! always names a requirement, so a user can read the rule that was broken.
 //!
@@ -88,33 +89,11 @@ impl Requirement {
     }
 }
 
-/// Looks up a requirement by id.
+/// Looks up a requirement by an id read from data (a scenario file, a
+/// baseline, a report). Code names a requirement through [`crate::ids`].
 pub fn lookup(id: &str) -> Option<&'static Requirement> {
     crate::catalogue::all().find(|r| r.id == id)
 }
-
-/// Looks up a requirement that mcpspec's own code refers to by a literal id.
-/// Every such id is in the catalogue (tests in the engine and the runner check
-/// theirs); a missing one shows up as `uncatalogued` rather than a panic.
-pub fn known(id: &'static str) -> &'static Requirement {
-    match lookup(id) {
-        Some(r) => r,
-        None => &UNCATALOGUED,
-    }
-}
-
-/// Stand-in for an id missing from the catalogue; a test guarantees it is never used.
-static UNCATALOGUED: Requirement = Requirement {
-    id: "uncatalogued",
-    level: Level::Must,
-    binds: Binds::Both,
-    summary: "requirement missing from the catalogue (harness bug)",
-    section: "",
-    since: Version::V2024_11_05,
-    until: None,
-    not_in: &[],
-    excluded: None,
-};
 
 #[cfg(test)]
 mod tests {

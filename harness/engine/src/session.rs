@@ -33,8 +33,9 @@ use std::collections::{HashMap, HashSet};
 use mcpspec_wire::{Id, Invalid, InvalidKind, Message, Response};
 use serde_json::Value;
 
+use crate::catalogue::ids;
 use crate::level::Role;
-use crate::requirement::{known, Requirement};
+use crate::requirement::Requirement;
 use crate::version::{Lifecycle, Version};
 
 mod client_peer;
@@ -342,9 +343,9 @@ impl Session {
     /// Judges a message the peer sent.
     pub fn inbound(&mut self, msg: &Message, now_ms: u64) -> Vec<Violation> {
         let mut out = Vec::new();
-        let mut flag = |id: &'static str, detail: String| {
+        let mut flag = |requirement: &'static Requirement, detail: String| {
             out.push(Violation {
-                requirement: known(id),
+                requirement,
                 detail,
                 at_ms: now_ms,
             })
@@ -357,7 +358,7 @@ impl Session {
             Message::Request(r) => {
                 if !self.received_ids.insert(r.id.clone()) {
                     flag(
-                        "jsonrpc.request.id-unique",
+                        &ids::JSONRPC_REQUEST_ID_UNIQUE,
                         format!("{} reuses id {} from an earlier request", r.method, r.id),
                     );
                 }
@@ -374,7 +375,7 @@ impl Session {
                 );
                 if early && self.own == Role::Client && r.method != "ping" {
                     flag(
-                        "lifecycle.server.no-requests-before-initialized",
+                        &ids::LIFECYCLE_SERVER_NO_REQUESTS_BEFORE_INITIALIZED,
                         format!(
                             "server sent request {} before notifications/initialized",
                             r.method
@@ -399,7 +400,7 @@ impl Session {
                         .is_none_or(|c| c.get("logging").is_some());
                     if !declared {
                         flag(
-                            "logging.capability.declared",
+                            &ids::LOGGING_CAPABILITY_DECLARED,
                             "notifications/message from a server that did not declare the logging capability"
                                 .to_owned(),
                         );
@@ -424,8 +425,8 @@ impl Session {
             | InvalidKind::IdFloat
             | InvalidKind::IdBool
             | InvalidKind::IdObject
-            | InvalidKind::IdArray => known("jsonrpc.request.id-type"),
-            _ => known("jsonrpc.message.valid"),
+            | InvalidKind::IdArray => &ids::JSONRPC_REQUEST_ID_TYPE,
+            _ => &ids::JSONRPC_MESSAGE_VALID,
         };
         Violation {
             requirement,
@@ -442,7 +443,7 @@ impl Session {
             // Unknown version: give the benefit of the doubt.
             None => None,
             Some(v) => Some(Violation {
-                requirement: known("jsonrpc.batch.absent"),
+                requirement: &ids::JSONRPC_BATCH_ABSENT,
                 detail: format!("peer sent a JSON-RPC batch, which {v} does not have"),
                 at_ms: now_ms,
             }),
@@ -453,7 +454,7 @@ impl Session {
         &mut self,
         r: &Response,
         now_ms: u64,
-        flag: &mut impl FnMut(&'static str, String),
+        flag: &mut impl FnMut(&'static Requirement, String),
     ) {
         if self.own == Role::Client {
             // Before the bookkeeping: the answered request is still pending.
@@ -464,7 +465,7 @@ impl Session {
             // that could not be read.
             if r.id_absent && self.version.is_some_and(|v| !v.error_id_optional()) {
                 flag(
-                    "jsonrpc.message.valid",
+                    &ids::JSONRPC_MESSAGE_VALID,
                     "error response without an id member (allowed only from 2025-11-25 on)"
                         .to_owned(),
                 );
@@ -477,7 +478,7 @@ impl Session {
                     Ok(_) => "result with a null id".to_owned(),
                 };
                 flag(
-                    "jsonrpc.response.id-matches",
+                    &ids::JSONRPC_RESPONSE_ID_MATCHES,
                     format!(
                         "{what}, but every message sent had a readable id or was a notification"
                     ),
@@ -488,12 +489,12 @@ impl Session {
         let Some(pending) = self.sent_pending.remove(id) else {
             if self.sent_answered.contains(id) {
                 flag(
-                    "jsonrpc.response.once",
+                    &ids::JSONRPC_RESPONSE_ONCE,
                     format!("second response to request id {id}"),
                 );
             } else {
                 flag(
-                    "jsonrpc.response.id-matches",
+                    &ids::JSONRPC_RESPONSE_ID_MATCHES,
                     format!("response to id {id}, which no request carried"),
                 );
             }
@@ -512,7 +513,7 @@ impl Session {
             .is_some_and(|at| now_ms.saturating_sub(at) < CANCEL_CROSSING_MS);
         if pending.cancelled && !crossed {
             flag(
-                "cancellation.no-response",
+                &ids::CANCELLATION_NO_RESPONSE,
                 format!(
                     "{} (id {id}) was answered after the harness cancelled it",
                     pending.method
@@ -577,11 +578,11 @@ impl Session {
     fn inbound_progress(
         &mut self,
         params: Option<&Value>,
-        flag: &mut impl FnMut(&'static str, String),
+        flag: &mut impl FnMut(&'static Requirement, String),
     ) {
         let Some(token) = params.and_then(|p| p.get("progressToken")) else {
             flag(
-                "progress.token-active",
+                &ids::PROGRESS_TOKEN_ACTIVE,
                 "notifications/progress without a progressToken".to_owned(),
             );
             return;
@@ -589,14 +590,14 @@ impl Session {
         let key = token.to_string();
         let Some(state) = self.tokens.get_mut(&key) else {
             flag(
-                "progress.token-active",
+                &ids::PROGRESS_TOKEN_ACTIVE,
                 format!("progress for token {key}, which no request supplied"),
             );
             return;
         };
         if !state.active {
             flag(
-                "progress.token-active",
+                &ids::PROGRESS_TOKEN_ACTIVE,
                 format!("progress for token {key} after its request completed"),
             );
             return;
@@ -606,11 +607,11 @@ impl Session {
             .and_then(Value::as_f64);
         match (state.last_progress, progress) {
             (_, None) => flag(
-                "progress.token-active",
+                &ids::PROGRESS_TOKEN_ACTIVE,
                 format!("progress for token {key} has no numeric progress value"),
             ),
             (Some(last), Some(now)) if now <= last => flag(
-                "progress.increasing",
+                &ids::PROGRESS_INCREASING,
                 format!("progress for token {key} went from {last} to {now}"),
             ),
             (_, Some(now)) => state.last_progress = Some(now),

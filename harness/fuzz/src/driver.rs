@@ -26,7 +26,7 @@
 use std::collections::HashMap;
 use std::time::Duration;
 
-use mcpspec_engine::{Role, Version};
+use mcpspec_engine::{ids, Role, Version};
 use mcpspec_transport::{Connection, Event, Transport, Via};
 use mcpspec_wire::{classify, Id, Inbound, Message};
 use serde_json::{json, Value};
@@ -275,7 +275,7 @@ impl Session {
                     // Before initialize, answering ping is a SHOULD.
                     Verdict::new(
                         Oracle::Ping,
-                        "lifecycle.server.ping-before-init",
+                        &ids::LIFECYCLE_SERVER_PING_BEFORE_INIT,
                         format!("a ping before initialize was not answered ({how})"),
                         None,
                     )
@@ -283,14 +283,14 @@ impl Session {
                 } else if method == "ping" {
                     Verdict::new(
                         Oracle::Ping,
-                        "ping.respond",
+                        &ids::PING_RESPOND,
                         format!("the sync ping was not answered ({how})"),
                         None,
                     )
                 } else {
                     Verdict::new(
                         Oracle::Unanswered,
-                        "jsonrpc.request.answered",
+                        &ids::JSONRPC_REQUEST_ANSWERED,
                         format!("{method} was not answered ({how})"),
                         None,
                     )
@@ -318,12 +318,12 @@ impl Session {
     fn ping_refused(&self, code: i64) -> Verdict {
         let detail = format!("the sync ping was answered with error {code}");
         if self.initialized {
-            Verdict::new(Oracle::Ping, "ping.respond", detail, None)
+            Verdict::new(Oracle::Ping, &ids::PING_RESPOND, detail, None)
                 .about("ping answered with an error".to_owned())
         } else {
             Verdict::new(
                 Oracle::Ping,
-                "lifecycle.server.ping-before-init",
+                &ids::LIFECYCLE_SERVER_PING_BEFORE_INIT,
                 format!("{detail} before initialize"),
                 None,
             )
@@ -335,11 +335,11 @@ impl Session {
         let how = self.exit.clone().unwrap_or_default();
         let (req, what) = if self.judge.anything_owed() {
             (
-                "jsonrpc.request.answered",
+                &ids::JSONRPC_REQUEST_ANSWERED,
                 "with a valid request unanswered",
             )
         } else {
-            ("jsonrpc.robustness.survives-invalid", "")
+            (&ids::JSONRPC_ROBUSTNESS_SURVIVES_INVALID, "")
         };
         let v = Verdict::new(
             Oracle::Alive,
@@ -637,10 +637,10 @@ mod tests {
 
     #[test]
     fn verdicts_belong_to_the_exec_that_saw_them_unless_they_know_better() {
-        let seen = Verdict::new(Oracle::Ping, "ping.respond", String::new(), None);
+        let seen = Verdict::new(Oracle::Ping, &ids::PING_RESPOND, String::new(), None);
         let own = Verdict::new(
             Oracle::Unanswered,
-            "jsonrpc.request.answered",
+            &ids::JSONRPC_REQUEST_ANSWERED,
             String::new(),
             Some(2),
         );

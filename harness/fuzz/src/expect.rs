@@ -21,7 +21,7 @@
 //! UTF-8 is also read lossily, and a line with a BOM or a NUL is also read
 //! without them; ids found that way may be answered (once), never owed.
 
-use mcpspec_engine::{Role, Version};
+use mcpspec_engine::{ids, Requirement, Role, Version};
 use mcpspec_schema::schemas;
 use mcpspec_wire::{classify, Id, Inbound, InvalidKind, Message, NdjsonDecoder, DEFAULT_MAX_LINE};
 use serde_json::Value;
@@ -33,36 +33,36 @@ use crate::input::{Framing, Hint, Input};
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Want {
     pub codes: &'static [i64],
-    pub requirement: &'static str,
+    pub requirement: &'static Requirement,
 }
 
 pub const INVALID_REQUEST: Want = Want {
     codes: &[-32600],
-    requirement: "jsonrpc.error.invalid-request",
+    requirement: &ids::JSONRPC_ERROR_INVALID_REQUEST,
 };
 pub const INVALID_PARAMS_SHAPE: Want = Want {
     codes: &[-32600, -32602],
-    requirement: "jsonrpc.error.invalid-request",
+    requirement: &ids::JSONRPC_ERROR_INVALID_REQUEST,
 };
 pub const ANY_ERROR_FOR_INVALID: Want = Want {
     codes: &[],
-    requirement: "jsonrpc.error.invalid-request",
+    requirement: &ids::JSONRPC_ERROR_INVALID_REQUEST,
 };
 pub const METHOD_NOT_FOUND: Want = Want {
     codes: &[-32601],
-    requirement: "jsonrpc.error.method-not-found",
+    requirement: &ids::JSONRPC_ERROR_METHOD_NOT_FOUND,
 };
 pub const ANY_ERROR_FOR_UNKNOWN: Want = Want {
     codes: &[],
-    requirement: "jsonrpc.error.method-not-found",
+    requirement: &ids::JSONRPC_ERROR_METHOD_NOT_FOUND,
 };
 pub const INVALID_PARAMS: Want = Want {
     codes: &[-32602],
-    requirement: "jsonrpc.error.invalid-params",
+    requirement: &ids::JSONRPC_ERROR_INVALID_PARAMS,
 };
 pub const ANY_ERROR_FOR_PARAMS: Want = Want {
     codes: &[],
-    requirement: "jsonrpc.error.invalid-params",
+    requirement: &ids::JSONRPC_ERROR_INVALID_PARAMS,
 };
 
 /// One thing the target owes, may do, or must not do, because of an input.

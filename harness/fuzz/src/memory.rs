@@ -2,6 +2,8 @@
 //! (the pid is the transport's), and the `memory` verdict when growth passes
 //! the bound.
 
+use mcpspec_engine::ids;
+
 use crate::oracle::{Oracle, Verdict};
 
 /// The default of [`crate::driver::SessionConfig::rss_growth_kib`]: 512 MiB.
@@ -15,7 +17,7 @@ pub fn memory_verdict(base: u64, now: u64, limit: u64, exec: Option<u64>) -> Opt
     (now > base.saturating_add(limit)).then(|| {
         Verdict::new(
             Oracle::Memory,
-            "jsonrpc.robustness.survives-invalid",
+            &ids::JSONRPC_ROBUSTNESS_SURVIVES_INVALID,
             format!("resident memory grew from {base} KiB to {now} KiB"),
             exec,
         )

@@ -11,6 +11,7 @@
 
 use std::time::Duration;
 
+use mcpspec_engine::ids;
 use tokio::time::Instant;
 
 use crate::driver::{memory_verdict, Session, SessionConfig};
@@ -41,7 +42,7 @@ pub fn kind_of(expects: &[Expect]) -> String {
     for e in expects {
         let (r, k) = match e {
             Expect::Owed { error: Some(w), .. }
-                if w.requirement == "jsonrpc.error.method-not-found" =>
+                if w.requirement == &ids::JSONRPC_ERROR_METHOD_NOT_FOUND =>
             {
                 (7, "unknown method".to_owned())
             }

@@ -46,7 +46,7 @@
 
 use std::collections::HashMap;
 
-use mcpspec_engine::Violation;
+use mcpspec_engine::{ids, Violation};
 use mcpspec_transport::{HttpRecord, Via};
 use mcpspec_wire::{classify, Id, Inbound, Message, Response};
 use serde_json::Value;
@@ -251,7 +251,7 @@ impl Judge {
                 out.push(
                     Verdict::new(
                         Oracle::Unanswered,
-                        "jsonrpc.request.answered",
+                        &ids::JSONRPC_REQUEST_ANSWERED,
                         format!(
                             "{} (id {id}) was not answered within {} ms",
                             o.method, self.timeout_ms
@@ -357,14 +357,14 @@ impl Judge {
         let mut out: Vec<Verdict> = found
             .into_iter()
             .map(|v| {
-                let subject = match v.requirement.id {
-                    "http.post.accepted-202" => Some("notification POST not answered with 202"),
-                    "http.post.request-content-type" => {
-                        Some("request answered with another content type")
-                    }
-                    _ => None, // a 5xx: the kind of the input
+                let subject = if v.requirement == &ids::HTTP_POST_ACCEPTED_202 {
+                    Some("notification POST not answered with 202")
+                } else if v.requirement == &ids::HTTP_POST_REQUEST_CONTENT_TYPE {
+                    Some("request answered with another content type")
+                } else {
+                    None // a 5xx: the kind of the input
                 };
-                let verdict = Verdict::new(Oracle::Http, v.requirement.id, v.detail, exec);
+                let verdict = Verdict::new(Oracle::Http, v.requirement, v.detail, exec);
                 match subject {
                     Some(s) => verdict.about(s.to_owned()),
                     None => verdict,
@@ -375,7 +375,7 @@ impl Judge {
         if status >= 500 && shape == Some(Shape::Requests { owed_error: true }) {
             out.push(Verdict::new(
                 Oracle::Http,
-                "jsonrpc.robustness.survives-invalid",
+                &ids::JSONRPC_ROBUSTNESS_SURVIVES_INVALID,
                 format!("a request owed an error was answered with HTTP {status} (a server error on client input)"),
                 exec,
             ));
@@ -389,17 +389,19 @@ impl Judge {
     /// what was sent strictly, as a scenario's peer would; a fuzzer's input
     /// may be read otherwise by a correct target (see the module docs).
     fn allows(&self, v: &Violation, allowed: &mut usize) -> bool {
-        match v.requirement.id {
-            "jsonrpc.response.id-matches" | "jsonrpc.response.once" if *allowed > 0 => {
-                *allowed -= 1;
-                true
-            }
+        let r = v.requirement;
+        if (r == &ids::JSONRPC_RESPONSE_ID_MATCHES || r == &ids::JSONRPC_RESPONSE_ONCE)
+            && *allowed > 0
+        {
+            *allowed -= 1;
+            true
+        } else if r == &ids::JSONRPC_BATCH_ABSENT {
             // An array was sent: arrays are the target's reply to it.
-            "jsonrpc.batch.absent" => self.batch_sent,
+            self.batch_sent
+        } else {
             // Inputs cancel their own requests at once: the answer may have
             // been on its way, however late it arrives.
-            "cancellation.no-response" => true,
-            _ => false,
+            r == &ids::CANCELLATION_NO_RESPONSE
         }
     }
 
@@ -407,17 +409,17 @@ impl Judge {
     /// notifications (or a result with a null id, after input with one),
     /// is the answer to a notification.
     fn notification_answered(&self, v: &Violation, null_result: bool) -> Option<Verdict> {
-        let to_notification = match v.requirement.id {
-            "jsonrpc.response.id-matches" => {
-                self.notifications_only && v.detail.contains("null id")
-            }
-            "jsonrpc.message.valid" => null_result && self.had_notification,
-            _ => false,
+        let to_notification = if v.requirement == &ids::JSONRPC_RESPONSE_ID_MATCHES {
+            self.notifications_only && v.detail.contains("null id")
+        } else if v.requirement == &ids::JSONRPC_MESSAGE_VALID {
+            null_result && self.had_notification
+        } else {
+            false
         };
         to_notification.then(|| {
             Verdict::new(
                 Oracle::Notification,
-                "jsonrpc.notification.no-response",
+                &ids::JSONRPC_NOTIFICATION_NO_RESPONSE,
                 format!("a notification was answered: {}", v.detail),
                 self.last_exec,
             )
@@ -428,8 +430,8 @@ impl Judge {
     /// A violation about what came back: `stdout` over stdio, `output`
     /// over HTTP, `http` for an answer in a legacy POST's body.
     fn output(&self, via: Via, v: Violation, subject: Option<String>) -> Verdict {
-        let requirement = v.requirement.id;
-        if requirement == "sse.message-event" && matches!(via, Via::Post(_)) {
+        let requirement = v.requirement;
+        if requirement == &ids::SSE_MESSAGE_EVENT && matches!(via, Via::Post(_)) {
             return Verdict::new(Oracle::Http, requirement, v.detail, self.last_exec)
                 .about("answer in the POST body".to_owned());
         }
@@ -439,8 +441,8 @@ impl Judge {
             Oracle::Stdout
         };
         let subject = subject
-            .filter(|_| requirement == "jsonrpc.message.valid")
-            .unwrap_or_else(|| format!("output breaking {requirement}"));
+            .filter(|_| requirement == &ids::JSONRPC_MESSAGE_VALID)
+            .unwrap_or_else(|| format!("output breaking {}", requirement.id));
         Verdict::new(oracle, requirement, v.detail, self.last_exec).about(subject)
     }
 
@@ -465,7 +467,7 @@ impl Judge {
         if obj.contains_key("result") {
             out.push(Verdict::new(
                 Oracle::ErrorClass,
-                "jsonrpc.error.invalid-request",
+                &ids::JSONRPC_ERROR_INVALID_REQUEST,
                 format!("a request with the unusable id {id} was answered with a success result"),
                 Some(exec),
             ));
@@ -501,7 +503,7 @@ impl Judge {
         let Some(want) = want else {
             return true;
         };
-        let subject = if want.requirement == "jsonrpc.error.method-not-found" {
+        let subject = if want.requirement == &ids::JSONRPC_ERROR_METHOD_NOT_FOUND {
             Some("unknown method".to_owned())
         } else {
             (what != "input").then(|| format!("malformed {what}"))

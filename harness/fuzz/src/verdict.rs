@@ -1,8 +1,8 @@
 //! What an oracle reports: which [`Oracle`] tripped, the requirement broken
-//! (a catalogue id, whose level says MUST or SHOULD), what was seen, and the
+//! (a catalogue entry, whose level says MUST or SHOULD), what was seen, and the
 //! exec responsible. The table of oracles is in [`crate::oracle`].
 
-use mcpspec_engine::{lookup, Level as ReqLevel};
+use mcpspec_engine::{Level as ReqLevel, Requirement};
 use serde::{Deserialize, Serialize};
 
 /// Which oracle tripped.
@@ -49,8 +49,8 @@ impl std::fmt::Display for Oracle {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Verdict {
     pub oracle: Oracle,
-    /// Catalogue id of the broken requirement.
-    pub requirement: &'static str,
+    /// The broken requirement.
+    pub requirement: &'static Requirement,
     /// What was seen, as a sentence fragment.
     pub detail: String,
     /// The exec whose input is responsible, when known.
@@ -64,7 +64,7 @@ pub struct Verdict {
 impl Verdict {
     pub fn new(
         oracle: Oracle,
-        requirement: &'static str,
+        requirement: &'static Requirement,
         detail: String,
         exec: Option<u64>,
     ) -> Self {
@@ -84,6 +84,6 @@ impl Verdict {
 
     /// MUST / SHOULD, from the catalogue.
     pub fn level(&self) -> ReqLevel {
-        lookup(self.requirement).map_or(ReqLevel::Must, |r| r.level)
+        self.requirement.level
     }
 }

@@ -9,6 +9,8 @@
 //! scenarios name the id themselves). The tests below prove each entry: for
 //! every listed requirement, some traffic makes the oracle report it.
 
+use mcpspec_engine::{ids, Requirement};
+
 /// Who performs an every-message check.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Checker {
@@ -68,104 +70,111 @@ impl Checker {
 /// An every-message check: the requirement and who checks it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct OracleCheck {
-    pub id: &'static str,
+    pub requirement: &'static Requirement,
     pub by: Checker,
 }
 
-const fn session(id: &'static str) -> OracleCheck {
+impl OracleCheck {
+    /// The requirement's id.
+    pub fn id(&self) -> &'static str {
+        self.requirement.id
+    }
+}
+
+const fn session(requirement: &'static Requirement) -> OracleCheck {
     OracleCheck {
-        id,
+        requirement,
         by: Checker::Session,
     }
 }
 
-const fn stateless(id: &'static str) -> OracleCheck {
+const fn stateless(requirement: &'static Requirement) -> OracleCheck {
     OracleCheck {
-        id,
+        requirement,
         by: Checker::StatelessSession,
     }
 }
 
-const fn client(id: &'static str) -> OracleCheck {
+const fn client(requirement: &'static Requirement) -> OracleCheck {
     OracleCheck {
-        id,
+        requirement,
         by: Checker::ClientSession,
     }
 }
 
-const fn client_stateless(id: &'static str) -> OracleCheck {
+const fn client_stateless(requirement: &'static Requirement) -> OracleCheck {
     OracleCheck {
-        id,
+        requirement,
         by: Checker::ClientStatelessSession,
     }
 }
 
-const fn client_http(id: &'static str) -> OracleCheck {
+const fn client_http(requirement: &'static Requirement) -> OracleCheck {
     OracleCheck {
-        id,
+        requirement,
         by: Checker::ClientHttp,
     }
 }
 
-const fn stdio(id: &'static str) -> OracleCheck {
+const fn stdio(requirement: &'static Requirement) -> OracleCheck {
     OracleCheck {
-        id,
+        requirement,
         by: Checker::StdioConnection,
     }
 }
 
 /// Every requirement checked on every message.
 pub static ORACLE: &[OracleCheck] = &[
-    session("jsonrpc.message.valid"),
-    session("jsonrpc.request.id-type"),
-    session("jsonrpc.request.id-unique"),
-    session("jsonrpc.response.id-matches"),
-    session("jsonrpc.response.once"),
-    session("jsonrpc.batch.absent"),
-    session("lifecycle.server.no-requests-before-initialized"),
-    session("logging.capability.declared"),
-    session("progress.token-active"),
-    session("progress.increasing"),
+    session(&ids::JSONRPC_MESSAGE_VALID),
+    session(&ids::JSONRPC_REQUEST_ID_TYPE),
+    session(&ids::JSONRPC_REQUEST_ID_UNIQUE),
+    session(&ids::JSONRPC_RESPONSE_ID_MATCHES),
+    session(&ids::JSONRPC_RESPONSE_ONCE),
+    session(&ids::JSONRPC_BATCH_ABSENT),
+    session(&ids::LIFECYCLE_SERVER_NO_REQUESTS_BEFORE_INITIALIZED),
+    session(&ids::LOGGING_CAPABILITY_DECLARED),
+    session(&ids::PROGRESS_TOKEN_ACTIVE),
+    session(&ids::PROGRESS_INCREASING),
     // Judged when the peer is a server: rules binding servers
     // (or both sides). The client-binding ones follow, judged in client cases.
-    stateless("stateless.server.no-requests"),
-    stateless("stateless.removed.not-sent"),
-    stateless("stateless.cancel.listen-only"),
-    stateless("stateless.result.result-type"),
-    stateless("stateless.error.unsupported-version-data"),
-    stateless("stateless.error.missing-capability-data"),
-    stateless("stateless.error.reserved-range"),
-    stateless("stateless.error.retired-codes"),
-    stateless("logging.meta-level.opt-in"),
-    client("lifecycle.initialize.first"),
-    client("lifecycle.client.no-requests-before-response"),
-    client("lifecycle.client.initialized-notification"),
-    client("cancellation.initialize-not-cancelled"),
-    client("pagination.client.opaque-cursor"),
-    client_stateless("stateless.meta.required-keys"),
-    client_stateless("stateless.client.era-cached"),
-    client_stateless("stateless.client.retry-supported"),
-    client_stateless("stateless.client.version-from-supported"),
-    client_http("http.post.accept"),
-    client_http("http.get.accept"),
-    client_http("http.post.client-post"),
-    client_http("http.post.single-message"),
-    client_http("http.session.client-echo"),
-    client_http("http.header.protocol-version"),
-    client_http("http.header.protocol-version-negotiated"),
-    client_http("http.header.version-matches-meta"),
-    client_http("sse.client-post"),
-    stdio("stdio.stdout-only-mcp"),
-    stdio("stdio.newline-delimited"),
+    stateless(&ids::STATELESS_SERVER_NO_REQUESTS),
+    stateless(&ids::STATELESS_REMOVED_NOT_SENT),
+    stateless(&ids::STATELESS_CANCEL_LISTEN_ONLY),
+    stateless(&ids::STATELESS_RESULT_RESULT_TYPE),
+    stateless(&ids::STATELESS_ERROR_UNSUPPORTED_VERSION_DATA),
+    stateless(&ids::STATELESS_ERROR_MISSING_CAPABILITY_DATA),
+    stateless(&ids::STATELESS_ERROR_RESERVED_RANGE),
+    stateless(&ids::STATELESS_ERROR_RETIRED_CODES),
+    stateless(&ids::LOGGING_META_LEVEL_OPT_IN),
+    client(&ids::LIFECYCLE_INITIALIZE_FIRST),
+    client(&ids::LIFECYCLE_CLIENT_NO_REQUESTS_BEFORE_RESPONSE),
+    client(&ids::LIFECYCLE_CLIENT_INITIALIZED_NOTIFICATION),
+    client(&ids::CANCELLATION_INITIALIZE_NOT_CANCELLED),
+    client(&ids::PAGINATION_CLIENT_OPAQUE_CURSOR),
+    client_stateless(&ids::STATELESS_META_REQUIRED_KEYS),
+    client_stateless(&ids::STATELESS_CLIENT_ERA_CACHED),
+    client_stateless(&ids::STATELESS_CLIENT_RETRY_SUPPORTED),
+    client_stateless(&ids::STATELESS_CLIENT_VERSION_FROM_SUPPORTED),
+    client_http(&ids::HTTP_POST_ACCEPT),
+    client_http(&ids::HTTP_GET_ACCEPT),
+    client_http(&ids::HTTP_POST_CLIENT_POST),
+    client_http(&ids::HTTP_POST_SINGLE_MESSAGE),
+    client_http(&ids::HTTP_SESSION_CLIENT_ECHO),
+    client_http(&ids::HTTP_HEADER_PROTOCOL_VERSION),
+    client_http(&ids::HTTP_HEADER_PROTOCOL_VERSION_NEGOTIATED),
+    client_http(&ids::HTTP_HEADER_VERSION_MATCHES_META),
+    client_http(&ids::SSE_CLIENT_POST),
+    stdio(&ids::STDIO_STDOUT_ONLY_MCP),
+    stdio(&ids::STDIO_NEWLINE_DELIMITED),
     OracleCheck {
-        id: "schema.message.conforms",
+        requirement: &ids::SCHEMA_MESSAGE_CONFORMS,
         by: Checker::Schema,
     },
 ];
 
 /// The every-message check of a requirement, if it has one.
 pub fn check_of(id: &str) -> Option<&'static OracleCheck> {
-    ORACLE.iter().find(|c| c.id == id)
+    ORACLE.iter().find(|c| c.requirement.id == id)
 }
 
 #[cfg(test)]

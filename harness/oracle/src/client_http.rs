@@ -32,9 +32,9 @@
 //!
 //! [`Observed::LiveSession`]: crate::Observed::LiveSession
 
-use mcpspec_engine::requirement::known;
+use mcpspec_engine::ids;
 use mcpspec_engine::session::{Phase, META_PROTOCOL_VERSION};
-use mcpspec_engine::{Lifecycle, Version, Violation};
+use mcpspec_engine::{Lifecycle, Requirement, Version, Violation};
 use mcpspec_wire::event::{HttpRecord, Transport, Via, LEGACY_POST_PATH, MCP_PATH};
 use mcpspec_wire::{classify, Id, Inbound, Message};
 use serde_json::Value;
@@ -151,7 +151,7 @@ impl Oracle {
         };
         for (id, detail) in judge(&cx, via, record) {
             out.push(Violation {
-                requirement: known(id),
+                requirement: id,
                 detail,
                 at_ms,
             });
@@ -187,7 +187,7 @@ struct Negotiation {
 }
 
 /// A broken rule: the requirement id and what happened.
-type Finding = (&'static str, String);
+type Finding = (&'static Requirement, String);
 
 /// One request as the rules read it: its record, its body (from the
 /// record's copy, cut at `RECORD_BODY_MAX`, so a long body may be
@@ -274,18 +274,18 @@ fn judge(cx: &Context<'_>, via: Via, record: &HttpRecord) -> Vec<Finding> {
     found.into_iter().flatten().collect()
 }
 
-fn applies(id: &'static str, version: Version) -> bool {
-    known(id).applies_to(version)
+fn applies(id: &'static Requirement, version: Version) -> bool {
+    id.applies_to(version)
 }
 
 /// `http.post.accept`, `http.get.accept`.
 fn accept(cx: &Context<'_>, q: &Req<'_>) -> Option<Finding> {
-    let (id, wanted): (&'static str, &[&str]) = match q.r.method.as_str() {
+    let (id, wanted): (&'static Requirement, &[&str]) = match q.r.method.as_str() {
         "POST" => (
-            "http.post.accept",
+            &ids::HTTP_POST_ACCEPT,
             &["application/json", "text/event-stream"],
         ),
-        "GET" => ("http.get.accept", &["text/event-stream"]),
+        "GET" => (&ids::HTTP_GET_ACCEPT, &["text/event-stream"]),
         _ => return None,
     };
     let values = header_values(q.r, "accept");
@@ -312,7 +312,7 @@ fn accept(cx: &Context<'_>, q: &Req<'_>) -> Option<Finding> {
 /// (Other requests elsewhere — discovery of authorization metadata — are
 /// not MCP messages.)
 fn off_endpoint(cx: &Context<'_>, q: &Req<'_>) -> Option<Finding> {
-    let id = "http.post.client-post";
+    let id = &ids::HTTP_POST_CLIENT_POST;
     (q.r.method == "POST" && !q.items.is_empty() && applies(id, cx.version)).then(|| {
         let to = &q.r.target;
         (
@@ -327,7 +327,7 @@ fn off_endpoint(cx: &Context<'_>, q: &Req<'_>) -> Option<Finding> {
 
 /// `http.post.single-message`: a batch in a POST body (2025-06-18 on).
 fn single_message(cx: &Context<'_>, q: &Req<'_>) -> Option<Finding> {
-    let id = "http.post.single-message";
+    let id = &ids::HTTP_POST_SINGLE_MESSAGE;
     (q.batch && applies(id, cx.version)).then(|| {
         let n = q.items.len();
         (
@@ -342,7 +342,7 @@ fn single_message(cx: &Context<'_>, q: &Req<'_>) -> Option<Finding> {
 
 /// `http.session.client-echo`, on the peer's verdict (see the module docs).
 fn session_echo(cx: &Context<'_>, q: &Req<'_>) -> Option<Finding> {
-    let id = "http.session.client-echo";
+    let id = &ids::HTTP_SESSION_CLIENT_ECHO;
     if !applies(id, cx.version) || q.r.response_header(SESSION_HEADER).is_some() {
         return None; // not a session version, or this request opened the session
     }
@@ -365,7 +365,7 @@ fn session_echo(cx: &Context<'_>, q: &Req<'_>) -> Option<Finding> {
 
 /// `http.header.protocol-version` and `http.header.version-matches-meta`.
 fn protocol_version(cx: &Context<'_>, q: &Req<'_>) -> Option<Finding> {
-    let id = "http.header.protocol-version";
+    let id = &ids::HTTP_HEADER_PROTOCOL_VERSION;
     if !applies(id, cx.version) {
         return None;
     }
@@ -377,7 +377,7 @@ fn protocol_version(cx: &Context<'_>, q: &Req<'_>) -> Option<Finding> {
         // Every request names its version, in `_meta` and in the header
         // (notification POSTs have no header rule in 2026-07-28).
         if let Some(meta) = meta_version(req.params.as_ref()) {
-            let matches = "http.header.version-matches-meta";
+            let matches = &ids::HTTP_HEADER_VERSION_MATCHES_META;
             return match sent {
                 None => Some((
                     id,
@@ -409,7 +409,7 @@ fn protocol_version(cx: &Context<'_>, q: &Req<'_>) -> Option<Finding> {
         )),
         // The header is a MUST; naming the negotiated version, a SHOULD.
         Some(v) if v != want => Some((
-            "http.header.protocol-version-negotiated",
+            &ids::HTTP_HEADER_PROTOCOL_VERSION_NEGOTIATED,
             format!("{label} carried MCP-Protocol-Version {v:?}, not the negotiated {want}"),
         )),
         Some(_) => None,
@@ -421,7 +421,7 @@ fn protocol_version(cx: &Context<'_>, q: &Req<'_>) -> Option<Finding> {
 /// (an accepted one went where it should; before the stream opened a POST
 /// may be a Streamable HTTP probe, which the spec's fallback expects).
 fn legacy_post(cx: &Context<'_>, q: &Req<'_>) -> Option<Finding> {
-    let id = "sse.client-post";
+    let id = &ids::SSE_CLIENT_POST;
     let r = q.r;
     let live = cx.live_session?;
     if r.method != "POST" || !applies(id, cx.version) || r.status.is_some_and(|s| s < 300) {

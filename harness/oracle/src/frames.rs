@@ -26,7 +26,7 @@
 //!
 //! [`Observed::End`]: crate::Observed::End
 
-use mcpspec_engine::requirement::known;
+use mcpspec_engine::ids;
 use mcpspec_engine::{Role, Violation};
 use mcpspec_wire::event::{Transport, Via};
 use mcpspec_wire::{classify, Frame, FrameError, FrameErrorKind, Inbound, Message};
@@ -79,7 +79,7 @@ impl Oracle {
             && !self.server_http.post_refused(via)
         {
             out.push(Violation {
-                requirement: known("sse.message-event"),
+                requirement: &ids::SSE_MESSAGE_EVENT,
                 detail: format!(
                     "a message came in the body of the response to a POST ({via}), not as a message event on the SSE stream"
                 ),
@@ -100,26 +100,26 @@ impl Oracle {
             Err(invalid) if invalid.kind.is_parse_error() => {
                 let (requirement, what) = match via {
                     Via::Stdio if self.judged == Role::Client => (
-                        "stdio.client.stdin-only-mcp",
+                        &ids::STDIO_CLIENT_STDIN_ONLY_MCP,
                         format!("line {} the client wrote to the server", frame.line),
                     ),
                     Via::Stdio => (
-                        "stdio.stdout-only-mcp",
+                        &ids::STDIO_STDOUT_ONLY_MCP,
                         format!("stdout line {}", frame.line),
                     ),
                     // A client's POST body that is no message.
                     other if self.judged == Role::Client => (
-                        "jsonrpc.message.valid",
+                        &ids::JSONRPC_MESSAGE_VALID,
                         format!("the body of the client's {other}"),
                     ),
-                    Via::Legacy => ("sse.message-event", "an SSE message event".to_owned()),
+                    Via::Legacy => (&ids::SSE_MESSAGE_EVENT, "an SSE message event".to_owned()),
                     other => (
-                        "http.post.request-content-type",
+                        &ids::HTTP_POST_REQUEST_CONTENT_TYPE,
                         format!("a message on {other}"),
                     ),
                 };
                 out.push(Violation {
-                    requirement: known(requirement),
+                    requirement,
                     detail: format!("{what} is not a JSON-RPC message ({})", invalid.kind),
                     at_ms,
                 });
@@ -140,21 +140,21 @@ impl Oracle {
         if matches!(err.kind, FrameErrorKind::Oversize { .. }) {
             return;
         }
-        let utf8 = known("jsonrpc.message.utf8");
+        let utf8 = &ids::JSONRPC_MESSAGE_UTF8;
         let requirement = match via {
-            Via::Stdio => "stdio.newline-delimited",
-            _ if self.judged == Role::Client => "jsonrpc.message.valid",
+            Via::Stdio => &ids::STDIO_NEWLINE_DELIMITED,
+            _ if self.judged == Role::Client => &ids::JSONRPC_MESSAGE_VALID,
             // A server's HTTP body or SSE data that is not UTF-8.
             _ if matches!(err.kind, FrameErrorKind::InvalidUtf8 { .. })
                 && utf8.applies_to(self.version) =>
             {
-                utf8.id
+                utf8
             }
-            Via::Legacy => "sse.message-event",
-            _ => "http.post.request-content-type",
+            Via::Legacy => &ids::SSE_MESSAGE_EVENT,
+            _ => &ids::HTTP_POST_REQUEST_CONTENT_TYPE,
         };
         out.push(Violation {
-            requirement: known(requirement),
+            requirement,
             detail: format!("{err} (on {via})"),
             at_ms,
         });
@@ -171,7 +171,7 @@ impl Oracle {
             }
             if via == Via::Get {
                 out.push(Violation {
-                    requirement: known("http.get.no-responses"),
+                    requirement: &ids::HTTP_GET_NO_RESPONSES,
                     detail: format!(
                         "a response (id {}) arrived on the standing GET stream, not on the stream of its POST",
                         r.id.as_ref().map_or_else(|| "null".to_owned(), ToString::to_string)
@@ -214,7 +214,7 @@ impl Oracle {
         }
         owed.sort();
         out.push(Violation {
-            requirement: known("jsonrpc.request.answered"),
+            requirement: &ids::JSONRPC_REQUEST_ANSWERED,
             detail: format!("{how} leaving {} unanswered", owed.join(", ")),
             at_ms,
         });

@@ -18,7 +18,7 @@
 //! unreadable input with a null id, which the schemas before 2025-11-25 do
 //! not model. Violations carry `schema.message.conforms`.
 
-use mcpspec_engine::requirement::known;
+use mcpspec_engine::ids;
 use mcpspec_engine::{Role, Session, Version, Violation};
 use mcpspec_wire::Message;
 use serde_json::Value;
@@ -104,7 +104,7 @@ pub fn check(
         detail.push_str(&format!("; and {} more", found.len() - SHOWN));
     }
     Some(Violation {
-        requirement: known("schema.message.conforms"),
+        requirement: &ids::SCHEMA_MESSAGE_CONFORMS,
         detail,
         at_ms,
     })

@@ -20,8 +20,8 @@
 
 use std::collections::HashSet;
 
-use mcpspec_engine::requirement::known;
-use mcpspec_engine::{Lifecycle, Version, Violation};
+use mcpspec_engine::ids;
+use mcpspec_engine::{Lifecycle, Requirement, Version, Violation};
 use mcpspec_wire::event::{HttpRecord, Via};
 use mcpspec_wire::{classify, ErrorObject, Id, Inbound, Message, Response, SseError};
 
@@ -138,7 +138,7 @@ impl State {
                 .clone()
                 .unwrap_or_else(|| "no Content-Type".to_owned());
             out.push(Violation {
-                requirement: known("http.post.request-content-type"),
+                requirement: &ids::HTTP_POST_REQUEST_CONTENT_TYPE,
                 detail: format!(
                     "POST #{n} carried a request and was answered {} with {shown}, neither application/json nor text/event-stream",
                     record.status.unwrap_or(0)
@@ -244,7 +244,7 @@ impl State {
         if let (true, Some(id)) = (streamable, id) {
             if !id.is_empty() && !self.event_ids.insert(id.to_owned()) {
                 out.push(Violation {
-                    requirement: known("http.resume.event-id-unique"),
+                    requirement: &ids::HTTP_RESUME_EVENT_ID_UNIQUE,
                     detail: format!(
                         "SSE event id {id:?} was used twice in the session (again on {via})"
                     ),
@@ -266,8 +266,7 @@ fn status_for_body(
     n: u64,
 ) -> Option<Violation> {
     let status = record.status?;
-    let violation = |id: &'static str, detail: String| {
-        let requirement = known(id);
+    let violation = |requirement: &'static Requirement, detail: String| {
         requirement.applies_to(version).then_some(Violation {
             requirement,
             detail,
@@ -277,15 +276,15 @@ fn status_for_body(
     match body {
         Body::Unparsable | Body::Invalid if status >= 500 => {
             let (id, what) = match body {
-                Body::Unparsable if known("http.post.malformed-400").applies_to(version) => {
-                    ("http.post.malformed-400", "a body that is not JSON")
+                Body::Unparsable if ids::HTTP_POST_MALFORMED_400.applies_to(version) => {
+                    (&ids::HTTP_POST_MALFORMED_400, "a body that is not JSON")
                 }
                 Body::Unparsable => (
-                    "jsonrpc.robustness.survives-invalid",
+                    &ids::JSONRPC_ROBUSTNESS_SURVIVES_INVALID,
                     "a body that is not JSON",
                 ),
                 _ => (
-                    "jsonrpc.robustness.survives-invalid",
+                    &ids::JSONRPC_ROBUSTNESS_SURVIVES_INVALID,
                     "a body that is not a valid JSON-RPC message",
                 ),
             };
@@ -306,7 +305,7 @@ fn status_for_body(
                 format!(" and the body {cut}")
             };
             violation(
-                "http.post.accepted-202",
+                &ids::HTTP_POST_ACCEPTED_202,
                 format!("POST #{n} carried notifications or responses only and was answered with HTTP {status}{shown}"),
             )
         }
@@ -317,12 +316,12 @@ fn status_for_body(
 /// An SSE stream broke the event-stream format.
 pub(crate) fn sse_error(at_ms: u64, via: Via, err: &SseError, out: &mut Vec<Violation>) {
     let requirement = if via == Via::Legacy {
-        "sse.message-event"
+        &ids::SSE_MESSAGE_EVENT
     } else {
-        "http.post.request-content-type"
+        &ids::HTTP_POST_REQUEST_CONTENT_TYPE
     };
     out.push(Violation {
-        requirement: known(requirement),
+        requirement,
         detail: format!("the SSE stream ({via}) broke the event-stream format: {err}"),
         at_ms,
     });

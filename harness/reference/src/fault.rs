@@ -7,8 +7,8 @@
 //! the behaviour it switches on is a genuine violation of a citable MUST or
 //! SHOULD; see [`Fault::requirement`] and [`Fault::section`].
 //!
-//! Requirement ids follow the catalogue style of `mcpspec_engine::catalogue`
-//! (`area.topic.rule`); sections are relative to
+//! Each fault names the catalogued requirement it breaks by its typed id
+//! (`mcpspec_engine::ids`); sections are relative to
 //! `https://modelcontextprotocol.io/specification/<version>/`. Rules that come
 //! from JSON-RPC 2.0 itself cite the MCP section that makes JSON-RPC 2.0
 //! binding and name the JSON-RPC section in the description.
@@ -21,7 +21,7 @@
 //! the HTTP driver, `mcpspec-reference-http`, carries those out and hands
 //! the rest to the sans-IO server.
 
-use mcpspec_engine::Level;
+use mcpspec_engine::{ids, Level, Requirement};
 use std::fmt;
 
 /// A transport a fault can be committed over.
@@ -153,7 +153,7 @@ pub enum Fault {
 struct Info {
     name: &'static str,
     level: Level,
-    requirement: &'static str,
+    requirement: &'static Requirement,
     section: &'static str,
     description: &'static str,
     transports: &'static [Transport],
@@ -183,7 +183,7 @@ const SSE: &[Transport] = &[Transport::LegacySse];
 const fn info(
     name: &'static str,
     level: Level,
-    requirement: &'static str,
+    requirement: &'static Requirement,
     section: &'static str,
     description: &'static str,
 ) -> Info {
@@ -290,339 +290,339 @@ impl Fault {
         use Level::{Must, Should};
         match self {
             Fault::AnswerNotification => info(
-                "answer-notification", Must, "jsonrpc.notification.no-response", "basic#notifications",
+                "answer-notification", Must, &ids::JSONRPC_NOTIFICATION_NO_RESPONSE, "basic#notifications",
                 "answers every notification (e.g. notifications/initialized) with a result whose id is null",
             ),
             Fault::UnknownMethodCode => info(
-                "unknown-method-code", Should, "jsonrpc.error.method-not-found", "basic#responses",
+                "unknown-method-code", Should, &ids::JSONRPC_ERROR_METHOD_NOT_FOUND, "basic#responses",
                 "reports an unknown method with -32600 (invalid request) instead of -32601 (method not found, JSON-RPC 2.0 section 5.1)",
             ),
             Fault::EchoUnsupportedVersion => info(
-                "echo-unsupported-version", Must, "lifecycle.version.supported-alternative", "basic/lifecycle#version-negotiation",
+                "echo-unsupported-version", Must, &ids::LIFECYCLE_VERSION_SUPPORTED_ALTERNATIVE, "basic/lifecycle#version-negotiation",
                 "echoes the protocolVersion value the client sends verbatim, whatever it is (an unsupported version, an empty string, a number), instead of offering a version it supports",
             ),
             Fault::InvalidCursorAccepted => info(
-                "invalid-cursor-accepted", Should, "pagination.invalid-cursor", "server/utilities/pagination#error-handling",
+                "invalid-cursor-accepted", Should, &ids::PAGINATION_INVALID_CURSOR, "server/utilities/pagination#error-handling",
                 "answers a list request with an invalid cursor with the first page instead of a -32602 error",
             ),
             Fault::PaginationLoop => info(
-                "pagination-loop", Should, "pagination.cursor.terminates", "server/utilities/pagination#implementation-guidelines",
+                "pagination-loop", Should, &ids::PAGINATION_CURSOR_TERMINATES, "server/utilities/pagination#implementation-guidelines",
                 "gives the last page of every list a nextCursor that leads back to the first page, so paging never ends",
             ),
             Fault::PaginationDuplicates => info(
-                "pagination-duplicates", Should, "pagination.cursor.no-duplicates", "server/utilities/pagination#implementation-guidelines",
+                "pagination-duplicates", Should, &ids::PAGINATION_CURSOR_NO_DUPLICATES, "server/utilities/pagination#implementation-guidelines",
                 "starts every page after the first with the previous page's last item again",
             ),
             Fault::IgnoreCancellation => info(
-                "ignore-cancellation", Should, "cancellation.no-response", "basic/utilities/cancellation#behavior-requirements",
+                "ignore-cancellation", Should, &ids::CANCELLATION_NO_RESPONSE, "basic/utilities/cancellation#behavior-requirements",
                 "keeps working on a cancelled request and still sends its response",
             ),
             Fault::ProgressAfterResponse => info(
-                "progress-after-response", Must, "progress.token-active", "basic/utilities/progress#behavior-requirements",
+                "progress-after-response", Must, &ids::PROGRESS_TOKEN_ACTIVE, "basic/utilities/progress#behavior-requirements",
                 "sends one more progress notification for a token after the request has been answered",
             ),
             Fault::ProgressNotIncreasing => info(
-                "progress-not-increasing", Must, "progress.increasing", "basic/utilities/progress#progress-flow",
+                "progress-not-increasing", Must, &ids::PROGRESS_INCREASING, "basic/utilities/progress#progress-flow",
                 "repeats the first progress notification, so the progress value does not increase",
             ),
             Fault::WrongProgressToken => info(
-                "wrong-progress-token", Must, "progress.token-active", "basic/utilities/progress#behavior-requirements",
+                "wrong-progress-token", Must, &ids::PROGRESS_TOKEN_ACTIVE, "basic/utilities/progress#behavior-requirements",
                 "sends progress notifications under a token the client never supplied",
             ),
             Fault::DropJsonrpc => info(
-                "drop-jsonrpc", Must, "jsonrpc.message.valid", "basic#messages",
+                "drop-jsonrpc", Must, &ids::JSONRPC_MESSAGE_VALID, "basic#messages",
                 "omits the \"jsonrpc\": \"2.0\" member from its responses",
             ),
             Fault::StringifyIds => info(
-                "stringify-ids", Must, "jsonrpc.response.id-matches", "basic#responses",
+                "stringify-ids", Must, &ids::JSONRPC_RESPONSE_ID_MATCHES, "basic#responses",
                 "answers requests with integer ids using the id as a string (1 becomes \"1\")",
             ),
             Fault::StdoutNoise => info(
-                "stdout-noise", Must, "stdio.stdout-only-mcp", "basic/transports#stdio",
+                "stdout-noise", Must, &ids::STDIO_STDOUT_ONLY_MCP, "basic/transports#stdio",
                 "writes a non-JSON line (\"server started\") to stdout after the initialize response",
             ).only(STDIO),
             Fault::EmbeddedNewlines => info(
-                "embedded-newlines", Must, "stdio.newline-delimited", "basic/transports#stdio",
+                "embedded-newlines", Must, &ids::STDIO_NEWLINE_DELIMITED, "basic/transports#stdio",
                 "pretty-prints its messages over several lines instead of one line each",
             ).only(STDIO),
             Fault::ExitOnMalformed => info(
-                "exit-on-malformed", Should, "jsonrpc.error.parse-error", "basic#responses",
+                "exit-on-malformed", Should, &ids::JSONRPC_ERROR_PARSE_ERROR, "basic#responses",
                 "exits with status 1 on unparseable JSON instead of answering with a -32700 parse error (JSON-RPC 2.0 section 5.1)",
             ),
             Fault::ParseErrorId => info(
-                "parse-error-id", Must, "jsonrpc.error.null-id", "basic#responses",
+                "parse-error-id", Must, &ids::JSONRPC_ERROR_NULL_ID, "basic#responses",
                 "gives parse-error responses the id 0 instead of null, although no id could be read (JSON-RPC 2.0 section 5)",
             ),
             Fault::InvalidParamsCode => info(
-                "invalid-params-code", Should, "jsonrpc.error.invalid-params", "server/tools#error-handling",
+                "invalid-params-code", Should, &ids::JSONRPC_ERROR_INVALID_PARAMS, "server/tools#error-handling",
                 "reports invalid params (unknown tool or prompt, missing argument, bad cursor or log level) with -32603 instead of -32602",
             ),
             Fault::ResourceNotFoundCode => info(
-                "resource-not-found-code", Should, "resources.read.not-found", "server/resources#error-handling",
+                "resource-not-found-code", Should, &ids::RESOURCES_READ_NOT_FOUND, "server/resources#error-handling",
                 "reports an unknown resource URI with -32603 instead of -32002 (resource not found)",
             ),
             Fault::RejectEarlyPing => info(
-                "reject-early-ping", Should, "lifecycle.server.ping-before-init", "basic/lifecycle#initialization",
+                "reject-early-ping", Should, &ids::LIFECYCLE_SERVER_PING_BEFORE_INIT, "basic/lifecycle#initialization",
                 "answers a ping sent before initialize with an error instead of an empty result",
             ),
             Fault::PingNonEmpty => info(
-                "ping-non-empty", Must, "ping.respond", "basic/utilities/ping#behavior-requirements",
+                "ping-non-empty", Must, &ids::PING_RESPOND, "basic/utilities/ping#behavior-requirements",
                 "answers ping with {\"ok\":true} instead of an empty result",
             ),
             Fault::MissingServerInfo => info(
-                "missing-server-info", Must, "lifecycle.initialize.result-shape", "basic/lifecycle#initialization",
+                "missing-server-info", Must, &ids::LIFECYCLE_INITIALIZE_RESULT_SHAPE, "basic/lifecycle#initialization",
                 "leaves the required serverInfo member out of the initialize result",
             ),
             Fault::CapabilitiesNotObject => info(
-                "capabilities-not-object", Must, "lifecycle.initialize.capabilities-shape", "basic/lifecycle#capability-negotiation",
+                "capabilities-not-object", Must, &ids::LIFECYCLE_INITIALIZE_CAPABILITIES_SHAPE, "basic/lifecycle#capability-negotiation",
                 "declares the tools capability as `true` instead of an object in the initialize result (tools are still served)",
             ),
             Fault::LogBelowLevel => info(
-                "log-below-level", Should, "logging.set-level.filter", "server/utilities/logging#setting-log-level",
+                "log-below-level", Should, &ids::LOGGING_SET_LEVEL_FILTER, "server/utilities/logging#setting-log-level",
                 "after logging/setLevel, still sends log messages less severe than the level set",
             ),
             Fault::UndeclaredLogging => info(
-                "undeclared-logging", Must, "logging.capability.declared", "server/utilities/logging#capabilities",
+                "undeclared-logging", Must, &ids::LOGGING_CAPABILITY_DECLARED, "server/utilities/logging#capabilities",
                 "sends notifications/message without declaring the logging capability",
             ),
             Fault::NoBatch => info(
-                "no-batch", Must, "jsonrpc.batch.receive", "basic#batching",
+                "no-batch", Must, &ids::JSONRPC_BATCH_RECEIVE, "basic#batching",
                 "under 2025-03-26, rejects every JSON-RPC batch with a single -32600 error",
             ),
             Fault::HangOnCall => info(
-                "hang-on-call", Must, "jsonrpc.request.answered", "basic#responses",
+                "hang-on-call", Must, &ids::JSONRPC_REQUEST_ANSWERED, "basic#responses",
                 "never answers tools/call (the server stays alive and answers everything else)",
             ),
             Fault::ExitOnCall => info(
-                "exit-on-call", Must, "jsonrpc.request.answered", "basic#responses",
+                "exit-on-call", Must, &ids::JSONRPC_REQUEST_ANSWERED, "basic#responses",
                 "exits with status 1 when it receives tools/call, leaving the request unanswered",
             ),
             Fault::DuplicateResponse => info(
-                "duplicate-response", Must, "jsonrpc.response.once", "basic#responses",
+                "duplicate-response", Must, &ids::JSONRPC_RESPONSE_ONCE, "basic#responses",
                 "answers every tools/call twice",
             ),
             Fault::StructuredMismatch => info(
-                "structured-mismatch", Must, "tools.output-schema.conform", "server/tools#output-schema",
+                "structured-mismatch", Must, &ids::TOOLS_OUTPUT_SCHEMA_CONFORM, "server/tools#output-schema",
                 "from 2025-06-18 on, the structured tool's structuredContent does not conform to its declared outputSchema",
             ),
             Fault::EarlyRequest => info(
-                "early-request", Should, "lifecycle.server.no-requests-before-initialized", "basic/lifecycle#initialization",
+                "early-request", Should, &ids::LIFECYCLE_SERVER_NO_REQUESTS_BEFORE_INITIALIZED, "basic/lifecycle#initialization",
                 "sends roots/list right after the initialize response, before notifications/initialized (only to clients that declared roots)",
             ),
             Fault::BlobRawBytes => info(
-                "blob-raw-bytes", Must, "resources.security.binary-encoded", "server/resources#security-considerations",
+                "blob-raw-bytes", Must, &ids::RESOURCES_SECURITY_BINARY_ENCODED, "server/resources#security-considerations",
                 "puts the raw bytes of binary contents (resources/read, embedded resources) into `blob` as a string instead of base64-encoding them",
             ),
             Fault::ReadWrongUri => info(
-                "read-wrong-uri", Should, "resources.read.contents-uri", "server/resources#reading-resources",
+                "read-wrong-uri", Should, &ids::RESOURCES_READ_CONTENTS_URI, "server/resources#reading-resources",
                 "labels the contents of resources/read with another URI (the requested one plus \"#contents\") instead of the URI that was read",
             ),
             Fault::RelativeResourceUri => info(
-                "relative-resource-uri", Must, "resources.uri.rfc3986", "server/resources#common-uri-schemes",
+                "relative-resource-uri", Must, &ids::RESOURCES_URI_RFC3986, "server/resources#common-uri-schemes",
                 "lists (and serves) one more resource under the relative reference \"notes.txt\", which has no scheme and so is not a URI (RFC 3986)",
             ),
             Fault::DuplicateToolName => info(
-                "duplicate-tool-name", Should, "tools.list.unique-names", "server/tools#tool",
+                "duplicate-tool-name", Should, &ids::TOOLS_LIST_UNIQUE_NAMES, "server/tools#tool",
                 "lists a second tool named echo (with another description) at the end of tools/list",
             ),
             Fault::ToolNameFormat => info(
-                "tool-name-format", Should, "tools.name.format", "server/tools#tool-names",
+                "tool-name-format", Should, &ids::TOOLS_NAME_FORMAT, "server/tools#tool-names",
                 "from 2025-11-25 on, lists and serves the add tool as \"add numbers\", a name with a space",
             ),
             Fault::ToolAnnotationStrings => info(
-                "tool-annotation-strings", Must, "tools.annotations.shape", "server/tools#tool",
+                "tool-annotation-strings", Must, &ids::TOOLS_ANNOTATIONS_SHAPE, "server/tools#tool",
                 "from 2025-03-26 on, gives the idempotentHint tool annotation as the string \"true\" instead of a boolean",
             ),
             Fault::TitleNotString => info(
-                "title-not-string", Must, "tools.title.type", "server/tools#tool",
+                "title-not-string", Must, &ids::TOOLS_TITLE_TYPE, "server/tools#tool",
                 "from 2025-06-18 on, gives each tool's title as a localised object ({\"en\": ...}) instead of a string",
             ),
             Fault::TextContentKey => info(
-                "text-content-key", Must, "tools.call.result-shape", "server/tools#text-content",
+                "text-content-key", Must, &ids::TOOLS_CALL_RESULT_SHAPE, "server/tools#text-content",
                 "puts the text of every text content item of a tool result under `content` instead of `text`",
             ),
             Fault::RequireArguments => info(
-                "require-arguments", Should, "tools.call.arguments-optional", "server/tools#calling-tools",
+                "require-arguments", Should, &ids::TOOLS_CALL_ARGUMENTS_OPTIONAL, "server/tools#calling-tools",
                 "rejects a tools/call without an `arguments` member with -32602, although the member is optional",
             ),
             Fault::ImageDataUrl => info(
-                "image-data-url", Must, "content.image.base64", "server/prompts#image-content",
+                "image-data-url", Must, &ids::CONTENT_IMAGE_BASE64, "server/prompts#image-content",
                 "gives image content as a data: URL (\"data:image/png;base64,...\") instead of bare base64 data",
             ),
             Fault::AudioMissingMimeType => info(
-                "audio-missing-mime-type", Must, "content.audio.base64", "server/prompts#audio-content",
+                "audio-missing-mime-type", Must, &ids::CONTENT_AUDIO_BASE64, "server/prompts#audio-content",
                 "leaves the required mimeType out of audio content items",
             ),
             Fault::EmbeddedResourceFlat => info(
-                "embedded-resource-flat", Must, "content.resource.embedded", "server/prompts#embedded-resources",
+                "embedded-resource-flat", Must, &ids::CONTENT_RESOURCE_EMBEDDED, "server/prompts#embedded-resources",
                 "puts an embedded resource's uri, mimeType and text directly on the content item instead of in its `resource` member",
             ),
             Fault::ResourceLinkNoName => info(
-                "resource-link-no-name", Must, "content.resource-link.shape", "server/tools#resource-links",
+                "resource-link-no-name", Must, &ids::CONTENT_RESOURCE_LINK_SHAPE, "server/tools#resource-links",
                 "from 2025-06-18 on, leaves the required name out of resource_link content items",
             ),
             Fault::AnnotationPriorityRange => info(
-                "annotation-priority-range", Must, "content.annotations.shape", "server/resources#annotations",
+                "annotation-priority-range", Must, &ids::CONTENT_ANNOTATIONS_SHAPE, "server/resources#annotations",
                 "gives content annotations a priority on a 1-to-10 scale (8) instead of a number from 0 to 1",
             ),
             Fault::ContentTypeTooNew => info(
-                "content-type-too-new", Must, "content.type.known", "server/prompts#promptmessage",
+                "content-type-too-new", Must, &ids::CONTENT_TYPE_KNOWN, "server/prompts#promptmessage",
                 "includes content types the negotiated version does not define: audio under 2024-11-05, resource_link before 2025-06-18",
             ),
             Fault::CancelAll => info(
-                "cancel-all", Must, "jsonrpc.request.answered", "basic/utilities/cancellation#behavior-requirements",
+                "cancel-all", Must, &ids::JSONRPC_REQUEST_ANSWERED, "basic/utilities/cancellation#behavior-requirements",
                 "on notifications/cancelled, drops every request in flight, not only the one named, so the others are never answered",
             ),
             Fault::ProgressAfterCancel => info(
-                "progress-after-cancel", Should, "cancellation.stop-processing", "basic/utilities/cancellation#behavior-requirements",
+                "progress-after-cancel", Should, &ids::CANCELLATION_STOP_PROCESSING, "basic/utilities/cancellation#behavior-requirements",
                 "keeps working on a cancelled request, sending its progress notifications to the end (only the response is withheld)",
             ),
             Fault::RejectMeta => info(
-                "reject-meta", Should, "progress.token.accepted", "basic/utilities/progress#progress-flow",
+                "reject-meta", Should, &ids::PROGRESS_TOKEN_ACCEPTED, "basic/utilities/progress#progress-flow",
                 "rejects list requests whose params carry `_meta` (such as a progressToken) with -32602 instead of answering them",
             ),
             Fault::StructuredNoText => info(
-                "structured-no-text", Should, "tools.structured.text-fallback", "server/tools#structured-content",
+                "structured-no-text", Should, &ids::TOOLS_STRUCTURED_TEXT_FALLBACK, "server/tools#structured-content",
                 "from 2025-06-18 on, returns structuredContent with an empty content array instead of also serialising it in a text block",
             ),
             // ── 2026-07-28 (stateless) ────────────────────────────────────
             Fault::StatelessMissingMetaAccepted => info(
-                "stateless-missing-meta-accepted", Should, "stateless.meta.missing-rejected", "basic#meta",
+                "stateless-missing-meta-accepted", Should, &ids::STATELESS_META_MISSING_REJECTED, "basic#meta",
                 "serves a request that carries no _meta at all (before any initialize), or whose _meta lacks io.modelcontextprotocol/protocolVersion or io.modelcontextprotocol/clientCapabilities, as a 2026-07-28 request with no client capabilities (a normal result) instead of rejecting it (-32602 for an incomplete _meta; -32600 \"send initialize first\" for no _meta at all over stdio)",
             ),
             Fault::StatelessUnsupportedVersionWrongCode => info(
-                "stateless-unsupported-version-wrong-code", Must, "stateless.version.unsupported", "basic/lifecycle#version-negotiation",
+                "stateless-unsupported-version-wrong-code", Must, &ids::STATELESS_VERSION_UNSUPPORTED, "basic/lifecycle#version-negotiation",
                 "answers a request whose _meta names a protocol version it does not support (e.g. \"1999-01-01\") with -32602 (same data) instead of -32022",
             ),
             Fault::StatelessUnsupportedVersionNoData => info(
-                "stateless-unsupported-version-no-data", Must, "stateless.version.unsupported", "basic/lifecycle#version-negotiation",
+                "stateless-unsupported-version-no-data", Must, &ids::STATELESS_VERSION_UNSUPPORTED, "basic/lifecycle#version-negotiation",
                 "answers a request whose _meta names an unsupported protocol version with -32022 but without data (no requested, no supported list)",
             ),
             Fault::DiscoverMissingSupportedVersions => info(
-                "discover-missing-supported-versions", Must, "stateless.discover.result-shape", "server/discover",
+                "discover-missing-supported-versions", Must, &ids::STATELESS_DISCOVER_RESULT_SHAPE, "server/discover",
                 "leaves the required supportedVersions member out of the server/discover result (everything else is there)",
             ),
             Fault::StatelessResultTypeMissing => info(
-                "stateless-result-type-missing", Must, "stateless.result.result-type", "basic#responses",
+                "stateless-result-type-missing", Must, &ids::STATELESS_RESULT_RESULT_TYPE, "basic#responses",
                 "leaves resultType out of every complete result to a 2026-07-28 request (discover, lists, tools/call, prompts/get, …; an input_required result keeps it)",
             ),
             Fault::StatelessCapabilityInferred => info(
-                "stateless-capability-inferred", Must, "stateless.capability.no-inference", "basic#meta",
+                "stateless-capability-inferred", Must, &ids::STATELESS_CAPABILITY_NO_INFERENCE, "basic#meta",
                 "remembers client capabilities declared on earlier 2026-07-28 requests: after one request declaring roots, a tools/call of the roots tool whose own _meta declares no roots gets an input_required result instead of -32021",
             ),
             Fault::StatelessRemovedMethodAnswered => info(
-                "stateless-removed-method-answered", Should, "stateless.removed-methods", "basic#messages",
+                "stateless-removed-method-answered", Should, &ids::STATELESS_REMOVED_METHODS, "basic#messages",
                 "answers ping sent with 2026-07-28 _meta with a result ({\"resultType\":\"complete\"}) instead of -32601, although 2026-07-28 has no ping",
             ),
             // subscriptions/listen: served over stdio only (see `listen`).
             Fault::ListenNoAck => info(
-                "listen-no-ack", Must, "stateless.subscriptions.acknowledge-first", "basic/utilities/subscriptions",
+                "listen-no-ack", Must, &ids::STATELESS_SUBSCRIPTIONS_ACKNOWLEDGE_FIRST, "basic/utilities/subscriptions",
                 "opens subscriptions/listen streams without sending notifications/subscriptions/acknowledged, and delivers their notifications all the same",
             ).only(STDIO),
             Fault::ListenUnrequested => info(
-                "listen-unrequested", Must, "stateless.subscriptions.requested-only", "basic/utilities/subscriptions",
+                "listen-unrequested", Must, &ids::STATELESS_SUBSCRIPTIONS_REQUESTED_ONLY, "basic/utilities/subscriptions",
                 "delivers the counter's notifications/resources/updated on every subscriptions/listen stream, whether or not the client listed that URI in resourceSubscriptions",
             ).only(STDIO),
             Fault::ListenNoSubscriptionId => info(
-                "listen-no-subscription-id", Must, "stateless.subscriptions.id-on-notifications", "basic/utilities/subscriptions",
+                "listen-no-subscription-id", Must, &ids::STATELESS_SUBSCRIPTIONS_ID_ON_NOTIFICATIONS, "basic/utilities/subscriptions",
                 "leaves io.modelcontextprotocol/subscriptionId out of the _meta of the notifications it delivers on a subscriptions/listen stream (the acknowledgement keeps it)",
             ).only(STDIO),
             Fault::ListenAckSuperset => info(
-                "listen-ack-superset", Must, "stateless.subscriptions.acknowledged-subset", "basic/utilities/subscriptions",
+                "listen-ack-superset", Must, &ids::STATELESS_SUBSCRIPTIONS_ACKNOWLEDGED_SUBSET, "basic/utilities/subscriptions",
                 "acknowledges every list_changed notification type on a subscriptions/listen stream, including types the client did not request",
             ).only(STDIO),
             // ── Streamable HTTP (`/mcp`) ──────────────────────────────────
             Fault::HttpUnknownSession400 => info(
-                "http-unknown-session-400", Must, "http.session.terminated-404", "basic/transports#session-management",
+                "http-unknown-session-400", Must, &ids::HTTP_SESSION_TERMINATED_404, "basic/transports#session-management",
                 "answers a request carrying an unknown or ended Mcp-Session-Id with HTTP 400 instead of 404",
             ).only(HTTP),
             Fault::HttpSessionIdSpace => info(
-                "http-session-id-space", Must, "http.session.id-visible-ascii", "basic/transports#session-management",
+                "http-session-id-space", Must, &ids::HTTP_SESSION_ID_VISIBLE_ASCII, "basic/transports#session-management",
                 "issues session ids that contain a space (\"mcp session <hex>\"), which is not visible ASCII (0x21 to 0x7E)",
             ).only(HTTP),
             Fault::HttpMissingSessionAccepted => info(
-                "http-missing-session-accepted", Should, "http.session.missing-400", "basic/transports#session-management",
+                "http-missing-session-accepted", Should, &ids::HTTP_SESSION_MISSING_400, "basic/transports#session-management",
                 "serves a POST without Mcp-Session-Id (other than initialize) with 200, from a fresh uninitialised server, instead of answering HTTP 400",
             ).only(HTTP),
             Fault::HttpForeignOriginAccepted => info(
-                "http-foreign-origin-accepted", Must, "http.security.origin", "basic/transports#security-warning",
+                "http-foreign-origin-accepted", Must, &ids::HTTP_SECURITY_ORIGIN, "basic/transports#security-warning",
                 "does not check the Origin header: a request from a foreign origin (e.g. http://evil.example) is served instead of answered with HTTP 403",
             ).only(HTTP),
             Fault::HttpDeleteIgnored => info(
-                "http-delete-ignored", Must, "http.session.terminated-404", "basic/transports#session-management",
+                "http-delete-ignored", Must, &ids::HTTP_SESSION_TERMINATED_404, "basic/transports#session-management",
                 "answers DELETE with 200 but keeps the session: later requests with its id are still served instead of answered with HTTP 404",
             ).only(HTTP),
             Fault::HttpNotification200 => info(
-                "http-notification-200", Must, "http.post.accepted-202", "basic/transports#sending-messages-to-the-server",
+                "http-notification-200", Must, &ids::HTTP_POST_ACCEPTED_202, "basic/transports#sending-messages-to-the-server",
                 "answers a POSTed notification or response with HTTP 200 (empty body) instead of 202 Accepted",
             ).only(HTTP),
             Fault::HttpProtocolVersionNotChecked => info(
-                "http-protocol-version-not-checked", Must, "http.header.protocol-version-invalid", "basic/transports#protocol-version-header",
+                "http-protocol-version-not-checked", Must, &ids::HTTP_HEADER_PROTOCOL_VERSION_INVALID, "basic/transports#protocol-version-header",
                 "in sessions at 2025-06-18 or later, serves requests whose MCP-Protocol-Version header is invalid or unsupported instead of answering HTTP 400",
             ).only(HTTP),
             Fault::HttpMalformedNoErrorBody => info(
-                "http-malformed-no-error-body", Should, "jsonrpc.error.parse-error", "basic#responses",
+                "http-malformed-no-error-body", Should, &ids::JSONRPC_ERROR_PARSE_ERROR, "basic#responses",
                 "answers a POST body that is not JSON with HTTP 400 and an empty body instead of a -32700 parse error (JSON-RPC 2.0 section 5.1)",
             ).only(HTTP),
             Fault::HttpResponseOnGetStream => info(
-                "http-response-on-get-stream", Must, "http.get.no-responses", "basic/transports#listening-for-messages-from-the-server",
+                "http-response-on-get-stream", Must, &ids::HTTP_GET_NO_RESPONSES, "basic/transports#listening-for-messages-from-the-server",
                 "while a GET stream is open, sends the responses to POSTed requests on it (the POST gets an SSE stream that closes without the response)",
             ).only(HTTP),
             Fault::HttpEventIdsPerStream => info(
-                "http-event-ids-per-stream", Must, "http.resume.event-id-unique", "basic/transports#resumability-and-redelivery",
+                "http-event-ids-per-stream", Must, &ids::HTTP_RESUME_EVENT_ID_UNIQUE, "basic/transports#resumability-and-redelivery",
                 "numbers SSE event ids per stream (1, 2, ... on every stream), so two streams of a session carry the same ids",
             ).only(HTTP),
             Fault::HttpSseStaysOpen => info(
-                "http-sse-stays-open", Should, "http.sse.close-after-response", "basic/transports#sending-messages-to-the-server",
+                "http-sse-stays-open", Should, &ids::HTTP_SSE_CLOSE_AFTER_RESPONSE, "basic/transports#sending-messages-to-the-server",
                 "keeps a POST's SSE stream open after sending the response, until the session ends",
             ).only(HTTP),
             Fault::HttpResponseTextPlain => info(
-                "http-response-text-plain", Must, "http.post.request-content-type", "basic/transports#sending-messages-to-the-server",
+                "http-response-text-plain", Must, &ids::HTTP_POST_REQUEST_CONTENT_TYPE, "basic/transports#sending-messages-to-the-server",
                 "answers a POSTed request with its JSON response under Content-Type text/plain instead of application/json",
             ).only(HTTP),
             Fault::HttpAcceptNotChecked => info(
-                "http-accept-not-checked", Should, "http.post.accept-rejected", "basic/transports#sending-messages-to-the-server",
+                "http-accept-not-checked", Should, &ids::HTTP_POST_ACCEPT_REJECTED, "basic/transports#sending-messages-to-the-server",
                 "serves a POST whose Accept header lists neither application/json nor text/event-stream (answering in JSON) instead of refusing it with HTTP 406",
             ).only(HTTP),
             Fault::HttpContentTypeNotChecked => info(
-                "http-content-type-not-checked", Should, "http.post.content-type-rejected", "basic/transports#sending-messages-to-the-server",
+                "http-content-type-not-checked", Should, &ids::HTTP_POST_CONTENT_TYPE_REJECTED, "basic/transports#sending-messages-to-the-server",
                 "processes a POST whose Content-Type is not application/json (e.g. text/plain) instead of refusing it with HTTP 415",
             ).only(HTTP),
             Fault::HttpHeaderMetaMismatchAccepted => info(
-                "http-header-meta-mismatch-accepted", Must, "http.header.mismatch-rejected", "basic/transports#protocol-version-header",
+                "http-header-meta-mismatch-accepted", Must, &ids::HTTP_HEADER_MISMATCH_REJECTED, "basic/transports#protocol-version-header",
                 "serves a 2026-07-28 POST whose MCP-Protocol-Version header is missing or differs from the body's _meta protocolVersion, or whose Mcp-Method header names another method than the body (HTTP 200, a normal result), instead of answering HTTP 400 with error -32020",
             ).only(HTTP),
             Fault::HttpNamedErrorStatus200 => info(
-                "http-named-error-status-200", Must, "http.status.named-errors", "basic/transports#sending-messages-to-the-server",
+                "http-named-error-status-200", Must, &ids::HTTP_STATUS_NAMED_ERRORS, "basic/transports#sending-messages-to-the-server",
                 "sends the 2026-07-28 named errors -32020, -32021 and -32022 with HTTP status 200 instead of 400 (the JSON-RPC body is unchanged)",
             ).only(HTTP),
             Fault::HttpGet404 => info(
-                "http-get-404", Must, "http.get.sse-or-405", "basic/transports#listening-for-messages-from-the-server",
+                "http-get-404", Must, &ids::HTTP_GET_SSE_OR_405, "basic/transports#listening-for-messages-from-the-server",
                 "answers a GET to the MCP endpoint with HTTP 404 instead of an SSE stream or 405 Method Not Allowed",
             ).only(HTTP),
             Fault::HttpProtocolVersionRequired => info(
-                "http-protocol-version-required", Should, "http.header.protocol-version-default", "basic/transports#protocol-version-header",
+                "http-protocol-version-required", Should, &ids::HTTP_HEADER_PROTOCOL_VERSION_DEFAULT, "basic/transports#protocol-version-header",
                 "in sessions at 2025-06-18 or later, refuses a request without MCP-Protocol-Version with HTTP 400 instead of assuming a version",
             ).only(HTTP),
             Fault::HttpMalformed200 => info(
-                "http-malformed-200", Should, "http.post.malformed-400", "basic/transports#sending-messages-to-the-server",
+                "http-malformed-200", Should, &ids::HTTP_POST_MALFORMED_400, "basic/transports#sending-messages-to-the-server",
                 "answers a POST body that is not a JSON-RPC message (not JSON, or empty) with HTTP 200 instead of 400 (the parse error body is unchanged)",
             ).only(HTTP),
             // ── legacy HTTP+SSE (`/sse`) ──────────────────────────────────
             Fault::SseEndpointNotFirst => info(
-                "sse-endpoint-not-first", Must, "sse.endpoint-event", "basic/transports#http-with-sse",
+                "sse-endpoint-not-first", Must, &ids::SSE_ENDPOINT_EVENT, "basic/transports#http-with-sse",
                 "sends a message event (a ping request) on the SSE stream before the endpoint event",
             ).only(SSE),
             Fault::SseUnknownSessionHang => info(
-                "sse-unknown-session-hang", Should, "sse.unknown-session-rejected", "basic/transports#http-with-sse",
+                "sse-unknown-session-hang", Should, &ids::SSE_UNKNOWN_SESSION_REJECTED, "basic/transports#http-with-sse",
                 "never answers a POST to the message endpoint naming an unknown sessionId (the connection stays open) instead of rejecting it with HTTP 404",
             ).only(SSE),
             Fault::SseAnswerInPostBody => info(
-                "sse-answer-in-post-body", Must, "sse.message-event", "basic/transports#http-with-sse",
+                "sse-answer-in-post-body", Must, &ids::SSE_MESSAGE_EVENT, "basic/transports#http-with-sse",
                 "returns the immediate answer to a POSTed request in the POST's HTTP response body (200, application/json) instead of as a message event on the SSE stream",
             ).only(SSE),
             Fault::LeakOnMalformed => info(
-                "leak-on-malformed", Should, "jsonrpc.robustness.survives-invalid", "basic#messages",
+                "leak-on-malformed", Should, &ids::JSONRPC_ROBUSTNESS_SURVIVES_INVALID, "basic#messages",
                 "keeps 256 KiB of memory for every unparseable line it answers, so that a stream of malformed input makes it grow without bound (only the fuzzer's memory oracle sees it)",
             ).only(STDIO).fuzz_only(),
         }
@@ -638,8 +638,8 @@ impl Fault {
         self.info().description
     }
 
-    /// Catalogue-style id of the requirement the fault breaks.
-    pub fn requirement(self) -> &'static str {
+    /// The requirement the fault breaks.
+    pub fn requirement(self) -> &'static Requirement {
         self.info().requirement
     }
 
@@ -722,7 +722,6 @@ mod tests {
                 .chars()
                 .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-'));
             assert_eq!(Fault::from_name(f.name()), Some(f));
-            assert!(f.requirement().split('.').count() >= 2);
             assert!(!f.description().is_empty() && !f.section().is_empty());
             assert_ne!(f.level(), Level::May, "a MAY cannot be violated");
             assert!(!f.transports().is_empty());

@@ -15,7 +15,7 @@
 //! Before each step the case tells the connection which requests to hold
 //! for the steps ([`held_methods`]); the fixture answers all others.
 
-use mcpspec_engine::{Level, Lifecycle, Version};
+use mcpspec_engine::{ids, Level, Lifecycle, Requirement, Version};
 use mcpspec_scenario::{ReplyAnswer, Scenario, Selector, Step, StepKind};
 use mcpspec_wire::{Id, Message};
 use serde_json::{json, Value};
@@ -26,7 +26,7 @@ use crate::outcome::Blame;
 use crate::steps::wait_error_text;
 
 /// The requirement the runner's own handshake checks in client cases.
-pub const INITIALIZED_REQUIREMENT: &str = "lifecycle.client.initialized-notification";
+pub const INITIALIZED_REQUIREMENT: &Requirement = &ids::LIFECYCLE_CLIENT_INITIALIZED_NOTIFICATION;
 
 /// The methods of the `expect: { request }` steps from `from` on that run
 /// at `version`: what the connection holds for the steps.
@@ -117,7 +117,7 @@ pub async fn serve_handshake(ctx: &mut Ctx<'_>) -> Result<(), Stop> {
         }
         ctx.fail_as(
             None,
-            INITIALIZED_REQUIREMENT,
+            INITIALIZED_REQUIREMENT.id,
             Level::Must,
             vec![format!(
                 "notifications/initialized within {}ms of the initialize result",

@@ -6,7 +6,7 @@
 //! `server/discover` (-32601) speaks only the handshake era: its 2026-07-28
 //! cases are not applicable, never failed.
 
-use mcpspec_engine::Level;
+use mcpspec_engine::{ids, Level};
 use mcpspec_wire::{ErrorObject, Message};
 use serde_json::{json, Value};
 
@@ -71,14 +71,14 @@ fn discover_request(conn: &mut Conn) -> (mcpspec_wire::Id, Message) {
 pub async fn discover(ctx: &mut Ctx<'_>) -> Result<(), Stop> {
     let version = ctx.version.as_str();
     let (id, msg) = discover_request(&mut ctx.conn);
-    let outcome = opening_request(ctx, &msg, &id, "stateless.discover.implemented").await?;
+    let outcome = opening_request(ctx, &msg, &id, &ids::STATELESS_DISCOVER_IMPLEMENTED).await?;
     match judge(version, outcome) {
         Discovered::Offered(result) => bind_opening(ctx, result),
         Discovered::NotOffered(reason) => Err(Stop::NotApplicable(reason)),
         Discovered::Refused(e) => {
             ctx.fail_as(
                 None,
-                "stateless.discover.implemented",
+                ids::STATELESS_DISCOVER_IMPLEMENTED.id,
                 Level::Must,
                 vec!["a server/discover result".to_owned()],
                 format!("error {} {:?}", e.code, e.message),

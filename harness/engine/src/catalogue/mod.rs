@@ -5,7 +5,11 @@
 //! `mcpspec list --requirements` / `mcpspec coverage` are generated from it.
 //!
 //! Ids are `area.topic.rule`, lowercase, stable forever (scenario files and
-//! the engine refer to them; never rename one). Sections are relative to
+//! the engine refer to them; never rename one). Each entry is also a static
+//! named after its id (`ping.respond` → `PING_RESPOND`), gathered in
+//! [`ids`]: code names a requirement only that way, so the compiler checks
+//! it, and a test in `harness/cli/tests/requirements.rs` fails on an id
+//! written as a string literal outside this folder. Sections are relative to
 //! `https://modelcontextprotocol.io/specification/<version>/`, except rules
 //! MCP inherits from JSON-RPC 2.0 itself, which link jsonrpc.org absolutely.
 //! Levels are the spec's own keywords; where mcpspec checks something the
@@ -50,6 +54,41 @@ macro_rules! req {
     (@not_in $not_in:expr) => { $not_in };
 }
 
+/// Declares an area's entries: `entries! { NAME = req!(...), ... }` makes
+/// each a `pub static NAME: Requirement` in the area's `ids` module
+/// (gathered for the whole catalogue in [`ids`]) and lists them, in order,
+/// as the area's `ENTRIES`. NAME is the id in SCREAMING_SNAKE_CASE, `.` and
+/// `-` both becoming `_`; a test generated with the area checks it.
+macro_rules! entries {
+    ($($name:ident = req!($id:literal, $level:expr, $binds:ident, $since:expr, $until:expr, $section:literal, $summary:literal
+        $(, not_in = $not_in:expr)? $(, excluded = $why:expr)? $(,)?)),* $(,)?) => {
+        /// The area's requirements, one static each, named after its id.
+        pub mod ids {
+            use super::*;
+            $(
+                #[doc = concat!("`", $id, "`: ", $summary)]
+                pub static $name: $crate::requirement::Requirement = req!(
+                    $id, $level, $binds, $since, $until, $section, $summary
+                    $(, not_in = $not_in)? $(, excluded = $why)?
+                );
+            )*
+        }
+
+        /// The area's requirements, in reading order.
+        pub static ENTRIES: &[&$crate::requirement::Requirement] = &[$(&ids::$name),*];
+
+        #[cfg(test)]
+        mod named {
+            #[test]
+            fn each_static_is_named_after_its_id() {
+                for (name, r) in [$((stringify!($name), &super::ids::$name)),*] {
+                    assert_eq!(name, $crate::catalogue::static_name(r.id), "{}", r.id);
+                }
+            }
+        }
+    };
+}
+
 pub mod authorization;
 pub mod base;
 pub mod client;
@@ -58,6 +97,33 @@ pub mod server;
 pub mod stateless;
 pub mod transports;
 pub mod utilities;
+
+/// Every catalogued requirement as a named static, flat: code names a
+/// requirement as `&ids::STDIO_STDOUT_ONLY_MCP` (or `ids::X.id` where a
+/// `&str` is wanted), never by a string literal, so the compiler checks each
+/// reference against the catalogue. Ids that come from data (scenario files,
+/// baselines, reports) go through [`crate::lookup`].
+pub mod ids {
+    pub use super::authorization::ids::*;
+    pub use super::base::ids::*;
+    pub use super::client::ids::*;
+    pub use super::lifecycle::ids::*;
+    pub use super::server::ids::*;
+    pub use super::stateless::ids::*;
+    pub use super::transports::ids::*;
+    pub use super::utilities::ids::*;
+}
+
+/// The name of a requirement's static in [`ids`]: the id in
+/// SCREAMING_SNAKE_CASE, `.` and `-` both becoming `_`.
+pub fn static_name(id: &str) -> String {
+    id.chars()
+        .map(|c| match c {
+            '.' | '-' => '_',
+            c => c.to_ascii_uppercase(),
+        })
+        .collect()
+}
 
 /// Reasons shared by many excluded entries.
 pub(crate) mod why {
@@ -77,7 +143,7 @@ pub struct Area {
     pub key: &'static str,
     /// Heading for listings.
     pub title: &'static str,
-    pub entries: &'static [Requirement],
+    pub entries: &'static [&'static Requirement],
 }
 
 /// Every area, in reading order of the specification.
@@ -126,7 +192,7 @@ pub static AREAS: &[Area] = &[
 
 /// Every requirement, area by area.
 pub fn all() -> impl Iterator<Item = &'static Requirement> {
-    AREAS.iter().flat_map(|a| a.entries.iter())
+    AREAS.iter().flat_map(|a| a.entries.iter().copied())
 }
 
 /// The area an entry belongs to.
@@ -172,6 +238,14 @@ mod tests {
             );
         }
         assert!(seen.len() >= 200, "only {} requirements", seen.len());
+    }
+
+    #[test]
+    fn static_names_are_unique() {
+        let mut seen = HashSet::new();
+        for r in all() {
+            assert!(seen.insert(static_name(r.id)), "{} collides", r.id);
+        }
     }
 
     #[test]

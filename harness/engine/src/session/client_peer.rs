@@ -15,6 +15,8 @@ use mcpspec_wire::{Id, Notification, Request, Response};
 use serde_json::Value;
 
 use super::{request_id_param, Phase, Session};
+use crate::catalogue::ids;
+use crate::requirement::Requirement;
 
 /// Requests a client may send before its handshake is done.
 const ALWAYS_ALLOWED: [&str; 2] = ["ping", "server/discover"];
@@ -25,7 +27,7 @@ impl Session {
     pub(super) fn client_peer_request(
         &mut self,
         r: &Request,
-        flag: &mut impl FnMut(&'static str, String),
+        flag: &mut impl FnMut(&'static Requirement, String),
     ) {
         if self.is_stateless() {
             // No session: a cursor may come from a result this session never saw.
@@ -39,7 +41,7 @@ impl Session {
         {
             if !self.issued_cursors.contains(cursor) {
                 flag(
-                    "pagination.client.opaque-cursor",
+                    &ids::PAGINATION_CLIENT_OPAQUE_CURSOR,
                     format!(
                         "{} carries cursor {cursor:?}, which no result of this server issued",
                         r.method
@@ -52,18 +54,18 @@ impl Session {
         }
         match &self.phase {
             Phase::BeforeInit if r.method != "initialize" => flag(
-                "lifecycle.initialize.first",
+                &ids::LIFECYCLE_INITIALIZE_FIRST,
                 format!("client sent {} before initialize", r.method),
             ),
             Phase::Initializing { .. } => flag(
-                "lifecycle.client.no-requests-before-response",
+                &ids::LIFECYCLE_CLIENT_NO_REQUESTS_BEFORE_RESPONSE,
                 format!(
                     "client sent {} before the server answered initialize",
                     r.method
                 ),
             ),
             Phase::Initialized => flag(
-                "lifecycle.client.initialized-notification",
+                &ids::LIFECYCLE_CLIENT_INITIALIZED_NOTIFICATION,
                 format!("client sent {} before notifications/initialized", r.method),
             ),
             _ => {}
@@ -78,7 +80,7 @@ impl Session {
     pub(super) fn client_peer_notification(
         &mut self,
         n: &Notification,
-        flag: &mut impl FnMut(&'static str, String),
+        flag: &mut impl FnMut(&'static Requirement, String),
     ) {
         if n.method != "notifications/cancelled" {
             return;
@@ -87,7 +89,7 @@ impl Session {
         if let (Some(id), Some(init)) = (target, &self.peer_initialize) {
             if &id == init {
                 flag(
-                    "cancellation.initialize-not-cancelled",
+                    &ids::CANCELLATION_INITIALIZE_NOT_CANCELLED,
                     format!("client cancelled its initialize request (id {id})"),
                 );
             }

@@ -36,7 +36,9 @@ use mcpspec_wire::{ErrorObject, Id, Notification, Request, Response};
 use serde_json::Value;
 
 use super::{Phase, Session};
+use crate::catalogue::ids;
 use crate::level::Role;
+use crate::requirement::Requirement;
 use crate::version::{Lifecycle, Version};
 
 /// `_meta` key: the request's protocol version.
@@ -191,7 +193,7 @@ impl Session {
     pub(super) fn stateless_inbound_request(
         &mut self,
         r: &Request,
-        flag: &mut impl FnMut(&'static str, String),
+        flag: &mut impl FnMut(&'static Requirement, String),
     ) {
         let method = r.method.as_str();
         if self.own == Role::Client {
@@ -201,7 +203,7 @@ impl Session {
                 ""
             };
             flag(
-                "stateless.server.no-requests",
+                &ids::STATELESS_SERVER_NO_REQUESTS,
                 format!("server sent request {method} (id {}){removed}; in 2026-07-28 a server asks for input inside an input_required result", r.id),
             );
             return;
@@ -209,7 +211,7 @@ impl Session {
         if method == "initialize" {
             if self.stateless.answered_modern {
                 flag(
-                    "stateless.client.era-cached",
+                    &ids::STATELESS_CLIENT_ERA_CACHED,
                     "client fell back to initialize after this server had already answered it as a 2026-07-28 server".to_owned(),
                 );
             }
@@ -218,7 +220,7 @@ impl Session {
         }
         if REMOVED_CLIENT_REQUESTS.contains(&method) {
             flag(
-                "stateless.removed.not-sent",
+                &ids::STATELESS_REMOVED_NOT_SENT,
                 format!("client sent {method}, which 2026-07-28 removed"),
             );
             return;
@@ -226,7 +228,7 @@ impl Session {
         let meta = r.params.as_ref().and_then(|p| p.get("_meta"));
         let Some(meta) = meta else {
             flag(
-                "stateless.meta.required-keys",
+                &ids::STATELESS_META_REQUIRED_KEYS,
                 format!("request {method} (id {}) has no params._meta", r.id),
             );
             return;
@@ -241,7 +243,7 @@ impl Session {
         }
         if !missing.is_empty() {
             flag(
-                "stateless.meta.required-keys",
+                &ids::STATELESS_META_REQUIRED_KEYS,
                 format!(
                     "request {method} (id {}) lacks {} in its _meta",
                     r.id,
@@ -255,9 +257,12 @@ impl Session {
         };
         if !told.versions.iter().any(|v| v == version) {
             let (id, how) = if told.by_discover {
-                ("stateless.client.version-from-supported", "server/discover")
+                (
+                    &ids::STATELESS_CLIENT_VERSION_FROM_SUPPORTED,
+                    "server/discover",
+                )
             } else {
-                ("stateless.client.retry-supported", "the -32022 error")
+                (&ids::STATELESS_CLIENT_RETRY_SUPPORTED, "the -32022 error")
             };
             flag(
                 id,
@@ -274,7 +279,7 @@ impl Session {
     pub(super) fn stateless_inbound_notification(
         &mut self,
         n: &Notification,
-        flag: &mut impl FnMut(&'static str, String),
+        flag: &mut impl FnMut(&'static Requirement, String),
     ) -> bool {
         let method = n.method.as_str();
         let removed = match self.own {
@@ -283,7 +288,7 @@ impl Session {
         };
         if removed.contains(&method) {
             flag(
-                "stateless.removed.not-sent",
+                &ids::STATELESS_REMOVED_NOT_SENT,
                 format!(
                     "{} sent {method}, which 2026-07-28 removed",
                     self.own.peer()
@@ -302,7 +307,7 @@ impl Session {
                 if !listen {
                     let what = target.map_or_else(|| "no request".to_owned(), ToString::to_string);
                     flag(
-                        "stateless.cancel.listen-only",
+                        &ids::STATELESS_CANCEL_LISTEN_ONLY,
                         format!("server sent notifications/cancelled for {what}, which is not a subscriptions/listen request"),
                     );
                 }
@@ -321,7 +326,7 @@ impl Session {
     fn judge_log_opt_in(
         &self,
         params: Option<&Value>,
-        flag: &mut impl FnMut(&'static str, String),
+        flag: &mut impl FnMut(&'static Requirement, String),
     ) {
         let lowest = self
             .sent_pending
@@ -331,7 +336,7 @@ impl Session {
             .min();
         let Some(lowest) = lowest else {
             flag(
-                "logging.meta-level.opt-in",
+                &ids::LOGGING_META_LEVEL_OPT_IN,
                 format!("notifications/message although no request in progress set {LOG_LEVEL}"),
             );
             return;
@@ -340,7 +345,7 @@ impl Session {
         if let Some((level, rank)) = level.and_then(|l| Some((l, level_rank(l)?))) {
             if rank < lowest {
                 flag(
-                    "logging.meta-level.opt-in",
+                    &ids::LOGGING_META_LEVEL_OPT_IN,
                     format!(
                         "notifications/message at level {level}, below every level requested (the lowest is {})",
                         LOG_LEVELS[lowest]
@@ -355,7 +360,7 @@ impl Session {
     pub(super) fn stateless_inbound_response(
         &mut self,
         r: &Response,
-        flag: &mut impl FnMut(&'static str, String),
+        flag: &mut impl FnMut(&'static Requirement, String),
     ) {
         if !self.is_stateless() {
             return;
@@ -383,11 +388,11 @@ impl Session {
                     match result.get("resultType") {
                         Some(Value::String(_)) => {}
                         Some(other) => flag(
-                            "stateless.result.result-type",
+                            &ids::STATELESS_RESULT_RESULT_TYPE,
                             format!("result of {method} has resultType {other}, not a string"),
                         ),
                         None => flag(
-                            "stateless.result.result-type",
+                            &ids::STATELESS_RESULT_RESULT_TYPE,
                             format!("result of {method} lacks resultType"),
                         ),
                     }
@@ -413,7 +418,7 @@ fn judge_error(
     e: &ErrorObject,
     method: &str,
     requested: Option<&str>,
-    flag: &mut impl FnMut(&'static str, String),
+    flag: &mut impl FnMut(&'static Requirement, String),
 ) {
     let what = if method.is_empty() {
         format!("error {}", e.code)
@@ -447,7 +452,7 @@ fn judge_error(
             }
             if !wrong.is_empty() {
                 flag(
-                    "stateless.error.unsupported-version-data",
+                    &ids::STATELESS_ERROR_UNSUPPORTED_VERSION_DATA,
                     format!("{what} {}", wrong.join(" and ")),
                 );
             }
@@ -456,18 +461,18 @@ fn judge_error(
             let caps = data.and_then(|d| d.get("requiredCapabilities"));
             if !caps.is_some_and(Value::is_object) {
                 flag(
-                    "stateless.error.missing-capability-data",
+                    &ids::STATELESS_ERROR_MISSING_CAPABILITY_DATA,
                     format!("{what} has no data.requiredCapabilities object"),
                 );
             }
         }
         -32020 => {}
         -32002 | -32042 => flag(
-            "stateless.error.retired-codes",
+            &ids::STATELESS_ERROR_RETIRED_CODES,
             format!("{what}: a code of earlier versions that 2026-07-28 implementations no longer emit"),
         ),
         -32099..=-32023 => flag(
-            "stateless.error.reserved-range",
+            &ids::STATELESS_ERROR_RESERVED_RANGE,
             format!("{what}: the code lies in the range the specification reserves for itself, and 2026-07-28 does not define it"),
         ),
         _ => {}

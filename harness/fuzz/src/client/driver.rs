@@ -22,7 +22,7 @@
 use std::collections::HashMap;
 use std::time::Duration;
 
-use mcpspec_engine::{Lifecycle, Role, Version};
+use mcpspec_engine::{ids, Lifecycle, Role, Version};
 use mcpspec_transport::{Connection, Event, Transport, Via};
 use mcpspec_wire::{classify, Id, Inbound, Message, Request};
 use serde_json::{json, Value};
@@ -284,7 +284,7 @@ impl ClientSession {
                     if let Err(e) = &r.outcome {
                         let detail = format!("the sync ping was answered with error {}", e.code);
                         verdicts.push(
-                            Verdict::new(Oracle::Ping, "ping.respond", detail, None)
+                            Verdict::new(Oracle::Ping, &ids::PING_RESPOND, detail, None)
                                 .about(SYNC_PING.to_owned()),
                         );
                     }
@@ -303,7 +303,7 @@ impl ClientSession {
                         self.timeout.as_millis()
                     );
                     verdicts.push(
-                        Verdict::new(Oracle::Ping, "ping.respond", detail, None)
+                        Verdict::new(Oracle::Ping, &ids::PING_RESPOND, detail, None)
                             .about(SYNC_PING.to_owned()),
                     );
                 }
@@ -360,12 +360,12 @@ impl ClientSession {
         }
         let (requirement, what) = if owed {
             (
-                "jsonrpc.request.answered",
+                &ids::JSONRPC_REQUEST_ANSWERED,
                 "with a valid request unanswered".to_owned(),
             )
         } else {
             (
-                "jsonrpc.robustness.survives-invalid",
+                &ids::JSONRPC_ROBUSTNESS_SURVIVES_INVALID,
                 held.map_or_else(String::new, |h| {
                     format!("while the harness held its request {h}")
                 }),

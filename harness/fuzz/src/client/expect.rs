@@ -21,7 +21,7 @@
 //! shared judge's verdicts accordingly.
 
 use mcpspec_engine::Role;
-use mcpspec_engine::{lookup, Binds, Version};
+use mcpspec_engine::{ids, Binds, Requirement, Version};
 use mcpspec_schema::{schemas, Kind};
 use serde_json::Value;
 
@@ -35,19 +35,19 @@ use crate::oracle::{Oracle, Verdict};
 /// `roots/list` to a client that did not declare roots.
 const ROOTS_UNSUPPORTED: Want = Want {
     codes: &[-32601],
-    requirement: "roots.error.unsupported",
+    requirement: &ids::ROOTS_ERROR_UNSUPPORTED,
 };
 const SAMPLING_UNDECLARED: Want = Want {
     codes: &[],
-    requirement: "sampling.capability.declared",
+    requirement: &ids::SAMPLING_CAPABILITY_DECLARED,
 };
 const ELICITATION_UNDECLARED: Want = Want {
     codes: &[],
-    requirement: "elicitation.capability.declared",
+    requirement: &ids::ELICITATION_CAPABILITY_DECLARED,
 };
 
 /// The requirements of [`Want`]s about undeclared capabilities.
-const CAPABILITY_RULES: [&str; 3] = [
+const CAPABILITY_RULES: [&Requirement; 3] = [
     ROOTS_UNSUPPORTED.requirement,
     SAMPLING_UNDECLARED.requirement,
     ELICITATION_UNDECLARED.requirement,
@@ -183,16 +183,16 @@ pub fn client_verdicts(
     verdicts
         .into_iter()
         .filter_map(|mut v| {
-            if v.requirement == "stdio.stdout-only-mcp" {
-                v.requirement = "stdio.client.stdin-only-mcp";
-                v.subject = Some(format!("output breaking {}", v.requirement));
+            if v.requirement == &ids::STDIO_STDOUT_ONLY_MCP {
+                v.requirement = &ids::STDIO_CLIENT_STDIN_ONLY_MCP;
+                v.subject = Some(format!("output breaking {}", v.requirement.id));
             }
             if notifications_only
-                && v.requirement == "jsonrpc.response.id-matches"
+                && v.requirement == &ids::JSONRPC_RESPONSE_ID_MATCHES
                 && v.detail.contains("which no request carried")
             {
                 v.oracle = Oracle::Notification;
-                v.requirement = "jsonrpc.notification.no-response";
+                v.requirement = &ids::JSONRPC_NOTIFICATION_NO_RESPONSE;
                 v.detail = format!("after input made of notifications only, {}", v.detail);
                 v.subject = Some("notification answered".to_owned());
             }
@@ -225,7 +225,7 @@ pub fn client_verdicts(
                     v.subject = Some(UNSERVED.to_owned());
                 }
             }
-            let server_only = lookup(v.requirement).is_some_and(|r| r.binds == Binds::Server);
+            let server_only = v.requirement.binds == Binds::Server;
             (!server_only).then_some(v)
         })
         .collect()
@@ -304,23 +304,28 @@ mod tests {
     #[test]
     fn verdicts_are_adapted_to_clients() {
         let caps = json!({ "roots": {} });
-        let noise = Verdict::new(Oracle::Stdout, "stdio.stdout-only-mcp", "x".into(), Some(1))
-            .about("output breaking stdio.stdout-only-mcp".into());
+        let noise = Verdict::new(
+            Oracle::Stdout,
+            &ids::STDIO_STDOUT_ONLY_MCP,
+            "x".into(),
+            Some(1),
+        )
+        .about("output breaking stdio.stdout-only-mcp".into());
         let server_only = Verdict::new(
             Oracle::ErrorClass,
-            "jsonrpc.error.invalid-request",
+            &ids::JSONRPC_ERROR_INVALID_REQUEST,
             "x".into(),
             None,
         );
         let stray = Verdict::new(
             Oracle::Stdout,
-            "jsonrpc.response.id-matches",
+            &ids::JSONRPC_RESPONSE_ID_MATCHES,
             "a response to id 0, which no request carried".into(),
             Some(2),
         );
         let v = client_verdicts(vec![noise, server_only, stray.clone()], true, &caps);
         assert_eq!(v.len(), 2);
-        assert_eq!(v[0].requirement, "stdio.client.stdin-only-mcp");
+        assert_eq!(v[0].requirement.id, "stdio.client.stdin-only-mcp");
         assert_eq!(v[1].oracle, Oracle::Notification);
         assert_eq!(
             client_verdicts(vec![stray], false, &caps)[0].oracle,
@@ -328,7 +333,7 @@ mod tests {
         );
         let undeclared = Verdict::new(
             Oracle::ErrorClass,
-            "sampling.capability.declared",
+            &ids::SAMPLING_CAPABILITY_DECLARED,
             "malformed sampling/createMessage (id 1) was answered with a success result".into(),
             Some(3),
         )
@@ -351,7 +356,7 @@ mod tests {
         ] {
             let lost = Verdict::new(
                 Oracle::Unanswered,
-                "jsonrpc.request.answered",
+                &ids::JSONRPC_REQUEST_ANSWERED,
                 "x".into(),
                 None,
             )
@@ -365,7 +370,7 @@ mod tests {
         }
         let roots = Verdict::new(
             Oracle::Unanswered,
-            "jsonrpc.request.answered",
+            &ids::JSONRPC_REQUEST_ANSWERED,
             "x".into(),
             None,
         )
@@ -378,7 +383,7 @@ mod tests {
         );
         let success = Verdict::new(
             Oracle::ErrorClass,
-            "jsonrpc.error.method-not-found",
+            &ids::JSONRPC_ERROR_METHOD_NOT_FOUND,
             "malformed x/y (id 1) was answered with a success result".into(),
             Some(1),
         );

@@ -117,18 +117,24 @@ pub async fn minimize(
 mod tests {
     use super::*;
     use crate::oracle::Verdict;
+    use mcpspec_engine::ids;
 
     #[test]
     fn kinds_come_from_the_subject_then_the_input() {
-        let own = Verdict::new(Oracle::Ping, "ping.respond", String::new(), Some(0))
+        let own = Verdict::new(Oracle::Ping, &ids::PING_RESPOND, String::new(), Some(0))
             .about("sync ping".to_owned());
         let input = Verdict::new(
             Oracle::Alive,
-            "jsonrpc.robustness.survives-invalid",
+            &ids::JSONRPC_ROBUSTNESS_SURVIVES_INVALID,
             String::new(),
             Some(1),
         );
-        let none = Verdict::new(Oracle::Stdout, "jsonrpc.message.valid", String::new(), None);
+        let none = Verdict::new(
+            Oracle::Stdout,
+            &ids::JSONRPC_MESSAGE_VALID,
+            String::new(),
+            None,
+        );
         let kinds = vec!["notification".to_owned(), "unparsable".to_owned()];
         let t = with_kinds(vec![own, input, none], &kinds);
         let k: Vec<&str> = t.iter().map(|t| t.kind.as_str()).collect();

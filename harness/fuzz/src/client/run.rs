@@ -345,7 +345,7 @@ impl Loop<'_> {
         let repro = Reproducer {
             format: FORMAT.to_owned(),
             oracle: v.oracle,
-            requirement: v.requirement.to_owned(),
+            requirement: v.requirement.id.to_owned(),
             level: v.level().to_string(),
             kind: kind.clone(),
             seen,
@@ -362,7 +362,7 @@ impl Loop<'_> {
         self.findings.push(Finding {
             oracle: v.oracle,
             level: inputs.last().map(|i| i.level),
-            requirement: v.requirement,
+            requirement: v.requirement.id,
             requirement_level: v.level().to_string(),
             kind,
             detail: v.detail,

@@ -59,11 +59,11 @@ fn the_oracle_judges_ids_a_second_answer_and_an_unknown_one_trip() {
     assert!(f.recv(ok).is_empty());
     let v = f.recv(ok);
     assert_eq!(
-        (v[0].oracle, v[0].requirement),
+        (v[0].oracle, v[0].requirement.id),
         (Oracle::Stdout, "jsonrpc.response.once")
     );
     let v = f.recv(r#"{"jsonrpc":"2.0","id":77,"result":{}}"#);
-    assert_eq!(v[0].requirement, "jsonrpc.response.id-matches");
+    assert_eq!(v[0].requirement.id, "jsonrpc.response.id-matches");
     assert_eq!(v[0].exec, Some(0));
 }
 
@@ -84,7 +84,7 @@ fn ids_a_lenient_reader_finds_may_be_answered_once() {
     );
     let ok = r#"{"jsonrpc":"2.0","id":1,"result":{"content":[]}}"#;
     assert!(f.recv(ok).is_empty());
-    assert_eq!(f.recv(ok)[0].requirement, "jsonrpc.response.id-matches");
+    assert_eq!(f.recv(ok)[0].requirement.id, "jsonrpc.response.id-matches");
 }
 
 #[test]
@@ -131,7 +131,7 @@ fn null_id_errors_are_allowed_once_per_unreadable_line() {
     assert!(f.recv(err).is_empty());
     let v = f.recv(err);
     assert_eq!(
-        (v[0].oracle, v[0].requirement),
+        (v[0].oracle, v[0].requirement.id),
         (Oracle::Stdout, "jsonrpc.response.id-matches")
     );
 }
@@ -148,7 +148,7 @@ fn answered_notifications_trip() {
     );
     let v = f.recv(r#"{"jsonrpc":"2.0","id":null,"result":{}}"#);
     assert_eq!(v[0].oracle, Oracle::Notification);
-    assert_eq!(v[0].requirement, "jsonrpc.notification.no-response");
+    assert_eq!(v[0].requirement.id, "jsonrpc.notification.no-response");
     assert_eq!(v[0].level(), ReqLevel::Must);
     let v = f.recv(r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"x"}}"#);
     assert_eq!(v[0].oracle, Oracle::Notification);
@@ -189,12 +189,12 @@ fn echoed_unusable_ids_arrays_for_arrays_and_junk_stdout() {
         .recv(r#"{"jsonrpc":"2.0","id":1.5,"error":{"code":-32600,"message":"x"}}"#)
         .is_empty());
     assert_eq!(
-        f.recv("server started")[0].requirement,
+        f.recv("server started")[0].requirement.id,
         "stdio.stdout-only-mcp"
     );
     let v = f.recv(r#"[{"jsonrpc":"2.0","id":9,"result":{}}]"#);
     assert!(
-        v.iter().any(|v| v.requirement == "jsonrpc.batch.absent"),
+        v.iter().any(|v| v.requirement.id == "jsonrpc.batch.absent"),
         "{v:?}"
     );
     // An array sent: arrays are the reply to it.

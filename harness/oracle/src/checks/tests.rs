@@ -454,11 +454,11 @@ fn breaking(id: &str) -> Option<Vec<String>> {
 fn every_requirement_judged_on_every_message_is_reported_by_the_oracle() {
     let mut failures = Vec::new();
     for check in ORACLE {
-        match breaking(check.id) {
-            None => failures.push(format!("{}: no traffic proves this entry", check.id)),
-            Some(found) if !found.iter().any(|f| f == check.id) => failures.push(format!(
+        match breaking(check.id()) {
+            None => failures.push(format!("{}: no traffic proves this entry", check.id())),
+            Some(found) if !found.iter().any(|f| f == check.id()) => failures.push(format!(
                 "{}: the oracle stayed quiet on traffic that breaks it (found {found:?})",
-                check.id
+                check.id()
             )),
             Some(_) => {}
         }
@@ -496,13 +496,13 @@ fn conformant_traffic_is_not_reported() {
 fn every_entry_is_catalogued_once_and_not_excluded() {
     let mut seen = std::collections::HashSet::new();
     for c in ORACLE {
-        assert!(seen.insert(c.id), "{} listed twice", c.id);
-        let r =
-            mcpspec_engine::lookup(c.id).unwrap_or_else(|| panic!("{} is not catalogued", c.id));
+        assert!(seen.insert(c.id()), "{} listed twice", c.id());
+        let r = mcpspec_engine::lookup(c.id())
+            .unwrap_or_else(|| panic!("{} is not catalogued", c.id()));
         assert!(
             r.excluded.is_none(),
             "{} is checked, so it cannot be excluded",
-            c.id
+            c.id()
         );
     }
 }

@@ -53,14 +53,14 @@ fn cx(version: Version) -> Context<'static> {
 fn found(cx: &Context<'_>, r: &HttpRecord) -> Vec<String> {
     let found = judge(cx, Via::Post(2), r).into_iter();
     found
-        .map(|(id, detail)| format!("{id}: {detail}"))
+        .map(|(r, detail)| format!("{}: {detail}", r.id))
         .collect()
 }
 
 fn ids(cx: &Context<'_>, r: &HttpRecord) -> Vec<&'static str> {
     judge(cx, Via::Post(2), r)
         .into_iter()
-        .map(|f| f.0)
+        .map(|f| f.0.id)
         .collect()
 }
 

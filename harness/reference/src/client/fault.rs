@@ -4,8 +4,8 @@
 //! fail (the clean client must pass them all, each fault must be caught).
 //!
 //! The faults are one table, [`TABLE`]: name (as given to `--fault`), the
-//! level and catalogue id of the rule broken (`mcpspec_engine::catalogue`;
-//! a unit test checks every id exists there with that level), the
+//! level and the catalogued rule broken (`mcpspec_engine::ids`; a unit test
+//! checks the catalogue gives it that level), the
 //! transports over which the violation exists, and what the client does
 //! wrong.
 //!
@@ -21,7 +21,7 @@
 
 use std::fmt;
 
-use mcpspec_engine::Level;
+use mcpspec_engine::{ids, Level, Requirement};
 
 use crate::fault::Transport;
 
@@ -67,8 +67,8 @@ pub struct FaultEntry {
     pub name: &'static str,
     /// How binding the broken rule is (the catalogue's level).
     pub level: Level,
-    /// Catalogue id of the rule broken.
-    pub requirement: &'static str,
+    /// The rule broken.
+    pub requirement: &'static Requirement,
     /// The transports over which the violation exists (the rule's own).
     pub transports: &'static [Transport],
     /// What the faulty client does.
@@ -91,7 +91,7 @@ const fn row(
     fault: ClientFault,
     name: &'static str,
     level: Level,
-    requirement: &'static str,
+    requirement: &'static Requirement,
     description: &'static str,
 ) -> FaultEntry {
     FaultEntry {
@@ -110,65 +110,65 @@ use Level::{Must, Should};
 /// Every fault, in the order `--list-faults` prints them (and in the order
 /// of the enum: `TABLE[f as usize].fault == f`).
 pub const TABLE: [FaultEntry; 29] = [
-    row(F::SkipInitialized, "skip-initialized", Must, "lifecycle.client.initialized-notification",
+    row(F::SkipInitialized, "skip-initialized", Must, &ids::LIFECYCLE_CLIENT_INITIALIZED_NOTIFICATION,
         "never sends notifications/initialized after the initialize result"),
-    row(F::EarlyRequest, "early-request", Should, "lifecycle.client.no-requests-before-response",
+    row(F::EarlyRequest, "early-request", Should, &ids::LIFECYCLE_CLIENT_NO_REQUESTS_BEFORE_RESPONSE,
         "sends tools/list right after initialize, before the initialize result arrived (and waits for both answers)"),
-    row(F::ReuseIds, "reuse-ids", Must, "jsonrpc.request.id-unique",
+    row(F::ReuseIds, "reuse-ids", Must, &ids::JSONRPC_REQUEST_ID_UNIQUE,
         "sends its first ping with the id of the initialize request (1)"),
-    row(F::CancelInitialize, "cancel-initialize", Must, "cancellation.initialize-not-cancelled",
+    row(F::CancelInitialize, "cancel-initialize", Must, &ids::CANCELLATION_INITIALIZE_NOT_CANCELLED,
         "sends notifications/cancelled for the initialize request right after sending it"),
-    row(F::BadInitialize, "bad-initialize", Must, "lifecycle.initialize.request-shape",
+    row(F::BadInitialize, "bad-initialize", Must, &ids::LIFECYCLE_INITIALIZE_REQUEST_SHAPE,
         "sends initialize without clientInfo"),
-    row(F::IgnorePing, "ignore-ping", Must, "ping.respond",
+    row(F::IgnorePing, "ignore-ping", Must, &ids::PING_RESPOND,
         "never answers the server's ping"),
-    row(F::MalformedRoots, "malformed-roots", Must, "roots.list.result-shape",
+    row(F::MalformedRoots, "malformed-roots", Must, &ids::ROOTS_LIST_RESULT_SHAPE,
         "answers roots/list with a root that has no uri ({roots: [{name: \"no uri\"}]})"),
-    row(F::RootsNotFile, "roots-not-file", Must, "roots.uri.file",
+    row(F::RootsNotFile, "roots-not-file", Must, &ids::ROOTS_URI_FILE,
         "answers roots/list with the root https://example.com/root, not a file:// URI"),
-    row(F::UndeclaredSampling, "undeclared-sampling", Must, "sampling.capability.declared",
+    row(F::UndeclaredSampling, "undeclared-sampling", Must, &ids::SAMPLING_CAPABILITY_DECLARED,
         "does not declare the sampling capability, yet answers sampling/createMessage with a result"),
-    row(F::MalformedSampling, "malformed-sampling", Must, "sampling.result-shape",
+    row(F::MalformedSampling, "malformed-sampling", Must, &ids::SAMPLING_RESULT_SHAPE,
         "answers sampling/createMessage with a result that has no model"),
-    row(F::ElicitationBadAction, "elicitation-bad-action", Must, "elicitation.response.action",
+    row(F::ElicitationBadAction, "elicitation-bad-action", Must, &ids::ELICITATION_RESPONSE_ACTION,
         "answers elicitation/create with {action: \"maybe\"}"),
-    row(F::UnknownRequestSuccess, "unknown-request-success", Should, "jsonrpc.error.method-not-found",
+    row(F::UnknownRequestSuccess, "unknown-request-success", Should, &ids::JSONRPC_ERROR_METHOD_NOT_FOUND,
         "answers a request for an unknown method with an empty result instead of -32601"),
-    row(F::AnswerNotifications, "answer-notifications", Must, "jsonrpc.notification.no-response",
+    row(F::AnswerNotifications, "answer-notifications", Must, &ids::JSONRPC_NOTIFICATION_NO_RESPONSE,
         "answers every notification from the server with the response {\"jsonrpc\":\"2.0\",\"id\":0,\"result\":{}}"),
-    row(F::AcceptUnsupportedVersion, "accept-unsupported-version", Should, "lifecycle.version.client-disconnect",
+    row(F::AcceptUnsupportedVersion, "accept-unsupported-version", Should, &ids::LIFECYCLE_VERSION_CLIENT_DISCONNECT,
         "goes on with a session whose initialize result names a protocol version it does not support"),
-    row(F::CrashOnMalformed, "crash-on-malformed", Must, "jsonrpc.message.valid",
+    row(F::CrashOnMalformed, "crash-on-malformed", Must, &ids::JSONRPC_MESSAGE_VALID,
         "exits with status 1 on a line from the server that is not valid JSON-RPC instead of ignoring it"),
-    row(F::StdinNoise, "stdin-noise", Must, "stdio.client.stdin-only-mcp",
+    row(F::StdinNoise, "stdin-noise", Must, &ids::STDIO_CLIENT_STDIN_ONLY_MCP,
         "writes a non-JSON line to the server right after notifications/initialized"),
-    row(F::NoBatch, "no-batch", Must, "jsonrpc.batch.receive",
+    row(F::NoBatch, "no-batch", Must, &ids::JSONRPC_BATCH_RECEIVE,
         "under 2025-03-26, ignores every JSON-RPC batch from the server (answers none of its requests)"),
-    row(F::TamperCursor, "tamper-cursor", Must, "pagination.client.opaque-cursor",
+    row(F::TamperCursor, "tamper-cursor", Must, &ids::PAGINATION_CLIENT_OPAQUE_CURSOR,
         "passes each nextCursor back with \"x\" appended instead of verbatim"),
-    row(F::NoResponseToUnknown, "no-response-to-unknown", Must, "jsonrpc.request.answered",
+    row(F::NoResponseToUnknown, "no-response-to-unknown", Must, &ids::JSONRPC_REQUEST_ANSWERED,
         "never answers a request for an unknown method (instead of -32601)"),
-    row(F::UndeclaredToolUse, "undeclared-tool-use", Must, "sampling.tools.capability",
+    row(F::UndeclaredToolUse, "undeclared-tool-use", Must, &ids::SAMPLING_TOOLS_CAPABILITY,
         "under 2025-11-25, answers a sampling/createMessage that offers tools with a tool_use, although it did not declare sampling.tools"),
     // ── 2026-07-28, the stateless protocol ──────────────────────────────
-    row(F::MissingMetaVersion, "missing-meta-version", Must, "stateless.meta.required-keys",
+    row(F::MissingMetaVersion, "missing-meta-version", Must, &ids::STATELESS_META_REQUIRED_KEYS,
         "under 2026-07-28, leaves io.modelcontextprotocol/protocolVersion out of the _meta of every request after server/discover"),
-    row(F::MissingClientCapabilities, "missing-client-capabilities", Must, "stateless.meta.required-keys",
+    row(F::MissingClientCapabilities, "missing-client-capabilities", Must, &ids::STATELESS_META_REQUIRED_KEYS,
         "under 2026-07-28, leaves io.modelcontextprotocol/clientCapabilities out of the _meta of every request after server/discover"),
-    row(F::SendsRemovedMethod, "sends-removed-method", Must, "stateless.removed.not-sent",
+    row(F::SendsRemovedMethod, "sends-removed-method", Must, &ids::STATELESS_REMOVED_NOT_SENT,
         "under 2026-07-28, sends ping after server/discover, and logging/setLevel when the server declares logging (methods 2026-07-28 removed)"),
-    row(F::FallbackAfterDiscover, "fallback-after-discover", Should, "stateless.client.era-cached",
+    row(F::FallbackAfterDiscover, "fallback-after-discover", Should, &ids::STATELESS_CLIENT_ERA_CACHED,
         "under 2026-07-28, falls back to initialize (and the handshake session) although server/discover succeeded"),
-    row(F::HeaderMetaMismatch, "header-meta-mismatch", Must, "http.header.version-matches-meta",
+    row(F::HeaderMetaMismatch, "header-meta-mismatch", Must, &ids::HTTP_HEADER_VERSION_MATCHES_META,
         "under 2026-07-28, sends MCP-Protocol-Version 2025-11-25 with every request after server/discover, whose _meta names 2026-07-28").http_only(),
     // ── Streamable HTTP headers (the transport's misbehaviour) ───────────
-    row(F::HttpBadAccept, "http-bad-accept", Must, "http.post.accept",
+    row(F::HttpBadAccept, "http-bad-accept", Must, &ids::HTTP_POST_ACCEPT,
         "once the session is open, POSTs with Accept: application/json only (without text/event-stream)").http_only(),
-    row(F::HttpBadGetAccept, "http-bad-get-accept", Must, "http.get.accept",
+    row(F::HttpBadGetAccept, "http-bad-get-accept", Must, &ids::HTTP_GET_ACCEPT,
         "opens its GET stream with Accept: application/json instead of text/event-stream").http_only(),
-    row(F::HttpNoSessionEcho, "http-no-session-echo", Must, "http.session.client-echo",
+    row(F::HttpNoSessionEcho, "http-no-session-echo", Must, &ids::HTTP_SESSION_CLIENT_ECHO,
         "once initialized, never sends back the Mcp-Session-Id the server issued").http_only(),
-    row(F::HttpNoVersionHeader, "http-no-version-header", Must, "http.header.protocol-version",
+    row(F::HttpNoVersionHeader, "http-no-version-header", Must, &ids::HTTP_HEADER_PROTOCOL_VERSION,
         "from 2025-06-18, sends no MCP-Protocol-Version header on the requests after initialize (2026-07-28: after server/discover)").http_only(),
 ];
 
@@ -187,8 +187,8 @@ impl ClientFault {
         self.entry().name
     }
 
-    /// Catalogue id of the rule the fault breaks.
-    pub fn requirement(self) -> &'static str {
+    /// The rule the fault breaks.
+    pub fn requirement(self) -> &'static Requirement {
         self.entry().requirement
     }
 
@@ -264,11 +264,10 @@ mod tests {
     }
 
     #[test]
-    fn every_requirement_is_in_the_catalogue_at_the_stated_level() {
+    fn every_requirement_is_at_the_stated_level() {
         for e in &TABLE {
-            let req = mcpspec_engine::lookup(e.requirement)
-                .unwrap_or_else(|| panic!("{}: unknown requirement {}", e.name, e.requirement));
-            assert_eq!(req.level, e.level, "{}: level of {}", e.name, e.requirement);
+            let id = e.requirement.id;
+            assert_eq!(e.requirement.level, e.level, "{}: level of {id}", e.name);
         }
     }
 

@@ -159,7 +159,7 @@ fn each_stateless_fault_breaks_its_own_rule() {
         ),
     ];
     for (fault, rule) in cases {
-        assert_eq!(fault.requirement(), rule);
+        assert_eq!(fault.requirement().id, rule);
         let mut c = stateless(&[fault]);
         let s = against_server(&mut c, &[]);
         assert_eq!(s.exit, Some(0), "{fault}: {:#?}", s.stderr);
