@@ -1,0 +1,127 @@
+//! Waiting for the peer: for a message in the inbox, for its exit, or for
+//! whatever is already there. Until the target has written its first line,
+//! a wait lasts at least until its start-up allowance ends (start-up time is
+//! not response time); a wait ends early when the oracle knows the awaited
+//! answer will not come (its POST was refused), when the peer went away, or
+//! when it flooded the case with violations.
+
+use std::time::Duration;
+
+use mcpspec_wire::Message;
+use tokio::time::Instant;
+
+use super::{Conn, Received, WaitError};
+
+impl Conn {
+    /// A wait's deadline: `base`, or the end of the start-up allowance while
+    /// the target has not written a line yet (re-evaluated as lines arrive,
+    /// so the first line ends the extension).
+    pub(super) fn extended(&self, base: Instant) -> Instant {
+        if self.frames == 0 {
+            base.max(self.startup_until)
+        } else {
+            base
+        }
+    }
+
+    /// Removes and returns the first unconsumed message satisfying `pred`.
+    pub fn take(&mut self, pred: impl Fn(&Message) -> bool) -> Option<Received> {
+        let i = self.inbox.iter().position(|r| pred(&r.msg))?;
+        Some(self.inbox.remove(i))
+    }
+
+    /// Waits up to `within` for a message satisfying `pred`, and consumes it.
+    /// Until the target has written its first line, the wait lasts at least
+    /// until its start-up allowance ends: an interpreter that takes seconds
+    /// to start is slow to start, not slow to answer.
+    pub async fn wait_for(
+        &mut self,
+        within: Duration,
+        pred: impl Fn(&Message) -> bool,
+    ) -> Result<Received, WaitError> {
+        let i = self.wait_index(within, pred).await?;
+        Ok(self.inbox.remove(i))
+    }
+
+    /// Waits (as [`Conn::wait_for`]) until a message satisfying `pred` is in
+    /// the inbox; its position there.
+    pub(super) async fn wait_index(
+        &mut self,
+        within: Duration,
+        pred: impl Fn(&Message) -> bool,
+    ) -> Result<usize, WaitError> {
+        let base = Instant::now() + within;
+        loop {
+            let deadline = self.extended(base);
+            if let Some(i) = self.inbox.iter().position(|r| pred(&r.msg)) {
+                return Ok(i);
+            }
+            if let Some(how) = self.oracle.refused_for(&pred) {
+                return Err(WaitError::Refused(how));
+            }
+            if let Some(how) = &self.exit {
+                return Err(WaitError::Exited(how.clone()));
+            }
+            if self.flooded {
+                return Err(WaitError::Invalid);
+            }
+            if !self.pump(deadline).await && Instant::now() >= deadline {
+                return Err(WaitError::Timeout);
+            }
+        }
+    }
+
+    /// Receives every event already waiting, without waiting for more.
+    pub async fn drain_ready(&mut self) {
+        while self.pump(Instant::now()).await {}
+    }
+
+    /// Like [`Conn::wait_for`], for an answer that is due at once (the
+    /// handshake): once the target has broken a rule while we wait and then
+    /// stays quiet for `QUIET`, the broken message was its answer, and
+    /// waiting on would only burn the timeout. Ends with
+    /// [`WaitError::Invalid`] then.
+    pub async fn wait_for_prompt(
+        &mut self,
+        within: Duration,
+        pred: impl Fn(&Message) -> bool,
+    ) -> Result<Received, WaitError> {
+        const QUIET: Duration = Duration::from_millis(250);
+        let before = self.violation_count();
+        let base = Instant::now() + within;
+        loop {
+            let slice = self
+                .extended(base)
+                .saturating_duration_since(Instant::now())
+                .min(QUIET);
+            match self.wait_for(slice, &pred).await {
+                Err(WaitError::Timeout) if Instant::now() < self.extended(base) => {
+                    if self.violation_count() > before {
+                        return Err(WaitError::Invalid);
+                    }
+                }
+                other => return other,
+            }
+        }
+    }
+
+    /// Messages received after `since_ms` that satisfy `pred`, consumed.
+    pub fn drain_since(&mut self, since_ms: u64, pred: impl Fn(&Message) -> bool) -> Vec<Received> {
+        let (hit, keep): (Vec<_>, Vec<_>) = std::mem::take(&mut self.inbox)
+            .into_iter()
+            .partition(|r| r.at_ms >= since_ms && pred(&r.msg));
+        self.inbox = keep;
+        hit
+    }
+
+    /// Waits up to `within` for the target to exit.
+    pub async fn wait_exit(&mut self, within: Duration) -> Option<String> {
+        let deadline = Instant::now() + within;
+        while self.exit.is_none() && !self.flooded {
+            if !self.pump(deadline).await && Instant::now() >= deadline {
+                break;
+            }
+        }
+        self.exit.clone()
+    }
+}
