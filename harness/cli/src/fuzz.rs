@@ -337,7 +337,7 @@ pub(crate) fn client_target(command: &[String]) -> Result<Target, String> {
         ),
     };
     let client = ClientCommand { command, shim };
-    if client.transport() != "stdio" {
+    if client.kind() != mcpspec_transport::Transport::Stdio {
         return Err(
             "mcpspec fuzz client speaks stdio only: give the client {server}, not {url} or {sse_url}"
                 .to_owned(),

@@ -3,6 +3,7 @@
 
 use mcpspec_scenario::TransportKind;
 pub use mcpspec_transport::Target;
+use mcpspec_transport::Transport;
 
 /// The transport a target speaks: the scenarios whose `transports` list it
 /// apply.
@@ -11,10 +12,10 @@ pub fn transport_kind(target: &Target) -> TransportKind {
         Target::Stdio(_) => TransportKind::Stdio,
         Target::Http { .. } => TransportKind::Http,
         Target::Sse { .. } => TransportKind::Sse,
-        Target::Client(c) => match c.transport() {
-            "http" => TransportKind::Http,
-            "sse" => TransportKind::Sse,
-            _ => TransportKind::Stdio,
+        Target::Client(c) => match c.kind() {
+            Transport::Http => TransportKind::Http,
+            Transport::Sse => TransportKind::Sse,
+            Transport::Stdio => TransportKind::Stdio,
         },
     }
 }

@@ -8,6 +8,7 @@ use std::time::Duration;
 use crate::serve::ServeKind;
 use crate::{
     ClientPeer, CommandSpec, Connection, HttpOptions, HttpSession, LegacySseSession, StdioProcess,
+    Transport,
 };
 
 #[derive(Debug, Clone)]
@@ -42,17 +43,22 @@ impl ClientCommand {
 
     /// `stdio`, `http` or `sse`: which placeholder the command uses.
     pub fn transport(&self) -> &'static str {
+        self.kind().as_str()
+    }
+
+    /// The transport the command's placeholder asks for.
+    pub fn kind(&self) -> Transport {
         let uses = |p: &str| {
             std::iter::once(&self.command.program)
                 .chain(&self.command.args)
                 .any(|a| a.contains(p))
         };
         if uses(Self::URL) {
-            "http"
+            Transport::Http
         } else if uses(Self::SSE_URL) {
-            "sse"
+            Transport::Sse
         } else {
-            "stdio"
+            Transport::Stdio
         }
     }
 
@@ -123,11 +129,16 @@ impl Target {
 
     /// `stdio`, `http` or `sse` (as transcripts and reproducers name it).
     pub fn transport(&self) -> &'static str {
+        self.kind().as_str()
+    }
+
+    /// The transport the target is reached over.
+    pub fn kind(&self) -> Transport {
         match self {
-            Target::Stdio(_) => "stdio",
-            Target::Http { .. } => "http",
-            Target::Sse { .. } => "sse",
-            Target::Client(c) => c.transport(),
+            Target::Stdio(_) => Transport::Stdio,
+            Target::Http { .. } => Transport::Http,
+            Target::Sse { .. } => Transport::Sse,
+            Target::Client(c) => c.kind(),
         }
     }
 
@@ -166,12 +177,14 @@ impl Target {
                     .map(Connection::from)
                     .map_err(|e| e.to_string())
             }
-            Target::Client(c) => match c.transport() {
-                "stdio" => ClientPeer::start_stdio(&c.shim, |argv| c.expand(&argv, None), max_line)
-                    .await
-                    .map(|p| Connection::Peer(Box::new(p))),
+            Target::Client(c) => match c.kind() {
+                Transport::Stdio => {
+                    ClientPeer::start_stdio(&c.shim, |argv| c.expand(&argv, None), max_line)
+                        .await
+                        .map(|p| Connection::Peer(Box::new(p)))
+                }
                 kind => {
-                    let kind = if kind == "sse" {
+                    let kind = if kind == Transport::Sse {
                         ServeKind::LegacySse
                     } else {
                         ServeKind::Streamable
