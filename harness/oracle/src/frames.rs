@@ -204,18 +204,12 @@ impl Oracle {
             _ => self.walked_away.as_ref(),
         };
         let Some(how) = how else { return };
-        let mut owed: Vec<String> = self
-            .session
-            .pending()
-            .map(|(id, method)| format!("{method} (id {id})"))
-            .collect();
-        if owed.is_empty() {
+        let Some(owed) = crate::listed(self.session.pending()) else {
             return;
-        }
-        owed.sort();
+        };
         out.push(Violation {
             requirement: &ids::JSONRPC_REQUEST_ANSWERED,
-            detail: format!("{how} leaving {} unanswered", owed.join(", ")),
+            detail: format!("{how} leaving {owed} unanswered"),
             at_ms,
         });
     }

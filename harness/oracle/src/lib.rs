@@ -40,7 +40,7 @@
 
 use mcpspec_engine::{Role, Session, Version};
 use mcpspec_wire::event::{Event, Transport, Via};
-use mcpspec_wire::Message;
+use mcpspec_wire::{Id, Message};
 
 pub mod checks;
 pub mod client_http;
@@ -164,19 +164,11 @@ impl Oracle {
         if self.judged != Role::Client || self.walked_away.is_some() {
             return;
         }
-        let mut held: Vec<String> = self
-            .session
-            .peer_requests_pending()
-            .map(|(id, method)| format!("{method} (id {id})"))
-            .collect();
-        if held.is_empty() {
-            return;
+        if let Some(held) = listed(self.session.peer_requests_pending()) {
+            self.walked_away = Some(format!(
+                "{how} while the harness held its request {held} unanswered"
+            ));
         }
-        held.sort();
-        self.walked_away = Some(format!(
-            "{how} while the harness held its request {} unanswered",
-            held.join(", ")
-        ));
     }
 
     /// If an answer satisfying `pred` will never come because the POST that
@@ -229,4 +221,14 @@ impl Oracle {
             Event::SseError(err) => server_http::sse_error(at_ms, via, err, out),
         }
     }
+}
+
+/// Requests as a detail lists them, sorted: `ping (id 3), tools/list (id
+/// 2)`; `None` when there are none.
+fn listed<'a>(requests: impl Iterator<Item = (&'a Id, &'a str)>) -> Option<String> {
+    let mut all: Vec<String> = requests
+        .map(|(id, method)| format!("{method} (id {id})"))
+        .collect();
+    all.sort();
+    (!all.is_empty()).then(|| all.join(", "))
 }
