@@ -214,3 +214,6 @@ impl Oracle {
         });
     }
 }
+
+#[cfg(test)]
+mod tests;
