@@ -128,30 +128,48 @@ pub async fn run_sequence(cfg: &SessionConfig, seq: &Sequence) -> Result<Vec<Tri
     Ok(with_kinds(out, &kinds))
 }
 
+/// Verdicts of a sequence (execs counted from 0), with their kinds.
 pub(crate) fn with_kinds(verdicts: Vec<Verdict>, kinds: &[String]) -> Vec<Tripped> {
     verdicts
         .into_iter()
         .map(|verdict| {
-            let kind = verdict.subject.clone().unwrap_or_else(|| {
-                verdict
-                    .exec
-                    .and_then(|e| kinds.get(usize::try_from(e).ok()?))
-                    .cloned()
-                    .unwrap_or_else(|| "handshake".to_owned())
-            });
+            let kind = kind_at(&verdict, 0, kinds);
             Tripped { verdict, kind }
         })
         .collect()
 }
 
+/// The index, in a session that began at exec `session_start`, of the
+/// input a verdict is attributed to.
+pub(crate) fn index_in(v: &Verdict, session_start: u64) -> Option<usize> {
+    v.exec
+        .and_then(|e| usize::try_from(e.checked_sub(session_start)?).ok())
+}
+
+/// The message kind of a verdict, for deduplication: the oracle's subject,
+/// else the kind of its input (`kinds`: the session's, in order), else
+/// "handshake".
+pub(crate) fn kind_at(v: &Verdict, session_start: u64, kinds: &[String]) -> String {
+    v.subject.clone().unwrap_or_else(|| {
+        index_in(v, session_start)
+            .and_then(|i| kinds.get(i))
+            .cloned()
+            .unwrap_or_else(|| "handshake".to_owned())
+    })
+}
+
 /// Whether running `seq` trips `oracle` on a message of `kind` again.
 pub async fn reproduces(cfg: &SessionConfig, seq: &Sequence, oracle: Oracle, kind: &str) -> bool {
-    match run_sequence(cfg, seq).await {
-        Ok(t) => t
-            .iter()
-            .any(|t| t.verdict.oracle == oracle && t.kind == kind),
-        Err(_) => false,
-    }
+    run_sequence(cfg, seq)
+        .await
+        .is_ok_and(|t| trips(&t, oracle, kind))
+}
+
+/// Whether `oracle` tripped on a message of `kind` among `tripped`.
+pub(crate) fn trips(tripped: &[Tripped], oracle: Oracle, kind: &str) -> bool {
+    tripped
+        .iter()
+        .any(|t| t.verdict.oracle == oracle && t.kind == kind)
 }
 
 /// The sequence with only the inputs at `keep` (indices, ascending).

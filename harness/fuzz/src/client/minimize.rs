@@ -15,7 +15,7 @@ use tokio::time::Instant;
 use super::driver::{ClientSession, SessionConfig};
 use super::expect::{derive, kind};
 use crate::input::Input;
-use crate::minimize::{ddmin, with_kinds, Tripped};
+use crate::minimize::{ddmin, trips, with_kinds, Tripped};
 use crate::oracle::Oracle;
 
 /// Runs `inputs` against a fresh client until an oracle trips or the
@@ -58,10 +58,9 @@ pub async fn run_sequence(cfg: &SessionConfig, inputs: &[Input]) -> Result<Vec<T
 
 /// Whether `inputs` trip `oracle` on a message of `kind` again.
 pub async fn reproduces(cfg: &SessionConfig, inputs: &[Input], oracle: Oracle, kind: &str) -> bool {
-    run_sequence(cfg, inputs).await.is_ok_and(|t| {
-        t.iter()
-            .any(|t| t.verdict.oracle == oracle && t.kind == kind)
-    })
+    run_sequence(cfg, inputs)
+        .await
+        .is_ok_and(|t| trips(&t, oracle, kind))
 }
 
 /// Whether a finding of `oracle` may need no input at all.
