@@ -621,8 +621,9 @@ impl Session {
     }
 }
 
-/// Verdicts without an exec of their own belong to the exec that saw them.
-fn attribute(mut verdicts: Vec<Verdict>, exec: u64) -> Vec<Verdict> {
+/// Verdicts without an exec of their own belong to the exec that saw them
+/// (the client driver's too, once its verdicts are adapted to clients).
+pub(crate) fn attribute(mut verdicts: Vec<Verdict>, exec: u64) -> Vec<Verdict> {
     for v in &mut verdicts {
         if v.exec.is_none() {
             v.exec = Some(exec);

@@ -106,6 +106,15 @@ pub struct Ctx<'a> {
     pub framing: Framing,
 }
 
+/// Whether every expectation is a notification's (a cancellation is one):
+/// the input can only be answered wrongly.
+pub fn notifications_only(expects: &[Expect]) -> bool {
+    !expects.is_empty()
+        && expects
+            .iter()
+            .all(|e| matches!(e, Expect::Notification { .. } | Expect::Cancel { .. }))
+}
+
 /// The expectations of one input, in order.
 pub fn derive(input: &Input, ctx: Ctx<'_>) -> Vec<Expect> {
     if ctx.framing.is_http() {
@@ -375,6 +384,17 @@ mod tests {
             &Input::new(Level::Jsonrpc, "t", hint, bytes.to_vec()),
             ctx(&caps),
         )
+    }
+
+    #[test]
+    fn only_notifications_and_cancellations_make_a_notifications_only_input() {
+        let note = Expect::Notification {
+            method: "notifications/progress".into(),
+        };
+        let cancel = Expect::Cancel { id: Id::from(1) };
+        assert!(notifications_only(&[note.clone(), cancel]));
+        assert!(!notifications_only(&[note, Expect::NullIdError]));
+        assert!(!notifications_only(&[]));
     }
 
     #[test]

@@ -128,30 +128,48 @@ pub async fn run_sequence(cfg: &SessionConfig, seq: &Sequence) -> Result<Vec<Tri
     Ok(with_kinds(out, &kinds))
 }
 
+/// Verdicts of a sequence (execs counted from 0), with their kinds.
 pub(crate) fn with_kinds(verdicts: Vec<Verdict>, kinds: &[String]) -> Vec<Tripped> {
     verdicts
         .into_iter()
         .map(|verdict| {
-            let kind = verdict.subject.clone().unwrap_or_else(|| {
-                verdict
-                    .exec
-                    .and_then(|e| kinds.get(usize::try_from(e).ok()?))
-                    .cloned()
-                    .unwrap_or_else(|| "handshake".to_owned())
-            });
+            let kind = kind_at(&verdict, 0, kinds);
             Tripped { verdict, kind }
         })
         .collect()
 }
 
+/// The index, in a session that began at exec `session_start`, of the
+/// input a verdict is attributed to.
+pub(crate) fn index_in(v: &Verdict, session_start: u64) -> Option<usize> {
+    v.exec
+        .and_then(|e| usize::try_from(e.checked_sub(session_start)?).ok())
+}
+
+/// The message kind of a verdict, for deduplication: the oracle's subject,
+/// else the kind of its input (`kinds`: the session's, in order), else
+/// "handshake".
+pub(crate) fn kind_at(v: &Verdict, session_start: u64, kinds: &[String]) -> String {
+    v.subject.clone().unwrap_or_else(|| {
+        index_in(v, session_start)
+            .and_then(|i| kinds.get(i))
+            .cloned()
+            .unwrap_or_else(|| "handshake".to_owned())
+    })
+}
+
 /// Whether running `seq` trips `oracle` on a message of `kind` again.
 pub async fn reproduces(cfg: &SessionConfig, seq: &Sequence, oracle: Oracle, kind: &str) -> bool {
-    match run_sequence(cfg, seq).await {
-        Ok(t) => t
-            .iter()
-            .any(|t| t.verdict.oracle == oracle && t.kind == kind),
-        Err(_) => false,
-    }
+    run_sequence(cfg, seq)
+        .await
+        .is_ok_and(|t| trips(&t, oracle, kind))
+}
+
+/// Whether `oracle` tripped on a message of `kind` among `tripped`.
+pub(crate) fn trips(tripped: &[Tripped], oracle: Oracle, kind: &str) -> bool {
+    tripped
+        .iter()
+        .any(|t| t.verdict.oracle == oracle && t.kind == kind)
 }
 
 /// The sequence with only the inputs at `keep` (indices, ascending).
@@ -175,33 +193,47 @@ pub async fn minimize(
 ) -> (Sequence, bool) {
     let deadline = Instant::now() + budget;
     let end = trigger.min(seq.inputs.len().saturating_sub(1));
-    let cut: Vec<usize> = (0..=end).collect();
-    let alone = subset(seq, &[end]);
-    if reproduces(cfg, &alone, oracle, kind).await {
+    shrink_around(
+        end,
+        deadline,
+        |keep| subset(seq, keep),
+        async |trial: &Sequence| reproduces(cfg, trial, oracle, kind).await,
+    )
+    .await
+}
+
+/// The shrinking both fuzzers do once input `end` tripped an oracle: that
+/// input alone (most findings need nothing else), then everything up to
+/// it, then ddmin over the inputs before it, `end` always kept. `make`
+/// builds a trial from ascending input indices, `still` runs one afresh.
+/// Returns the smallest trial found and whether it was seen to reproduce.
+pub(crate) async fn shrink_around<T>(
+    end: usize,
+    deadline: Instant,
+    make: impl Fn(&[usize]) -> T,
+    mut still: impl AsyncFnMut(&T) -> bool,
+) -> (T, bool) {
+    let alone = make(&[end]);
+    if still(&alone).await {
         return (alone, true);
     }
-    if cut.len() == 1 {
+    if end == 0 {
         return (alone, false);
     }
-    let whole = subset(seq, &cut);
-    if !reproduces(cfg, &whole, oracle, kind).await {
+    let whole = make(&(0..=end).collect::<Vec<_>>());
+    if !still(&whole).await {
         return (whole, false);
     }
-    // ddmin over the indices of `cut`, always keeping the trigger.
-    let with_trigger = |keep: &[usize]| {
+    let with_end = |keep: &[usize]| {
         let mut k = keep.to_vec();
         k.push(end);
         k
     };
-    let kept = ddmin(
-        cut[..cut.len() - 1].to_vec(),
-        deadline,
-        async |keep: &[usize]| {
-            reproduces(cfg, &subset(seq, &with_trigger(keep)), oracle, kind).await
-        },
-    )
+    let kept = ddmin((0..end).collect(), deadline, async |keep: &[usize]| {
+        still(&make(&with_end(keep))).await
+    })
     .await;
-    (subset(seq, &with_trigger(&kept)), true)
+    (make(&with_end(&kept)), true)
 }
 
 /// Delta debugging (ddmin): the smallest subset of `items` found before
@@ -265,6 +297,32 @@ mod tests {
         // Nothing can go: the set comes back whole.
         let all = ddmin(vec![1, 2], deadline, async |keep: &[usize]| keep.len() == 2).await;
         assert_eq!(all, [1, 2]);
+    }
+
+    #[tokio::test]
+    async fn shrinking_tries_the_trigger_alone_then_keeps_what_is_needed() {
+        let deadline = Instant::now() + Duration::from_secs(5);
+        let make = |keep: &[usize]| keep.to_vec();
+        // The trigger alone reproduces: nothing else is tried.
+        let mut trials = 0;
+        let alone = shrink_around(5, deadline, make, async |t: &Vec<usize>| {
+            trials += 1;
+            t.contains(&5)
+        })
+        .await;
+        assert_eq!((alone, trials), ((vec![5], true), 1));
+        // It needs input 2 before it.
+        let needs = shrink_around(5, deadline, make, async |t: &Vec<usize>| {
+            t.contains(&2) && t.contains(&5)
+        })
+        .await;
+        assert_eq!(needs, (vec![2, 5], true));
+        // Nothing reproduces: everything up to the trigger, unconfirmed.
+        let never = shrink_around(3, deadline, make, async |_: &Vec<usize>| false).await;
+        assert_eq!(never, (vec![0, 1, 2, 3], false));
+        // The first input: alone is all there is.
+        let first = shrink_around(0, deadline, make, async |_: &Vec<usize>| false).await;
+        assert_eq!(first, (vec![0], false));
     }
 
     #[test]

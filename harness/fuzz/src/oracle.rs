@@ -51,7 +51,7 @@ use mcpspec_transport::{HttpRecord, Via};
 use mcpspec_wire::{classify, Id, Inbound, Message, Response};
 use serde_json::Value;
 
-use crate::expect::{Expect, Want};
+use crate::expect::{notifications_only, Expect, Want};
 use crate::post::Shape;
 pub use crate::verdict::{Oracle, Verdict};
 
@@ -119,10 +119,7 @@ impl Judge {
         self.had_notification = expects
             .iter()
             .any(|e| matches!(e, Expect::Notification { .. }));
-        self.notifications_only = !expects.is_empty()
-            && expects
-                .iter()
-                .all(|e| matches!(e, Expect::Notification { .. } | Expect::Cancel { .. }));
+        self.notifications_only = notifications_only(expects);
         for e in expects {
             match e {
                 Expect::Owed {

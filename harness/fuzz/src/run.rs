@@ -13,8 +13,11 @@
 //!  every SESSION_EXECS execs a fresh session (lifecycle coverage, bounded reproducers)
 //!  the budget (--runs / --duration) is spent ⇒ wait for owed answers, stop
 //! ```
+//!
+//! The books of a run (budget, progress, dedup, saving a finding, the
+//! summary) are shared with the client loop (`run/common.rs`); the session
+//! loop below is the server's own.
 
-use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -26,11 +29,14 @@ use crate::driver::{memory_verdict, Session, SessionConfig, PING_BEFORE_INIT};
 use crate::expect::derive;
 use crate::gen::{generate, Ctx as GenCtx, Knowledge, Phase};
 use crate::input::{Framing, Input, Level};
-use crate::minimize::{kind_of, minimize, reproduces, run_sequence, Sequence, Tripped};
+use crate::minimize::{index_in, kind_at, kind_of, minimize, reproduces, run_sequence, Sequence};
 use crate::oracle::{Oracle, Verdict};
-use crate::repro::{ReproError, Reproducer, FORMAT};
+use crate::repro::{ReproError, Reproducer};
 use crate::rng::Rng;
 use crate::target::Target;
+use common::{outcome, replay_version, Books, Minimized, ReproTarget};
+
+pub(crate) mod common;
 
 /// Execs per session before a fresh one starts.
 pub const SESSION_EXECS: u64 = 1000;
@@ -132,76 +138,76 @@ pub enum RunError {
 struct Loop<'a> {
     cfg: &'a Config,
     scfg: SessionConfig,
-    seen: HashSet<(Oracle, String)>,
-    findings: Vec<Finding>,
+    books: Books,
     know: Knowledge,
     /// The negotiated version (what reproducers replay at).
     version: Version,
-    exec: u64,
-    sessions: u64,
-    /// Time spent minimising: not fuzzing, so not part of the budget or the rate.
-    minimizing: Duration,
 }
 
 /// Runs the fuzzer. `progress` is called about once a second.
 pub async fn fuzz(cfg: &Config, progress: &mut dyn FnMut(Progress)) -> Result<Summary, RunError> {
+    let command = match &cfg.target {
+        Target::Stdio(c) => std::iter::once(c.program.clone())
+            .chain(c.args.clone())
+            .collect(),
+        _ => Vec::new(),
+    };
+    let books = Books::new(
+        cfg.runs,
+        cfg.duration,
+        ReproTarget {
+            report_dir: cfg.report_dir.clone(),
+            transport: cfg.target.transport().to_owned(),
+            url: cfg.target.url().map(str::to_owned),
+            command,
+            timeout: cfg.timeout,
+        },
+    );
     let mut l = Loop {
         cfg,
         scfg: cfg.session(),
-        seen: HashSet::new(),
-        findings: Vec::new(),
+        books,
         know: Knowledge::default(),
         version: cfg.version,
-        exec: 0,
-        sessions: 0,
-        minimizing: Duration::ZERO,
-    };
-    let started = Instant::now();
-    let mut last_report = Instant::now();
-    let budget_left = |exec: u64, paused: Duration| {
-        cfg.runs.is_none_or(|r| exec < r)
-            && cfg.duration.is_none_or(|d| started.elapsed() < d + paused)
     };
     let mut no_session = false;
     let mut stopped = None;
     let framing = crate::target::framing(&cfg.target);
-    while !no_session && budget_left(l.exec, l.minimizing) {
-        let first = l.sessions == 0;
+    while !no_session && l.books.budget_left() {
+        let first = l.books.sessions == 0;
         let mut s = match Session::connect(&l.scfg).await {
             Ok(s) => s,
             Err(e) if first => return Err(RunError::Target(e)),
             Err(e) => {
-                stopped = Some(gone_message(cfg, l.exec, &e));
+                stopped = Some(gone_message(cfg, l.books.exec, &e));
                 break;
             }
         };
-        l.sessions += 1;
+        l.books.sessions += 1;
         // A target that does not answer pings before initialize (a SHOULD)
         // would stall every session's start: once found, start initialized.
-        let early_ping_known = l
-            .seen
-            .contains(&(Oracle::Ping, PING_BEFORE_INIT.to_owned()));
+        let early_ping_known = l.books.known(Oracle::Ping, PING_BEFORE_INIT);
         let pre_init =
             if first || early_ping_known || framing == (Framing::HttpBody { streamable: true }) {
                 0
             } else {
-                Rng::new(cfg.seed ^ l.sessions.wrapping_mul(0x9E37_79B9)).below(9)
+                Rng::new(cfg.seed ^ l.books.sessions.wrapping_mul(0x9E37_79B9)).below(9)
             };
         let mut history: Vec<Input> = Vec::new();
         let mut kinds: Vec<String> = Vec::new();
         // Where the handshake falls (also when the session ends before it).
         let mut handshake_at = pre_init;
         let mut tripped: Vec<Verdict> = Vec::new();
-        let session_start = l.exec;
+        let session_start = l.books.exec;
         let mut rss_base = None;
         loop {
-            let spent = !budget_left(l.exec, l.minimizing);
-            if spent || l.exec - session_start >= SESSION_EXECS {
+            let spent = !l.books.budget_left();
+            if spent || l.books.exec - session_start >= SESSION_EXECS {
                 // Waiting for answers only matters when it can find something new.
-                let known = s.judge.owed_methods().all(|m| {
-                    l.seen
-                        .contains(&(Oracle::Unanswered, format!("request {m}")))
-                });
+                let known = s
+                    .judge
+                    .owed_methods()
+                    .all(|m| l.books.known(Oracle::Unanswered, &format!("request {m}")));
                 if spent || !known {
                     tripped.extend(s.drain().await);
                 }
@@ -229,7 +235,7 @@ pub async fn fuzz(cfg: &Config, progress: &mut dyn FnMut(Progress)) -> Result<Su
                         _ => {}
                     }
                     if let Some(why) = s.unreachable() {
-                        stopped = Some(gone_message(cfg, l.exec, why));
+                        stopped = Some(gone_message(cfg, l.books.exec, why));
                         no_session = true;
                     }
                     tripped.extend(e.verdict.map(|mut v| {
@@ -248,8 +254,8 @@ pub async fn fuzz(cfg: &Config, progress: &mut dyn FnMut(Progress)) -> Result<Su
                     .take_carry()
                     .into_iter()
                     .filter(|v| {
-                        let kind = v.subject.clone().unwrap_or_else(|| "handshake".to_owned());
-                        !l.seen.contains(&(v.oracle, kind))
+                        let kind = v.subject.as_deref().unwrap_or("handshake");
+                        !l.books.known(v.oracle, kind)
                     })
                     .collect();
                 if !carried.is_empty() {
@@ -269,26 +275,23 @@ pub async fn fuzz(cfg: &Config, progress: &mut dyn FnMut(Progress)) -> Result<Su
                 version: s.version(),
                 phase,
                 know: &l.know,
-                exec: l.exec,
+                exec: l.books.exec,
                 framing,
             };
             let input = generate(cfg.seed, &cfg.levels, gctx);
             let expects = derive(&input, s.expect_ctx());
             kinds.push(kind_of(&expects));
             history.push(input.clone());
-            let v = s.exec(l.exec, &input, &expects).await;
-            l.exec += 1;
-            if last_report.elapsed() >= Duration::from_secs(1) {
-                last_report = Instant::now();
-                progress(l.progress(started));
-            }
+            let v = s.exec(l.books.exec, &input, &expects).await;
+            l.books.exec += 1;
+            l.books.tick(progress);
             if !v.is_empty() {
                 tripped = v;
                 break;
             }
-            if s.initialized && l.exec % RSS_EVERY == 0 {
+            if s.initialized && l.books.exec % RSS_EVERY == 0 {
                 if let (Some(base), Some(now)) = (rss_base, s.rss_kib()) {
-                    let last = Some(l.exec - 1);
+                    let last = Some(l.books.exec - 1);
                     if let Some(v) = memory_verdict(base, now, cfg.rss_growth_kib, last) {
                         tripped.push(v);
                         break;
@@ -304,28 +307,12 @@ pub async fn fuzz(cfg: &Config, progress: &mut dyn FnMut(Progress)) -> Result<Su
             handshake_at,
         };
         for v in tripped {
-            let idx = v
-                .exec
-                .and_then(|e| usize::try_from(e.checked_sub(session_start)?).ok());
-            let kind = v.subject.clone().unwrap_or_else(|| {
-                idx.and_then(|i| kinds.get(i))
-                    .cloned()
-                    .unwrap_or_else(|| "handshake".to_owned())
-            });
+            let idx = index_in(&v, session_start);
+            let kind = kind_at(&v, session_start, &kinds);
             l.record(&seq, idx, v, kind, &stderr).await?;
         }
     }
-    progress(l.progress(started));
-    let secs = started.elapsed().as_secs_f64();
-    Ok(Summary {
-        execs: l.exec,
-        execs_per_sec: rate(l.exec, secs - l.minimizing.as_secs_f64()),
-        seconds: secs,
-        minimize_seconds: l.minimizing.as_secs_f64(),
-        sessions: l.sessions,
-        findings: l.findings,
-        stopped,
-    })
+    Ok(l.books.summary(progress, stopped))
 }
 
 /// Why the run stopped early: the HTTP server can no longer be reached.
@@ -336,27 +323,7 @@ fn gone_message(cfg: &Config, exec: u64, why: &str) -> String {
     )
 }
 
-fn rate(execs: u64, secs: f64) -> f64 {
-    if secs > 0.0 {
-        execs as f64 / secs
-    } else {
-        0.0
-    }
-}
-
 impl Loop<'_> {
-    fn progress(&self, started: Instant) -> Progress {
-        Progress {
-            execs: self.exec,
-            execs_per_sec: rate(
-                self.exec,
-                (started.elapsed().saturating_sub(self.minimizing)).as_secs_f64(),
-            ),
-            findings: self.findings.len(),
-            sessions: self.sessions,
-        }
-    }
-
     /// A new (oracle, kind) is minimised and saved; a known one is dropped.
     async fn record(
         &mut self,
@@ -366,11 +333,9 @@ impl Loop<'_> {
         kind: String,
         stderr: &[String],
     ) -> Result<(), RunError> {
-        let key = (v.oracle, kind.clone());
-        if self.seen.contains(&key) {
+        if !self.books.claim(v.oracle, &kind) {
             return Ok(());
         }
-        self.seen.insert(key);
         let t = Instant::now();
         let (min, confirmed) = match idx {
             Some(trigger) if trigger < seq.inputs.len() => {
@@ -394,65 +359,15 @@ impl Loop<'_> {
                 (before, ok)
             }
         };
-        self.minimizing += t.elapsed();
-        let level = min.inputs.last().map(|i| i.level);
-        let n = self.findings.len() + 1;
-        let path = self
-            .cfg
-            .report_dir
-            .join(format!("{n:03}-{}-{}.json", v.oracle, slug(&kind)));
-        let mut seen = v.detail.clone();
-        if v.oracle == Oracle::Alive && !stderr.is_empty() {
-            seen = format!("{seen}; stderr: {}", stderr.join(" | "));
-        }
-        let repro = Reproducer {
-            format: FORMAT.to_owned(),
-            oracle: v.oracle,
-            requirement: v.requirement.id.to_owned(),
-            level: v.level().to_string(),
-            kind: kind.clone(),
-            seen,
-            version: self.version.as_str().to_owned(),
-            timeout_ms: u64::try_from(self.cfg.timeout.as_millis()).unwrap_or(u64::MAX),
+        self.books.minimizing += t.elapsed();
+        let min = Minimized {
             handshake_at: min.handshake_at.min(min.inputs.len()),
+            inputs: min.inputs,
             confirmed,
-            transport: self.cfg.target.transport().to_owned(),
-            url: self.cfg.target.url().map(str::to_owned),
-            command: match &self.cfg.target {
-                Target::Stdio(c) => std::iter::once(c.program.clone())
-                    .chain(c.args.clone())
-                    .collect(),
-                _ => Vec::new(),
-            },
-            inputs: min.inputs.clone(),
+            version: self.version,
         };
-        repro.save(&path)?;
-        self.findings.push(Finding {
-            oracle: v.oracle,
-            level,
-            requirement: v.requirement.id,
-            requirement_level: v.level().to_string(),
-            kind,
-            detail: v.detail,
-            reproducer: path,
-            inputs: min.inputs.len(),
-            confirmed,
-        });
-        Ok(())
+        self.books.save(v, kind, stderr, min)
     }
-}
-
-/// A file-name-friendly form of a message kind.
-fn slug(kind: &str) -> String {
-    kind.chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() {
-                c.to_ascii_lowercase()
-            } else {
-                '-'
-            }
-        })
-        .collect()
 }
 
 /// What replaying a reproducer showed.
@@ -471,15 +386,7 @@ pub async fn replay(
     target: Option<Target>,
     max_line: usize,
 ) -> Result<ReplayOutcome, RunError> {
-    let version: Version = repro
-        .version
-        .parse()
-        .map_err(|e: mcpspec_engine::UnknownVersion| {
-            RunError::Report(ReproError::Format {
-                path: "reproducer".into(),
-                reason: e.to_string(),
-            })
-        })?;
+    let version = replay_version(repro)?;
     let target = match target {
         Some(t) => t,
         None => repro.target().map_err(RunError::Target)?,
@@ -496,16 +403,7 @@ pub async fn replay(
         handshake_at: repro.handshake_at,
     };
     let tripped = run_sequence(&cfg, &seq).await.map_err(RunError::Target)?;
-    let reproduced = tripped
-        .iter()
-        .any(|t| t.verdict.oracle == repro.oracle && t.kind == repro.kind);
-    Ok(ReplayOutcome {
-        reproduced,
-        tripped: tripped
-            .into_iter()
-            .map(|Tripped { verdict, kind }| (verdict, kind))
-            .collect(),
-    })
+    Ok(outcome(repro, tripped))
 }
 
 /// The default report directory: `reports/fuzz/<run>/`, `<run>` from the seed and the clock.
@@ -523,9 +421,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn slugs_are_file_names() {
-        assert_eq!(slug("request tools/call"), "request-tools-call");
-        assert_eq!(rate(10, 0.0), 0.0);
+    fn report_dirs_are_under_reports_fuzz() {
         assert!(default_report_dir(7).starts_with("reports/fuzz"));
     }
 }

@@ -28,10 +28,11 @@ use mcpspec_wire::{classify, Id, Inbound, Message, Request};
 use serde_json::{json, Value};
 use tokio::time::Instant;
 
-use super::expect::{client_verdicts, notifications_only};
+use super::expect::client_verdicts;
 use super::fixture::{Fixture, Served};
+use crate::driver::attribute;
 use crate::driver::HandshakeError;
-use crate::expect::Expect;
+use crate::expect::{notifications_only, Expect};
 use crate::feed::Feed;
 use crate::input::Input;
 use crate::oracle::{Judge, Oracle, Verdict};
@@ -252,13 +253,8 @@ impl ClientSession {
     }
 
     fn finish(&self, verdicts: Vec<Verdict>, exec: u64) -> Vec<Verdict> {
-        let mut verdicts = client_verdicts(verdicts, self.notifications_only, &self.capabilities);
-        for v in &mut verdicts {
-            if v.exec.is_none() {
-                v.exec = Some(exec);
-            }
-        }
-        verdicts
+        let verdicts = client_verdicts(verdicts, self.notifications_only, &self.capabilities);
+        attribute(verdicts, exec)
     }
 
     /// Writes `prefix` and a ping in one write, then waits for the answer.

@@ -107,15 +107,6 @@ pub fn kind(expects: &[Expect]) -> String {
     }
 }
 
-/// Whether every expectation is a notification's (the input can only be
-/// answered wrongly).
-pub fn notifications_only(expects: &[Expect]) -> bool {
-    !expects.is_empty()
-        && expects
-            .iter()
-            .all(|e| matches!(e, Expect::Notification { .. } | Expect::Cancel { .. }))
-}
-
 fn owes(method: &str, derived: Option<Want>, version: Version, caps: &Value) -> Owes {
     if derived == Some(METHOD_NOT_FOUND) || !known_anywhere(method) {
         return Owes::Answer(Some(METHOD_NOT_FOUND));

@@ -31,7 +31,7 @@ use mcpspec_engine::{Role, Version};
 use mcpspec_schema::{schemas, Kind};
 use serde_json::{json, Value};
 
-use crate::gen::mcp::wrong_type;
+use crate::gen::mcp::{break_member, notification, request, wrong_type};
 use crate::gen::{line, Ctx, Knowledge, Phase};
 use crate::input::{Framing, Hint, Input, Level};
 use crate::rng::Rng;
@@ -224,22 +224,6 @@ fn progress_token(rng: &mut Rng, ctx: Ctx<'_>) -> Value {
     }
 }
 
-fn request(id: Value, method: &str, params: Option<Value>) -> Value {
-    let mut m = json!({ "jsonrpc": "2.0", "id": id, "method": method });
-    if let Some(p) = params {
-        m["params"] = p;
-    }
-    m
-}
-
-fn notification(method: &str, params: Option<Value>) -> Value {
-    let mut m = json!({ "jsonrpc": "2.0", "method": method });
-    if let Some(p) = params {
-        m["params"] = p;
-    }
-    m
-}
-
 /// A valid server request of this exec (id `ctx.id(0)`).
 pub fn server_request(rng: &mut Rng, ctx: Ctx<'_>) -> Value {
     let methods = server_requests(ctx.version);
@@ -340,25 +324,9 @@ fn malformed(rng: &mut Rng, ctx: Ctx<'_>) -> (&'static str, Hint, Value) {
     let Some(&method) = methods.get(rng.below(methods.len())) else {
         return ("mcp/server-request", Hint::Exact, server_request(rng, ctx));
     };
-    let mut p = request_params(method, rng, ctx).unwrap_or_else(|| json!({}));
+    let p = request_params(method, rng, ctx).unwrap_or_else(|| json!({}));
     let member = *rng.pick(essential(method));
-    let label = match rng.below(5) {
-        0 => {
-            p = json!([p]);
-            "mcp/params-array"
-        }
-        1 | 2 => {
-            if let Some(o) = p.as_object_mut() {
-                o.remove(member);
-            }
-            "mcp/missing-member"
-        }
-        _ => {
-            let bad = wrong_type(p.get(member), rng);
-            p[member] = bad;
-            "mcp/member-type"
-        }
-    };
+    let (label, p) = break_member(rng, p, member);
     let m = request(ctx.id(0), method, Some(p));
     let rejected = !schemas(ctx.version)
         .check_request(Role::Server, method, &m)

@@ -3,10 +3,13 @@
 //! message — the client counterpart of [`crate::minimize`].
 //!
 //! A client sequence always starts with the handshake (no input goes before
-//! `initialize` is answered). Shrinking tries, in order: no input at all
-//! (for a client that never answers ping, or writes junk on its own), the
-//! input that tripped the oracle alone, then ddmin over the inputs before
-//! it, within a time budget. Each trial starts a fresh client.
+//! `initialize` is answered), so it is a plain list of inputs rather than a
+//! [`crate::minimize::Sequence`]. Shrinking first tries no input at all
+//! (for a client that never answers ping, or writes junk on its own: a
+//! server fuzzer's session always has its inputs to blame), then shrinks
+//! as the server fuzzer does ([`crate::minimize::shrink_around`]: the input
+//! that tripped the oracle alone, then ddmin over the inputs before it),
+//! within a time budget. Each trial starts a fresh client.
 
 use std::time::Duration;
 
@@ -15,7 +18,7 @@ use tokio::time::Instant;
 use super::driver::{ClientSession, SessionConfig};
 use super::expect::{derive, kind};
 use crate::input::Input;
-use crate::minimize::{ddmin, with_kinds, Tripped};
+use crate::minimize::{shrink_around, trips, with_kinds, Tripped};
 use crate::oracle::Oracle;
 
 /// Runs `inputs` against a fresh client until an oracle trips or the
@@ -58,10 +61,9 @@ pub async fn run_sequence(cfg: &SessionConfig, inputs: &[Input]) -> Result<Vec<T
 
 /// Whether `inputs` trip `oracle` on a message of `kind` again.
 pub async fn reproduces(cfg: &SessionConfig, inputs: &[Input], oracle: Oracle, kind: &str) -> bool {
-    run_sequence(cfg, inputs).await.is_ok_and(|t| {
-        t.iter()
-            .any(|t| t.verdict.oracle == oracle && t.kind == kind)
-    })
+    run_sequence(cfg, inputs)
+        .await
+        .is_ok_and(|t| trips(&t, oracle, kind))
 }
 
 /// Whether a finding of `oracle` may need no input at all.
@@ -87,30 +89,13 @@ pub async fn minimize(
     if trigger >= inputs.len() {
         return (inputs.to_vec(), false);
     }
-    let end = trigger;
-    let alone = vec![inputs[end].clone()];
-    if reproduces(cfg, &alone, oracle, kind).await {
-        return (alone, true);
-    }
-    if end == 0 {
-        return (alone, false);
-    }
-    let whole = inputs[..=end].to_vec();
-    if !reproduces(cfg, &whole, oracle, kind).await {
-        return (whole, false);
-    }
-    // ddmin over the inputs before the trigger, which is always kept.
-    let with_trigger = |keep: &[usize]| -> Vec<Input> {
-        keep.iter()
-            .chain(std::iter::once(&end))
-            .map(|&i| inputs[i].clone())
-            .collect()
-    };
-    let kept = ddmin((0..end).collect(), deadline, async |keep: &[usize]| {
-        reproduces(cfg, &with_trigger(keep), oracle, kind).await
-    })
-    .await;
-    (with_trigger(&kept), true)
+    shrink_around(
+        trigger,
+        deadline,
+        |keep| keep.iter().map(|&i| inputs[i].clone()).collect::<Vec<_>>(),
+        async |trial: &Vec<Input>| reproduces(cfg, trial, oracle, kind).await,
+    )
+    .await
 }
 
 #[cfg(test)]

@@ -16,12 +16,13 @@
 //!  the budget (--runs / --duration) is spent ⇒ wait for owed answers, stop
 //! ```
 //!
-//! Findings use the server fuzzer's types ([`Finding`], [`Summary`]) and
-//! reproducer format ([`Reproducer`]), with transport [`TRANSPORT`]: the
+//! The books of the run (budget, progress, dedup, saving a finding, the
+//! summary) are the server loop's (`run/common.rs`); so are the
+//! types ([`Finding`], [`Summary`]) and the reproducer format
+//! ([`Reproducer`]), with transport [`TRANSPORT`]: the
 //! `command` is the client's, `{server}` included, and `version` the one
 //! `initialize` was answered with.
 
-use std::collections::HashSet;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -34,9 +35,10 @@ use super::expect::{derive, kind};
 use super::gen::generate;
 use super::minimize::{minimize, reproduces, run_sequence};
 use crate::input::{Input, Level};
-use crate::minimize::Tripped;
+use crate::minimize::{index_in, kind_at};
 use crate::oracle::{Oracle, Verdict};
-use crate::repro::{ReproError, Reproducer, FORMAT};
+use crate::repro::Reproducer;
+use crate::run::common::{outcome, replay_version, Books, Minimized, ReproTarget};
 use crate::run::{Finding, Progress, ReplayOutcome, RunError, Summary};
 use crate::target::Target;
 
@@ -87,11 +89,7 @@ impl ClientFuzzConfig {
 
 struct Loop<'a> {
     cfg: &'a ClientFuzzConfig,
-    seen: HashSet<(Oracle, String)>,
-    findings: Vec<Finding>,
-    exec: u64,
-    sessions: u64,
-    minimizing: Duration,
+    books: Books,
 }
 
 /// Fuzzes a client. `progress` is called about once a second.
@@ -99,41 +97,45 @@ pub async fn fuzz_client(
     cfg: &ClientFuzzConfig,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<Summary, RunError> {
-    let mut l = Loop {
-        cfg,
-        seen: HashSet::new(),
-        findings: Vec::new(),
-        exec: 0,
-        sessions: 0,
-        minimizing: Duration::ZERO,
+    let command = match &cfg.target {
+        Target::Client(c) => std::iter::once(c.command.program.clone())
+            .chain(c.command.args.clone())
+            .collect(),
+        _ => Vec::new(),
     };
-    let started = Instant::now();
-    let mut last_report = Instant::now();
-    let budget_left = |exec: u64, paused: Duration| {
-        cfg.runs.is_none_or(|r| exec < r)
-            && cfg.duration.is_none_or(|d| started.elapsed() < d + paused)
-    };
+    let books = Books::new(
+        cfg.runs,
+        cfg.duration,
+        ReproTarget {
+            report_dir: cfg.report_dir.clone(),
+            transport: TRANSPORT.to_owned(),
+            url: None,
+            command,
+            timeout: cfg.timeout,
+        },
+    );
+    let mut l = Loop { cfg, books };
     let scfg = cfg.session(cfg.version);
     let mut stopped = None;
     let mut failed_in_row = 0;
-    while budget_left(l.exec, l.minimizing) {
-        let first = l.sessions == 0;
+    while l.books.budget_left() {
+        let first = l.books.sessions == 0;
         let mut s = match ClientSession::connect(&scfg).await {
             Ok(s) => s,
             Err(e) if first => return Err(RunError::Target(e)),
             Err(e) => {
                 stopped = Some(format!(
                     "stopped after {} execs: the client could not be started again ({e})",
-                    l.exec
+                    l.books.exec
                 ));
                 break;
             }
         };
-        l.sessions += 1;
+        l.books.sessions += 1;
         let mut history: Vec<Input> = Vec::new();
         let mut kinds: Vec<String> = Vec::new();
         let mut tripped: Vec<Verdict> = Vec::new();
-        let session_start = l.exec;
+        let session_start = l.books.exec;
         let t0 = Instant::now();
         let mut stop = false;
         match s.handshake().await {
@@ -158,7 +160,7 @@ pub async fn fuzz_client(
                 if first || failed_in_row >= FAILED_SESSIONS {
                     stopped = Some(format!(
                         "stopped after {} execs: {} sessions in a row ended during the handshake ({})",
-                        l.exec, failed_in_row, e.message
+                        l.books.exec, failed_in_row, e.message
                     ));
                     stop = true;
                 }
@@ -171,37 +173,37 @@ pub async fn fuzz_client(
                 tripped = s
                     .take_carry()
                     .into_iter()
-                    .filter(|v| !l.seen.contains(&(v.oracle, kind_at(v, 0, &[]))))
+                    .filter(|v| !l.books.known(v.oracle, &kind_at(v, 0, &[])))
                     .collect();
                 while tripped.is_empty() {
-                    let spent = !budget_left(l.exec, l.minimizing);
-                    let rotate =
-                        l.exec - session_start >= SESSION_EXECS || t0.elapsed() >= cfg.session_time;
+                    let spent = !l.books.budget_left();
+                    // Clients also restart by time: a client may give up the
+                    // held request after its own timeout (server sessions
+                    // rotate by execs only).
+                    let rotate = l.books.exec - session_start >= SESSION_EXECS
+                        || t0.elapsed() >= cfg.session_time;
                     if spent || rotate {
                         tripped.extend(s.drain().await);
                         break;
                     }
-                    let input = generate(cfg.seed, &cfg.levels, s.version(), l.exec);
+                    let input = generate(cfg.seed, &cfg.levels, s.version(), l.books.exec);
                     let expects = derive(&input, s.version(), s.capabilities());
                     kinds.push(kind(&expects));
                     history.push(input.clone());
-                    let v = s.exec(l.exec, &input, &expects).await;
-                    l.exec += 1;
+                    let v = s.exec(l.books.exec, &input, &expects).await;
+                    l.books.exec += 1;
                     // A finding ends the session; a known one that leaves the
-                    // client alive and answering does not.
+                    // client alive and answering does not (unlike a server's
+                    // session, which ends on any verdict: a client process is
+                    // slower to start, and its findings recur every session).
                     let news = v.iter().any(|v| {
                         matches!(v.oracle, Oracle::Alive | Oracle::Ping)
-                            || !l
-                                .seen
-                                .contains(&(v.oracle, kind_at(v, session_start, &kinds)))
+                            || !l.books.known(v.oracle, &kind_at(v, session_start, &kinds))
                     });
                     if news {
                         tripped = v;
                     }
-                    if last_report.elapsed() >= Duration::from_secs(1) {
-                        last_report = Instant::now();
-                        progress(l.progress(started));
-                    }
+                    l.books.tick(progress);
                     if s.exited() || s.wound_down() {
                         break;
                     }
@@ -213,14 +215,14 @@ pub async fn fuzz_client(
         s.end().await;
         drop(s);
         for v in tripped {
-            let idx = index(&v, session_start);
+            let idx = index_in(&v, session_start);
             let kind = kind_at(&v, session_start, &kinds);
             l.record(&history, idx, v, kind, version, &stderr).await?;
         }
-        if let Some(f) = l.findings.iter().find(|f| mute(f)) {
+        if let Some(f) = l.books.findings().iter().find(|f| mute(f)) {
             stopped = Some(format!(
                 "stopped after {} execs: the client answers no ping, even without input, so no input can be synchronised on ({})",
-                l.exec,
+                l.books.exec,
                 f.reproducer.display()
             ));
             break;
@@ -229,34 +231,7 @@ pub async fn fuzz_client(
             break;
         }
     }
-    progress(l.progress(started));
-    let secs = started.elapsed().as_secs_f64();
-    Ok(Summary {
-        execs: l.exec,
-        execs_per_sec: rate(l.exec, secs - l.minimizing.as_secs_f64()),
-        seconds: secs,
-        minimize_seconds: l.minimizing.as_secs_f64(),
-        sessions: l.sessions,
-        findings: l.findings,
-        stopped,
-    })
-}
-
-/// The index in its session of the input a verdict is attributed to.
-fn index(v: &Verdict, session_start: u64) -> Option<usize> {
-    v.exec
-        .and_then(|e| usize::try_from(e.checked_sub(session_start)?).ok())
-}
-
-/// The message kind of a verdict: the oracle's subject, else the kind of
-/// its input, else "handshake".
-fn kind_at(v: &Verdict, session_start: u64, kinds: &[String]) -> String {
-    v.subject.clone().unwrap_or_else(|| {
-        index(v, session_start)
-            .and_then(|i| kinds.get(i))
-            .cloned()
-            .unwrap_or_else(|| "handshake".to_owned())
-    })
+    Ok(l.books.summary(progress, stopped))
 }
 
 /// A finding that the client answers no ping at all: every exec would
@@ -265,43 +240,7 @@ fn mute(f: &Finding) -> bool {
     f.oracle == Oracle::Ping && f.inputs == 0 && f.confirmed
 }
 
-fn rate(execs: u64, secs: f64) -> f64 {
-    if secs > 0.0 {
-        execs as f64 / secs
-    } else {
-        0.0
-    }
-}
-
-/// A file-name-friendly form of a message kind.
-fn slug(kind: &str) -> String {
-    kind.chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() {
-                c.to_ascii_lowercase()
-            } else {
-                '-'
-            }
-        })
-        .collect()
-}
-
 impl Loop<'_> {
-    fn progress(&self, started: Instant) -> Progress {
-        Progress {
-            execs: self.exec,
-            execs_per_sec: rate(
-                self.exec,
-                started
-                    .elapsed()
-                    .saturating_sub(self.minimizing)
-                    .as_secs_f64(),
-            ),
-            findings: self.findings.len(),
-            sessions: self.sessions,
-        }
-    }
-
     /// A new (oracle, kind) is minimised and saved; a known one is dropped.
     async fn record(
         &mut self,
@@ -312,7 +251,7 @@ impl Loop<'_> {
         version: Version,
         stderr: &[String],
     ) -> Result<(), RunError> {
-        if !self.seen.insert((v.oracle, kind.clone())) {
+        if !self.books.claim(v.oracle, &kind) {
             return Ok(());
         }
         // Trials answer initialize as the session did.
@@ -326,51 +265,15 @@ impl Loop<'_> {
             // Tripped by the handshake: no input is needed.
             _ => (Vec::new(), reproduces(&scfg, &[], v.oracle, &kind).await),
         };
-        self.minimizing += t.elapsed();
-        let n = self.findings.len() + 1;
-        let path = self
-            .cfg
-            .report_dir
-            .join(format!("{n:03}-{}-{}.json", v.oracle, slug(&kind)));
-        let mut seen = v.detail.clone();
-        if v.oracle == Oracle::Alive && !stderr.is_empty() {
-            seen = format!("{seen}; stderr: {}", stderr.join(" | "));
-        }
-        let command = match &self.cfg.target {
-            Target::Client(c) => std::iter::once(c.command.program.clone())
-                .chain(c.command.args.clone())
-                .collect(),
-            _ => Vec::new(),
-        };
-        let repro = Reproducer {
-            format: FORMAT.to_owned(),
-            oracle: v.oracle,
-            requirement: v.requirement.id.to_owned(),
-            level: v.level().to_string(),
-            kind: kind.clone(),
-            seen,
-            version: version.as_str().to_owned(),
-            timeout_ms: u64::try_from(self.cfg.timeout.as_millis()).unwrap_or(u64::MAX),
+        self.books.minimizing += t.elapsed();
+        // No input goes before the handshake of a client.
+        let min = Minimized {
+            inputs,
             handshake_at: 0,
             confirmed,
-            transport: TRANSPORT.to_owned(),
-            url: None,
-            command,
-            inputs: inputs.clone(),
+            version,
         };
-        repro.save(&path)?;
-        self.findings.push(Finding {
-            oracle: v.oracle,
-            level: inputs.last().map(|i| i.level),
-            requirement: v.requirement.id,
-            requirement_level: v.level().to_string(),
-            kind,
-            detail: v.detail,
-            reproducer: path,
-            inputs: inputs.len(),
-            confirmed,
-        });
-        Ok(())
+        self.books.save(v, kind, stderr, min)
     }
 }
 
@@ -392,15 +295,7 @@ pub async fn replay_client(
     target: Target,
     max_line: usize,
 ) -> Result<ReplayOutcome, RunError> {
-    let version: Version = repro
-        .version
-        .parse()
-        .map_err(|e: mcpspec_engine::UnknownVersion| {
-            RunError::Report(ReproError::Format {
-                path: "reproducer".into(),
-                reason: e.to_string(),
-            })
-        })?;
+    let version = replay_version(repro)?;
     let cfg = SessionConfig {
         target,
         version: Some(version),
@@ -410,21 +305,13 @@ pub async fn replay_client(
     let tripped = run_sequence(&cfg, &repro.inputs)
         .await
         .map_err(RunError::Target)?;
-    let reproduced = tripped
-        .iter()
-        .any(|t| t.verdict.oracle == repro.oracle && t.kind == repro.kind);
-    Ok(ReplayOutcome {
-        reproduced,
-        tripped: tripped
-            .into_iter()
-            .map(|Tripped { verdict, kind }| (verdict, kind))
-            .collect(),
-    })
+    Ok(outcome(repro, tripped))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::repro::FORMAT;
 
     #[test]
     fn client_reproducers_name_their_client() {
@@ -455,7 +342,5 @@ mod tests {
             ..repro
         };
         assert!(reproducer_target(&empty, shim).is_err());
-        assert_eq!(slug("sync ping"), "sync-ping");
-        assert_eq!(rate(3, 0.0), 0.0);
     }
 }

@@ -183,7 +183,8 @@ pub fn initialize_params(version: &str) -> Value {
     })
 }
 
-fn request(id: Value, method: &str, params: Option<Value>) -> Value {
+/// A JSON-RPC request (also the client fuzzer's).
+pub(crate) fn request(id: Value, method: &str, params: Option<Value>) -> Value {
     let mut m = json!({ "jsonrpc": "2.0", "id": id, "method": method });
     if let Some(p) = params {
         m["params"] = p;
@@ -191,7 +192,8 @@ fn request(id: Value, method: &str, params: Option<Value>) -> Value {
     m
 }
 
-fn notification(method: &str, params: Option<Value>) -> Value {
+/// A JSON-RPC notification (also the client fuzzer's).
+pub(crate) fn notification(method: &str, params: Option<Value>) -> Value {
     let mut m = json!({ "jsonrpc": "2.0", "method": method });
     if let Some(p) = params {
         m["params"] = p;
@@ -339,12 +341,22 @@ fn malformed(rng: &mut Rng, ctx: Ctx<'_>) -> Input {
             line(&valid_request(rng, ctx, 0)),
         );
     };
-    let mut p = if method == "initialize" {
+    let p = if method == "initialize" {
         initialize_params(ctx.version.as_str())
     } else {
         params(method, rng, ctx).unwrap_or_else(|| json!({}))
     };
     let member = *rng.pick(essential(method));
+    let (label, p) = break_member(rng, p, member);
+    let m = request(ctx.id(0), method, Some(p));
+    Input::new(Level::Mcp, label, Hint::SchemaInvalid, line(&m))
+}
+
+/// `params` broken at `member`, a member the request cannot be served
+/// without: params made an array, the member removed, or the member of the
+/// wrong type; with the input's label. The server and client fuzzers'
+/// malformed requests both break theirs this way.
+pub(crate) fn break_member(rng: &mut Rng, mut p: Value, member: &str) -> (&'static str, Value) {
     let label = match rng.below(5) {
         0 => {
             p = json!([p]);
@@ -362,8 +374,7 @@ fn malformed(rng: &mut Rng, ctx: Ctx<'_>) -> Input {
             "mcp/member-type"
         }
     };
-    let m = request(ctx.id(0), method, Some(p));
-    Input::new(Level::Mcp, label, Hint::SchemaInvalid, line(&m))
+    (label, p)
 }
 
 fn cancellation(rng: &mut Rng, ctx: Ctx<'_>) -> Input {

@@ -1,0 +1,334 @@
+//! What the server loop ([`crate::run`]) and the client loop
+//! ([`crate::client::run`]) share: the books of a run, and how a finding
+//! becomes a reproducer file.
+//!
+//! ```text
+//!  Books::new(runs, duration, ReproTarget)      one per run
+//!    budget_left()            --runs / --duration, minimisation not counted
+//!    tick(progress)           about once a second
+//!    known(oracle, kind)      dedup: is the key a finding already?
+//!    claim(oracle, kind)      a new key: it is minimised, then
+//!    save(verdict, kind, …)   written as NNN-oracle-kind.json and listed
+//!    summary(progress, why)   the last progress report and the Summary
+//!  replay: replay_version(repro) ─► run the inputs ─► outcome(repro, tripped)
+//! ```
+//!
+//! What is not here differs for a reason and stays in each loop: where the
+//! handshake falls (a server may get inputs before `initialize`, a client
+//! never), when a session ends (a client also winds down on its own, and is
+//! restarted by time), what a known finding does to the session (a server's
+//! session ends on any verdict, a client's only on a new one or on
+//! liveness), and how a finding is minimised (a [`crate::minimize::Sequence`]
+//! in a fresh process or HTTP session, or inputs to a fresh client).
+
+use std::collections::HashSet;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use mcpspec_engine::Version;
+use tokio::time::Instant;
+
+use super::{Finding, Progress, ReplayOutcome, RunError, Summary};
+use crate::input::Input;
+use crate::minimize::{trips, Tripped};
+use crate::oracle::{Oracle, Verdict};
+use crate::repro::{ReproError, Reproducer, FORMAT};
+
+/// What every reproducer of a run says about its target.
+#[derive(Debug, Clone)]
+pub(crate) struct ReproTarget {
+    pub report_dir: PathBuf,
+    /// The reproducer's `transport`.
+    pub transport: String,
+    pub url: Option<String>,
+    /// The command that was fuzzed (stdio; empty over HTTP).
+    pub command: Vec<String>,
+    pub timeout: Duration,
+}
+
+/// One minimised finding, ready to be saved.
+pub(crate) struct Minimized {
+    pub inputs: Vec<Input>,
+    /// Inputs before `initialize` (always 0 for a client).
+    pub handshake_at: usize,
+    /// The inputs tripped the oracle again in a fresh process.
+    pub confirmed: bool,
+    /// The version the reproducer replays at (the negotiated one).
+    pub version: Version,
+}
+
+/// The books of a run: what was spent, what was found, what is known.
+pub(crate) struct Books {
+    runs: Option<u64>,
+    duration: Option<Duration>,
+    target: ReproTarget,
+    started: Instant,
+    last_report: Instant,
+    seen: HashSet<(Oracle, String)>,
+    findings: Vec<Finding>,
+    pub exec: u64,
+    pub sessions: u64,
+    /// Time spent minimising: not fuzzing, so not part of the budget or the rate.
+    pub minimizing: Duration,
+}
+
+impl Books {
+    /// The books of a run starting now.
+    pub fn new(runs: Option<u64>, duration: Option<Duration>, target: ReproTarget) -> Self {
+        Books {
+            runs,
+            duration,
+            target,
+            started: Instant::now(),
+            last_report: Instant::now(),
+            seen: HashSet::new(),
+            findings: Vec::new(),
+            exec: 0,
+            sessions: 0,
+            minimizing: Duration::ZERO,
+        }
+    }
+
+    /// Whether the budget (`--runs`, `--duration`) is not spent yet.
+    pub fn budget_left(&self) -> bool {
+        self.runs.is_none_or(|r| self.exec < r)
+            && self
+                .duration
+                .is_none_or(|d| self.started.elapsed() < d + self.minimizing)
+    }
+
+    /// Reports progress when the last report is a second old.
+    pub fn tick(&mut self, progress: &mut dyn FnMut(Progress)) {
+        if self.last_report.elapsed() >= Duration::from_secs(1) {
+            self.last_report = Instant::now();
+            progress(self.progress());
+        }
+    }
+
+    fn progress(&self) -> Progress {
+        Progress {
+            execs: self.exec,
+            execs_per_sec: rate(
+                self.exec,
+                self.started
+                    .elapsed()
+                    .saturating_sub(self.minimizing)
+                    .as_secs_f64(),
+            ),
+            findings: self.findings.len(),
+            sessions: self.sessions,
+        }
+    }
+
+    /// Whether `(oracle, kind)` is a finding already.
+    pub fn known(&self, oracle: Oracle, kind: &str) -> bool {
+        self.seen.contains(&(oracle, kind.to_owned()))
+    }
+
+    /// Marks `(oracle, kind)` found; false when it already was.
+    pub fn claim(&mut self, oracle: Oracle, kind: &str) -> bool {
+        self.seen.insert((oracle, kind.to_owned()))
+    }
+
+    /// The findings so far.
+    pub fn findings(&self) -> &[Finding] {
+        &self.findings
+    }
+
+    /// Writes the reproducer of a claimed finding and lists it. `stderr`:
+    /// the target's last lines, added to what an `alive` finding saw.
+    pub fn save(
+        &mut self,
+        v: Verdict,
+        kind: String,
+        stderr: &[String],
+        min: Minimized,
+    ) -> Result<(), RunError> {
+        let n = self.findings.len() + 1;
+        let path = self
+            .target
+            .report_dir
+            .join(format!("{n:03}-{}-{}.json", v.oracle, slug(&kind)));
+        let mut seen = v.detail.clone();
+        if v.oracle == Oracle::Alive && !stderr.is_empty() {
+            seen = format!("{seen}; stderr: {}", stderr.join(" | "));
+        }
+        let repro = Reproducer {
+            format: FORMAT.to_owned(),
+            oracle: v.oracle,
+            requirement: v.requirement.id.to_owned(),
+            level: v.level().to_string(),
+            kind: kind.clone(),
+            seen,
+            version: min.version.as_str().to_owned(),
+            timeout_ms: u64::try_from(self.target.timeout.as_millis()).unwrap_or(u64::MAX),
+            handshake_at: min.handshake_at,
+            confirmed: min.confirmed,
+            transport: self.target.transport.clone(),
+            url: self.target.url.clone(),
+            command: self.target.command.clone(),
+            inputs: min.inputs.clone(),
+        };
+        repro.save(&path)?;
+        self.findings.push(Finding {
+            oracle: v.oracle,
+            level: min.inputs.last().map(|i| i.level),
+            requirement: v.requirement.id,
+            requirement_level: v.level().to_string(),
+            kind,
+            detail: v.detail,
+            reproducer: path,
+            inputs: min.inputs.len(),
+            confirmed: min.confirmed,
+        });
+        Ok(())
+    }
+
+    /// The last progress report, and what the run did (`stopped`: why it
+    /// ended before its budget was spent).
+    pub fn summary(self, progress: &mut dyn FnMut(Progress), stopped: Option<String>) -> Summary {
+        progress(self.progress());
+        let secs = self.started.elapsed().as_secs_f64();
+        Summary {
+            execs: self.exec,
+            execs_per_sec: rate(self.exec, secs - self.minimizing.as_secs_f64()),
+            seconds: secs,
+            minimize_seconds: self.minimizing.as_secs_f64(),
+            sessions: self.sessions,
+            findings: self.findings,
+            stopped,
+        }
+    }
+}
+
+/// The version a reproducer replays at.
+pub(crate) fn replay_version(repro: &Reproducer) -> Result<Version, RunError> {
+    repro
+        .version
+        .parse()
+        .map_err(|e: mcpspec_engine::UnknownVersion| {
+            RunError::Report(ReproError::Format {
+                path: "reproducer".into(),
+                reason: e.to_string(),
+            })
+        })
+}
+
+/// What replaying `repro` showed, from what tripped.
+pub(crate) fn outcome(repro: &Reproducer, tripped: Vec<Tripped>) -> ReplayOutcome {
+    let reproduced = trips(&tripped, repro.oracle, &repro.kind);
+    ReplayOutcome {
+        reproduced,
+        tripped: tripped
+            .into_iter()
+            .map(|Tripped { verdict, kind }| (verdict, kind))
+            .collect(),
+    }
+}
+
+fn rate(execs: u64, secs: f64) -> f64 {
+    if secs > 0.0 {
+        execs as f64 / secs
+    } else {
+        0.0
+    }
+}
+
+/// A file-name-friendly form of a message kind.
+fn slug(kind: &str) -> String {
+    kind.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '-'
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mcpspec_engine::ids;
+
+    fn target(dir: &std::path::Path) -> ReproTarget {
+        ReproTarget {
+            report_dir: dir.to_owned(),
+            transport: "stdio".into(),
+            url: None,
+            command: vec!["server".into()],
+            timeout: Duration::from_millis(500),
+        }
+    }
+
+    #[test]
+    fn slugs_are_file_names_and_an_idle_rate_is_zero() {
+        assert_eq!(slug("request tools/call"), "request-tools-call");
+        assert_eq!(slug("sync ping"), "sync-ping");
+        assert_eq!(rate(10, 0.0), 0.0);
+    }
+
+    #[test]
+    fn budgets_count_execs() {
+        let mut b = Books::new(Some(2), None, target(std::path::Path::new(".")));
+        assert!(b.budget_left());
+        b.exec = 2;
+        assert!(!b.budget_left());
+        let no_time = Books::new(
+            None,
+            Some(Duration::ZERO),
+            target(std::path::Path::new(".")),
+        );
+        assert!(!no_time.budget_left());
+    }
+
+    #[test]
+    fn a_claimed_finding_is_saved_once_numbered_with_its_stderr() {
+        let dir = std::env::temp_dir().join(format!("mcpspec-books-{}", std::process::id()));
+        let mut b = Books::new(None, None, target(&dir));
+        assert!(!b.known(Oracle::Alive, "unparsable"));
+        assert!(b.claim(Oracle::Alive, "unparsable"));
+        assert!(!b.claim(Oracle::Alive, "unparsable"));
+        assert!(b.known(Oracle::Alive, "unparsable"));
+        let v = Verdict::new(
+            Oracle::Alive,
+            &ids::JSONRPC_ROBUSTNESS_SURVIVES_INVALID,
+            "the target exited with code 1".to_owned(),
+            Some(0),
+        );
+        let min = Minimized {
+            inputs: Vec::new(),
+            handshake_at: 0,
+            confirmed: true,
+            version: Version::LATEST_HANDSHAKE,
+        };
+        b.save(v, "unparsable".to_owned(), &["boom".to_owned()], min)
+            .unwrap();
+        let f = &b.findings()[0];
+        assert_eq!(
+            f.reproducer.file_name().and_then(|n| n.to_str()),
+            Some("001-alive-unparsable.json")
+        );
+        let repro = Reproducer::load(&f.reproducer).unwrap();
+        assert_eq!(repro.seen, "the target exited with code 1; stderr: boom");
+        assert_eq!((repro.timeout_ms, repro.command.len()), (500, 1));
+        let out = outcome(
+            &repro,
+            vec![Tripped {
+                verdict: Verdict::new(
+                    Oracle::Alive,
+                    &ids::JSONRPC_ROBUSTNESS_SURVIVES_INVALID,
+                    String::new(),
+                    None,
+                ),
+                kind: "unparsable".to_owned(),
+            }],
+        );
+        assert!(out.reproduced);
+        assert_eq!(replay_version(&repro).unwrap(), Version::LATEST_HANDSHAKE);
+        let summary = b.summary(&mut |_| {}, None);
+        assert_eq!(summary.findings.len(), 1);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
