@@ -1,4 +1,4 @@
-//! The session oracle's rules for the stateless protocol (2026-07-28).
+//! The session's rules for the stateless protocol (2026-07-28).
 //!
 //! There is no handshake: each request names its version and the client's
 //! capabilities in `params._meta`, results carry `resultType`, and several

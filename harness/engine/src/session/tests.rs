@@ -1,4 +1,4 @@
-//! Unit tests of the session oracle's JSON-RPC and handshake rules.
+//! Unit tests of the session's JSON-RPC and handshake rules.
 
 use super::*;
 use serde_json::json;
