@@ -94,7 +94,8 @@ pub fn rows(version: Version, scenarios: &[Arc<Scenario>]) -> Vec<Row> {
         }
     }
     // The oracle runs in every case; a stdio-only check needs a stdio case,
-    // a client-only check a client case (of an HTTP transport if it is HTTP's).
+    // a client-only check a client case, a server-only one a server case (of
+    // an HTTP transport if it is HTTP's).
     let at = |s: &&Arc<Scenario>| s.versions.contains(&version);
     let any_case = scenarios.iter().any(|s| at(&s));
     let stdio_case = scenarios
@@ -102,13 +103,17 @@ pub fn rows(version: Version, scenarios: &[Arc<Scenario>]) -> Vec<Row> {
         .any(|s| at(&s) && s.transports.contains(&TransportKind::Stdio));
     let is_client = |s: &Arc<Scenario>| s.role() == mcpspec_engine::Role::Client;
     let client_case = scenarios.iter().any(|s| at(&s) && is_client(s));
-    let client_http_case = scenarios.iter().any(|s| {
-        at(&s)
-            && is_client(s)
-            && s.transports
-                .iter()
-                .any(|t| matches!(t, TransportKind::Http | TransportKind::Sse))
-    });
+    let over_http = |s: &Arc<Scenario>| {
+        s.transports
+            .iter()
+            .any(|t| matches!(t, TransportKind::Http | TransportKind::Sse))
+    };
+    let client_http_case = scenarios
+        .iter()
+        .any(|s| at(&s) && is_client(s) && over_http(s));
+    let server_http_case = scenarios
+        .iter()
+        .any(|s| at(&s) && !is_client(s) && over_http(s));
     catalogue::AREAS
         .iter()
         .flat_map(|area| area.entries.iter().map(move |req| (area, req)))
@@ -118,7 +123,9 @@ pub fn rows(version: Version, scenarios: &[Arc<Scenario>]) -> Vec<Row> {
             scenarios.sort();
             scenarios.dedup();
             let oracle = oracle::check_of(req.id).filter(|c| {
-                if c.by.http_only() {
+                if c.by.http_only() && c.by.server_only() {
+                    server_http_case
+                } else if c.by.http_only() {
                     client_http_case
                 } else if c.by.client_only() {
                     client_case

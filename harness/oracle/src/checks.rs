@@ -28,6 +28,9 @@ pub enum Checker {
     ClientStatelessSession,
     /// [`crate::client_http`]: every HTTP request a client under test makes.
     ClientHttp,
+    /// [`crate::server_http`] and the HTTP rules of [`crate::frames`]:
+    /// every HTTP answer, body and SSE event of a server under test.
+    ServerHttp,
 }
 
 impl Checker {
@@ -45,6 +48,9 @@ impl Checker {
                 "the oracle judges every message a client under test sends"
             }
             Checker::ClientHttp => "the oracle judges every HTTP request a client under test makes",
+            Checker::ServerHttp => {
+                "the oracle judges every HTTP answer and SSE event a server under test sends"
+            }
         }
     }
 
@@ -56,9 +62,14 @@ impl Checker {
         )
     }
 
+    /// Whether the check runs only in server cases (the harness the client).
+    pub fn server_only(self) -> bool {
+        matches!(self, Checker::ServerHttp)
+    }
+
     /// Whether the check runs only over the HTTP transports.
     pub fn http_only(self) -> bool {
-        matches!(self, Checker::ClientHttp)
+        matches!(self, Checker::ClientHttp | Checker::ServerHttp)
     }
 
     /// Whether the check runs only over stdio.
@@ -116,6 +127,13 @@ const fn client_http(requirement: &'static Requirement) -> OracleCheck {
     }
 }
 
+const fn server_http(requirement: &'static Requirement) -> OracleCheck {
+    OracleCheck {
+        requirement,
+        by: Checker::ServerHttp,
+    }
+}
+
 const fn stdio(requirement: &'static Requirement) -> OracleCheck {
     OracleCheck {
         requirement,
@@ -164,6 +182,15 @@ pub static ORACLE: &[OracleCheck] = &[
     client_http(&ids::HTTP_HEADER_PROTOCOL_VERSION_NEGOTIATED),
     client_http(&ids::HTTP_HEADER_VERSION_MATCHES_META),
     client_http(&ids::SSE_CLIENT_POST),
+    // Every POST of a case carries requests or notifications (the handshake
+    // has both), and every answer and SSE event is read; the rules a case
+    // must provoke (a 5xx for broken input, responses on the GET stream)
+    // are named by their scenarios instead.
+    server_http(&ids::HTTP_POST_REQUEST_CONTENT_TYPE),
+    server_http(&ids::HTTP_POST_ACCEPTED_202),
+    server_http(&ids::HTTP_RESUME_EVENT_ID_UNIQUE),
+    server_http(&ids::SSE_MESSAGE_EVENT),
+    server_http(&ids::JSONRPC_MESSAGE_UTF8),
     stdio(&ids::STDIO_STDOUT_ONLY_MCP),
     stdio(&ids::STDIO_NEWLINE_DELIMITED),
     OracleCheck {

@@ -24,6 +24,10 @@ enum Step {
     /// Serving a client over HTTP: the live session, then a request record.
     Live(&'static str),
     Record(HttpRecord),
+    /// This side starts a POST of the session with this body.
+    Post(Value),
+    /// An SSE event with this id, on the stream of POST 1.
+    SseId(&'static str),
 }
 use Step::*;
 
@@ -85,6 +89,19 @@ fn judge(judged: Role, version: Version, transport: Transport, steps: Vec<Step>)
                 },
             ),
             Live(id) => oracle.observe(0, Observed::LiveSession(Some(id))),
+            Post(v) => oracle.observe(0, Observed::Posted(v.to_string().as_bytes())),
+            SseId(id) => oracle.observe(
+                0,
+                Observed::Received {
+                    via: Via::Post(1),
+                    event: &Event::SseEvent {
+                        event: "message".to_owned(),
+                        id: Some(id.to_owned()),
+                        retry: None,
+                        data_len: 2,
+                    },
+                },
+            ),
             Record(record) => oracle.observe(
                 0,
                 Observed::Received {
@@ -196,6 +213,20 @@ fn post(target: &str, headers: &[(&str, &str)], body: Value, status: u16) -> Htt
 }
 
 const ACCEPT: (&str, &str) = ("accept", "application/json, text/event-stream");
+
+/// A server's answer to POST 1: `status`, with this Content-Type.
+fn answer(status: u16, content_type: Option<&str>) -> HttpRecord {
+    HttpRecord {
+        method: "POST".to_owned(),
+        target: "/mcp".to_owned(),
+        status: Some(status),
+        response_headers: content_type
+            .map(|ct| ("content-type".to_owned(), ct.to_owned()))
+            .into_iter()
+            .collect(),
+        ..HttpRecord::default()
+    }
+}
 
 /// Traffic that breaks `id`, judged as its checker judges.
 fn breaking(id: &str) -> Option<Vec<String>> {
@@ -439,6 +470,36 @@ fn breaking(id: &str) -> Option<Vec<String>> {
                 )),
             ],
         ),
+        "http.post.request-content-type" => judge(
+            Server,
+            V2025,
+            Http,
+            vec![
+                Post(req(json!(1), "ping", json!({}))),
+                Record(answer(200, Some("text/plain"))),
+            ],
+        ),
+        "http.post.accepted-202" => judge(
+            Server,
+            V2025,
+            Http,
+            vec![
+                Post(note("notifications/initialized", json!({}))),
+                Record(answer(200, None)),
+            ],
+        ),
+        "http.resume.event-id-unique" => judge(Server, V2025, Http, vec![SseId("e1"), SseId("e1")]),
+        "sse.message-event" => judge(
+            Server,
+            Version::V2024_11_05,
+            Sse,
+            vec![
+                Post(req(json!(1), "ping", json!({}))),
+                Record(answer(200, Some("application/json"))),
+                RecvOn(Via::Post(1), ok(json!(1), json!({}))),
+            ],
+        ),
+        "jsonrpc.message.utf8" => judge(Server, V2025, Http, vec![Broken]),
         "stdio.stdout-only-mcp" => server(vec![Line("hello, I am starting up")]),
         "stdio.newline-delimited" => server(vec![Broken]),
         "schema.message.conforms" => server(after_handshake(vec![
