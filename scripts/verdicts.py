@@ -26,6 +26,9 @@ The runs (tags name role, transport and what the reference does):
     client.<transport>.fault=<name>      every `reference client --list-faults`
     client.<transport>.fault=<name>@2026 fault, at the handshake versions and at 2026
 
+(The clean client runs over legacy SSE go beyond client_validation.rs, which
+tests the client side over stdio and Streamable HTTP only.)
+
 Each run also has a line `<tag> #run exit=<code> base=<tag or ->`. To keep the
 file small, the versions of a scenario with the same verdict share one line
 (`<scenario>@<v1>,<v2> …`), and a fault run lists only the cases whose verdict
@@ -35,10 +38,12 @@ diffing, so a verdict that changes shows as that case's own line.
 
 Some verdicts depend on timing (does a faulty message arrive before a short
 case ends?). scripts/verdicts-unstable.txt lists them (`compare --ignore`):
-`<tag glob> <case glob> ids|any: reason`, where `ids` lets the finding ids
-differ but not the outcome, and `any` the outcome too. Their differences are
-printed apart, with the reason, and do not fail the comparison; an exit code
-or a case that one side lacks always counts. Python 3.11 standard library only.
+`<tag glob> <case glob> <requirement id>,…: reason`, the findings that may come
+and go in those cases, and the outcome with them. Such differences are printed
+apart, with the reason, and do not fail the comparison; any other difference,
+an exit code, or a case that one side lacks always counts.
+
+Python 3.11 standard library only.
 """
 
 from __future__ import annotations
@@ -394,13 +399,13 @@ def read_digest(path: str) -> dict[str, dict[str, str]]:
 
 @dataclass
 class Unstable:
-    """A known timing-dependent verdict: cases matching both globs may differ
-    between two runs of one binary in their finding ids (`ids`), or in their
-    outcome too (`any`); `reason` says why."""
+    """A known timing-dependent verdict: in the cases matching both globs, the
+    finding requirement ids `flaky` may come and go between two runs of one
+    binary, and the outcome change with them; `reason` says why."""
 
     tag: str
     case: str
-    mode: str
+    flaky: frozenset[str]
     reason: str
 
     def matches(self, tag: str, case: str) -> bool:
@@ -411,12 +416,15 @@ class Unstable:
             return False  # an exit code, or a case one side lacks, always counts
         if not self.matches(tag, case):
             return False
-        same_outcome = ours.split(" ")[0] == theirs.split(" ")[0]
-        return self.mode == "any" or same_outcome
+        (o1, ids1), (o2, ids2) = (v.split(" ") for v in (ours, theirs))
+        f1, f2 = set(ids1.split(",")) - {"-"}, set(ids2.split(",")) - {"-"}
+        if f1 - self.flaky != f2 - self.flaky:
+            return False
+        return o1 == o2 or bool((f1 | f2) & self.flaky)
 
 
 def read_unstable(path: str) -> list[Unstable]:
-    """`<tag glob> <case glob> <ids|any>: reason` lines; `#` comments."""
+    """`<tag glob> <case glob> <requirement id>,…: reason` lines; `#` comments."""
     out = []
     for n, line in enumerate(Path(path).read_text().splitlines(), 1):
         line = line.strip()
@@ -424,9 +432,9 @@ def read_unstable(path: str) -> list[Unstable]:
             continue
         pattern, colon, reason = line.partition(": ")
         words = pattern.split()
-        if not colon or len(words) != 3 or words[2] not in ("ids", "any") or not reason:
-            sys.exit(f"verdicts: {path}:{n}: not `<tag glob> <case glob> <ids|any>: reason`")
-        out.append(Unstable(words[0], words[1], words[2], reason.strip()))
+        if not colon or len(words) != 3 or not reason:
+            sys.exit(f"verdicts: {path}:{n}: not `<tag glob> <case glob> <ids>: reason`")
+        out.append(Unstable(words[0], words[1], frozenset(words[2].split(",")), reason.strip()))
     return out
 
 
@@ -554,8 +562,8 @@ def main() -> int:
     c.add_argument(
         "--ignore",
         metavar="FILE",
-        help="known timing-dependent verdicts (`<tag glob> <case glob> ids|any: reason` "
-        "lines), e.g. scripts/verdicts-unstable.txt",
+        help="known timing-dependent verdicts (`<tag glob> <case glob> <requirement "
+        "ids>: reason` lines), e.g. scripts/verdicts-unstable.txt",
     )
     args = parser.parse_args()
     if args.command == "digest":
