@@ -129,18 +129,9 @@ impl Oracle {
         out
     }
 
-    /// The role of the peer under judgement.
-    pub fn judged(&self) -> Role {
-        self.judged
-    }
-
     /// The version the connection runs at.
     pub fn version(&self) -> Version {
         self.version
-    }
-
-    pub fn transport(&self) -> Transport {
-        self.transport
     }
 
     /// This side's session: what is pending, negotiated, declared.

@@ -41,11 +41,6 @@ impl Transport {
             Transport::Sse => "sse",
         }
     }
-
-    /// Either HTTP transport.
-    pub fn is_http(self) -> bool {
-        self != Transport::Stdio
-    }
 }
 
 impl fmt::Display for Transport {
