@@ -291,6 +291,7 @@ impl Judge {
         }
         let mut allowed = 0;
         let mut null_result = false;
+        let mut subject = None;
         let responses: Vec<Response> = match classify(bytes) {
             Ok(Inbound::Single(Message::Response(r))) => vec![r],
             Ok(Inbound::Batch(items)) => items
@@ -302,6 +303,9 @@ impl Judge {
                 .collect(),
             Err(inv) => {
                 null_result = inv.kind == mcpspec_wire::InvalidKind::ResultWithoutId;
+                if !inv.kind.is_parse_error() {
+                    subject = Some(format!("output: {}", inv.kind.name()));
+                }
                 Vec::new()
             }
             Ok(_) => Vec::new(),
@@ -309,10 +313,6 @@ impl Judge {
         for r in &responses {
             allowed += usize::from(self.response(r, &mut out));
         }
-        let subject = match classify(bytes) {
-            Err(inv) if !inv.kind.is_parse_error() => Some(format!("output: {}", inv.kind.name())),
-            _ => None,
-        };
         for v in found {
             if self.allows(&v, &mut allowed) {
                 continue;
