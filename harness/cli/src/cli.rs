@@ -27,12 +27,28 @@ pub enum Command {
     /// Test an MCP client: the harness plays a scripted server; in the client's arguments
     /// {server} is the argv that starts it over stdio, {url} its Streamable HTTP endpoint,
     /// {sse_url} its legacy SSE endpoint (no placeholder: the stdio argv is appended)
-    #[command(after_help = with_exit_codes(CLIENT_HELP))]
+    #[command(
+        after_help = with_exit_codes(CLIENT_HELP),
+        mut_arg("command", |a| a.help(
+            "The client command and its arguments (after `--`), with {server}, {url} or \
+             {sse_url} where it connects (none: the built-in reference client)"
+        ))
+    )]
     Client(ServerArgs),
     /// Relay stdin and stdout to a running harness over loopback (what {server} starts)
     #[command(hide = true)]
     Shim(ShimArgs),
     /// List the cases (scenario × version) that would run, or the requirement catalogue
+    // The selection options read as for a run; here nothing runs and no target is asked.
+    #[command(
+        mut_arg("filter", |a| a.help(
+            "List only cases whose id starts with this prefix, or matches this glob \
+             (repeatable; with --requirements: requirement id prefixes)"
+        )),
+        mut_arg("spec_version", |a| a.help(
+            "List only this protocol version (repeatable; default: every version)"
+        ))
+    )]
     List(ListArgs),
     /// Requirement coverage per protocol version: MUSTs and SHOULDs covered / total
     #[command(after_help = COVERAGE_HELP)]
@@ -93,7 +109,7 @@ pub struct ServerArgs {
     pub select: SelectArgs,
     /// Cases run in parallel (default: the number of cores; four per core for
     /// the built-in reference server and for --url / --sse-url targets)
-    #[arg(long, short = 'j')]
+    #[arg(long, short = 'j', value_parser = parse_jobs)]
     pub jobs: Option<usize>,
     /// How long to wait for each expected message
     #[arg(long, default_value = "5s", value_parser = parse_duration)]
@@ -148,7 +164,7 @@ pub struct ServerArgs {
     /// Print the cases that would run and exit (like `cargo test -- --list`)
     #[arg(long)]
     pub list: bool,
-    /// The server command and its arguments (after `--`)
+    /// The server command and its arguments (after `--`; none: the built-in reference server)
     #[arg(last = true, value_name = "CMD")]
     pub command: Vec<String>,
 }
@@ -264,7 +280,7 @@ pub struct ReferenceClientArgs {
     #[arg(long, default_value = "10s", value_parser = parse_duration)]
     pub timeout: Duration,
     /// Stay connected this long after the workflow, answering the server
-    #[arg(long, default_value = "0s", value_parser = parse_duration)]
+    #[arg(long, default_value = "0s", value_parser = parse_duration_or_zero)]
     pub linger: Duration,
     /// Declare no client capability (roots, sampling, elicitation); their requests earn -32601
     #[arg(long)]
@@ -301,8 +317,31 @@ pub(crate) fn parse_header(s: &str) -> Result<(String, String), String> {
     Ok((name.to_owned(), value.trim().to_owned()))
 }
 
-/// `250ms`, `5s`, `1m`.
+/// `--jobs`: a whole number of at least 1 (0 jobs would run nothing).
+fn parse_jobs(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(0) => Err("must be at least 1".to_owned()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!(
+            "invalid number {s:?} (a whole number of at least 1)"
+        )),
+    }
+}
+
+/// `250ms`, `5s`, `1m`; never zero, in any unit (a zero wait or limit would
+/// fail every case at once, or disable what the option bounds).
 pub fn parse_duration(s: &str) -> Result<Duration, String> {
+    let d = parse_duration_or_zero(s)?;
+    if d.is_zero() {
+        return Err(format!(
+            "{s:?} is zero: give a positive duration (e.g. 250ms, 5s, 1m)"
+        ));
+    }
+    Ok(d)
+}
+
+/// [`parse_duration`] for the few options where zero means "none" (`--linger`).
+pub fn parse_duration_or_zero(s: &str) -> Result<Duration, String> {
     let (num, unit) = s
         .find(|c: char| !c.is_ascii_digit())
         .map_or((s, ""), |i| s.split_at(i));
@@ -312,7 +351,7 @@ pub fn parse_duration(s: &str) -> Result<Duration, String> {
     match unit {
         "ms" => Ok(Duration::from_millis(n)),
         "s" => Ok(Duration::from_secs(n)),
-        "m" => Ok(Duration::from_secs(n * 60)),
+        "m" => Ok(Duration::from_secs(n.saturating_mul(60))),
         _ => Err(format!("invalid duration {s:?} (use e.g. 250ms, 5s, 1m)")),
     }
 }
@@ -364,5 +403,22 @@ mod tests {
         assert_eq!(parse_duration("2s"), Ok(Duration::from_secs(2)));
         assert!(parse_duration("2h").is_err());
         assert!(parse_duration("s").is_err());
+        for zero in ["0", "0s", "0ms", "0m", "00s"] {
+            assert!(parse_duration(zero).is_err(), "{zero} accepted");
+        }
+        assert_eq!(parse_duration_or_zero("0s"), Ok(Duration::ZERO));
+    }
+
+    #[test]
+    fn jobs_must_be_at_least_one() {
+        assert!(parse_jobs("0").is_err());
+        assert!(parse_jobs("x").is_err());
+        assert_eq!(parse_jobs("3"), Ok(3));
+        for cmd in ["server", "client"] {
+            let parsed = Cli::try_parse_from(["mcpspec", cmd, "--jobs", "0"]);
+            assert!(parsed.is_err(), "{cmd} --jobs 0 accepted");
+            let parsed = Cli::try_parse_from(["mcpspec", cmd, "--timeout", "0s"]);
+            assert!(parsed.is_err(), "{cmd} --timeout 0s accepted");
+        }
     }
 }

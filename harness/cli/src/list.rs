@@ -48,7 +48,8 @@ pub fn run(args: ListArgs) -> Exit {
                 c.id, c.scenario.title, c.scenario.level
             );
         }
-        let _ = writeln!(text, "{} cases", cases.len());
+        let plural = if cases.len() == 1 { "" } else { "s" };
+        let _ = writeln!(text, "{} case{plural}", cases.len());
         emit(&text)
     }
 }

@@ -157,3 +157,78 @@ fn a_should_fault_warns_and_fails_only_under_strict() {
     args.insert(1, "--strict");
     assert_eq!(mcpspec(&args).status.code(), Some(1));
 }
+
+/// Zero jobs or a zero duration (in any unit) would run nothing or time out
+/// at once: they are usage errors, like any other bad value.
+#[test]
+fn zero_jobs_and_zero_durations_are_refused() {
+    for args in [
+        &["server", "--jobs", "0"][..],
+        &["client", "-j", "0"],
+        &["server", "--timeout", "0"],
+        &["server", "--timeout", "0s"],
+        &["server", "--timeout", "0ms"],
+        &["server", "--startup-timeout", "0m"],
+        &["server", "--case-timeout", "00s"],
+        &["fuzz", "server", "--duration", "0s"],
+        &["replay", "x.jsonl", "--timeout", "0ms"],
+    ] {
+        let out = mcpspec(args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains("invalid value"), "{args:?}: {stderr}");
+    }
+}
+
+/// Each command's help speaks of what it handles: `client` of the client it
+/// starts, `list` of cases (it asks no target anything).
+#[test]
+fn help_names_the_right_command_and_no_target_for_list() {
+    let help = |args: &[&str]| String::from_utf8_lossy(&mcpspec(args).stdout).into_owned();
+    let client = help(&["client", "--help"]);
+    assert!(client.contains("The client command"), "{client}");
+    assert!(!client.contains("The server command"), "{client}");
+    let server = help(&["server", "--help"]);
+    assert!(server.contains("The server command"), "{server}");
+    for args in [&["list", "--help"][..], &["list", "-h"]] {
+        let list = help(args);
+        assert!(list.contains("--spec-version"), "{list}");
+        assert!(!list.contains("target"), "{list}");
+    }
+}
+
+/// One case, one job: the console says "1 case" and "1 job", not "1 cases".
+#[test]
+fn counts_of_one_are_singular() {
+    let one = [
+        "--filter",
+        "server/lifecycle/ping/operating",
+        "--spec-version",
+        "2025-06-18",
+    ];
+    let mut args = vec!["server", "--jobs", "1"];
+    args.extend(one);
+    let out = mcpspec(&args);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(stdout.contains(": 1 case against"), "{stdout}");
+    assert!(stdout.contains("(1 job)"), "{stdout}");
+    let mut args = vec!["list"];
+    args.extend(one);
+    let out = mcpspec(&args);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.ends_with("\n1 case\n"), "{stdout}");
+    let mut args = vec!["server", "--jobs", "2"];
+    args.extend([
+        "--filter",
+        "server/lifecycle/ping/",
+        "--spec-version",
+        "2025-06-18",
+    ]);
+    let out = mcpspec(&args);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains(" cases against") && stdout.contains("(2 jobs)"),
+        "{stdout}"
+    );
+}

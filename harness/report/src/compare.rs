@@ -140,8 +140,9 @@ impl DirDiff {
     /// The closing line.
     pub fn summary(&self) -> String {
         format!(
-            "{} cases in A, {} in B: {} only in A, {} only in B, {} outcome changed, {} transcript changed, {} same",
+            "{} case{} in A, {} in B: {} only in A, {} only in B, {} outcome changed, {} transcript changed, {} same",
             self.in_a,
+            if self.in_a == 1 { "" } else { "s" },
             self.in_b,
             self.only_a.len(),
             self.only_b.len(),

@@ -204,8 +204,10 @@ impl Reporter for HumanReporter {
                 self.planned = *cases;
                 let _ = writeln!(
                     self.out,
-                    "mcpspec {}: {cases} cases against `{target}` ({jobs} jobs)",
-                    env!("CARGO_PKG_VERSION")
+                    "mcpspec {}: {cases} case{} against `{target}` ({jobs} job{})",
+                    env!("CARGO_PKG_VERSION"),
+                    if *cases == 1 { "" } else { "s" },
+                    if *jobs == 1 { "" } else { "s" },
                 );
             }
             Event::Probe {
@@ -299,10 +301,11 @@ impl Reporter for HumanReporter {
                 if let Some(reason) = &self.interrupted {
                     let _ = writeln!(
                         self.out,
-                        "{}: {} of {} cases finished; the others did not run",
+                        "{}: {} of {} case{} finished; the others did not run",
                         self.paint("1;33", &format!("interrupted ({reason})")),
                         summary.total(),
-                        self.planned
+                        self.planned,
+                        if self.planned == 1 { "" } else { "s" },
                     );
                 }
                 let _ = writeln!(
