@@ -6,7 +6,8 @@
 //! be resumed).
 //!
 //! - [`stdio`]: a child process over stdin/stdout, in its own process group,
-//!   stderr captured, killed (group-wide) when dropped.
+//!   stderr captured, killed (group-wide) when dropped — and, on Linux, by
+//!   a watchdog process when mcpspec itself is killed (`watchdog`).
 //! - [`streamable`]: Streamable HTTP client (2025-03-26 onward), JSON and
 //!   SSE responses, session ids, the protocol-version header, the GET
 //!   stream, resumption with `Last-Event-ID`, DELETE.
@@ -33,6 +34,7 @@ pub mod serve;
 pub mod stdio;
 pub mod streamable;
 pub mod target;
+mod watchdog;
 
 pub use client::{HttpOptions, TransportError};
 pub use connection::Connection;

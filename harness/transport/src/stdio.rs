@@ -13,7 +13,8 @@
 //! `Exited` comes after the last stdout frame (the exit watcher waits for
 //! stdout to close, bounded, because a grandchild may hold it open). Dropping
 //! the [`StdioProcess`] kills the whole process group, so a target that
-//! spawned helpers (`npx`, shells) leaves nothing behind.
+//! spawned helpers (`npx`, shells) leaves nothing behind; if mcpspec is
+//! killed before the drop (SIGKILL), the `watchdog` kills the group.
 
 use std::io;
 use std::process::Stdio;
@@ -115,6 +116,10 @@ impl StdioProcess {
         })?;
         let started = Instant::now();
         let pid = child.id();
+        // Killed by the watchdog if mcpspec is killed before the drop (SIGKILL).
+        if let Some(pid) = pid {
+            crate::watchdog::watch(pid);
+        }
         let (tx, rx) = mpsc::channel(1024);
         let stdout_closed = Arc::new(Notify::new());
 
@@ -308,6 +313,7 @@ fn kill_group(pid: u32) {
     unsafe {
         libc::kill(-pgid, libc::SIGKILL);
     }
+    crate::watchdog::unwatch(pid);
 }
 
 fn exit_signal(status: &std::process::ExitStatus) -> Option<i32> {
