@@ -71,7 +71,8 @@ pub enum Command {
     /// Compare two transcripts (.jsonl) or two report directories case by case, normalised
     /// (exit 0 same, 1 different, 2 usage or input error)
     Diff(crate::diff::DiffArgs),
-    /// Pending snapshots (.snap.new) of a --snapshots directory: their diffs; accept or reject them
+    /// Pending snapshots (.snap.new) of a --snapshots directory: review them one at a time on a
+    /// terminal, or accept or reject all that match
     Review(crate::review::ReviewArgs),
     /// Report directories: merge several into one compatibility matrix
     Report {
@@ -134,10 +135,14 @@ pub struct ServerArgs {
     /// Known failures, YAML `case id or glob: reason`: a listed failure does not fail the run, a listed case that passes does (stale)
     #[arg(long, value_name = "FILE")]
     pub expected_failures: Option<PathBuf>,
-    /// Compare each case's normalised transcript with DIR/<case id>.snap (insta's format); a new
-    /// or changed one fails the case and writes .snap.new (nothing is written when CI=true)
+    /// Compare each case's normalised transcript with DIR/<case id>.snap (insta's format): a
+    /// changed one fails the case, a new one (none stored) is reported as new; both write
+    /// .snap.new for `mcpspec review DIR` (nothing is written when CI=true)
     #[arg(long, value_name = "DIR")]
     pub snapshots: Option<PathBuf>,
+    /// With --snapshots: a case with no stored snapshot fails (the default when CI=true)
+    #[arg(long, requires = "snapshots")]
+    pub snapshots_strict: bool,
     /// Redaction rules for this target, applied before snapshots are compared (YAML `paths:` /
     /// `patterns:` → placeholder; see the README)
     #[arg(long, value_name = "FILE")]

@@ -14,7 +14,7 @@
 //! mcpspec replay FILE [-- CMD ...]            re-run a fuzzing reproducer (exit 1: reproduced)
 //!                                             or a transcript .jsonl (exit 1: answers differ)
 //! mcpspec diff A B                            two transcripts or report directories (exit 1: differ)
-//! mcpspec review DIR [--accept|--reject]      pending snapshots of `server --snapshots DIR`
+//! mcpspec review DIR [--filter P] [--accept|--reject]  pending snapshots of `server --snapshots DIR`
 //! mcpspec report merge DIR... --out DIR       compatibility matrix (matrix.html, matrix.md)
 //! ```
 //!

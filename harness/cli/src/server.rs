@@ -293,7 +293,7 @@ async fn run_as(args: ServerArgs, role: Role) -> Exit {
     let snapshot_store = args
         .snapshots
         .clone()
-        .map(mcpspec_report::snapshot::Store::new);
+        .map(|dir| mcpspec_report::snapshot::Store::new(dir).strict(args.snapshots_strict));
     let mut report_dir = match args.report_dir.clone() {
         Some(dir) => match ReportDir::create(dir, strict, baseline.clone()) {
             Ok(r) => Some(r),

@@ -1,11 +1,7 @@
-//! What users do with transcripts once a run is over, against the real
+//! What users do with transcripts once a run is over (snapshots: `snapshots.rs`), against the real
 //! binary and the built-in reference server (the ping scenarios at one
 //! version, a few cases, so each run takes well under a second):
 //!
-//! - `server --snapshots DIR`: a first run writes `.snap.new` and fails;
-//!   `review --accept` stores them; an unchanged target then passes, and a
-//!   changed one (`--fault ping-non-empty`) fails with a diff; `CI=true`
-//!   writes nothing; `review --reject` drops pending files.
 //! - `diff A B`: two report directories differ in exactly the cases whose
 //!   outcome or normalised transcript changed; two runs of one target do not.
 //! - `replay FILE.jsonl`: the answers of a recorded run differ from another
@@ -67,98 +63,6 @@ fn server(extra: &[&str], fault: bool, ci: bool) -> Output {
 
 fn s(p: &Path) -> &str {
     p.to_str().expect("UTF-8 temp path")
-}
-
-fn pending(dir: &Path) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).expect("readable").flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.to_string_lossy().ends_with(".snap.new") {
-                out.push(
-                    p.strip_prefix(dir)
-                        .expect("under dir")
-                        .display()
-                        .to_string(),
-                );
-            }
-        }
-    }
-    out.sort();
-    out
-}
-
-#[test]
-fn snapshots_are_written_reviewed_and_then_catch_a_changed_target() {
-    let snaps = temp_dir("snaps");
-    // First run: nothing stored, every case fails and leaves a .snap.new.
-    let first = server(&["--snapshots", s(&snaps)], false, false);
-    assert_eq!(first.status.code(), Some(1), "{}", text(&first));
-    assert!(
-        text(&first).contains("MUST mcpspec.snapshot"),
-        "{}",
-        text(&first)
-    );
-    let new = pending(&snaps);
-    assert_eq!(new.len(), 4, "{new:?}");
-    assert!(new.contains(&format!("{OPERATING}.snap.new")), "{new:?}");
-
-    // Under CI a missing snapshot fails too, and nothing is written.
-    let ci_dir = temp_dir("snaps-ci");
-    let ci = server(&["--snapshots", s(&ci_dir)], false, true);
-    assert_eq!(ci.status.code(), Some(1), "{}", text(&ci));
-    assert!(
-        text(&ci).contains("CI: no .snap.new written"),
-        "{}",
-        text(&ci)
-    );
-    assert!(pending(&ci_dir).is_empty());
-
-    // Review lists them with their content, then accepts them.
-    let listed = mcpspec(&["review", s(&snaps)], false);
-    assert_eq!(listed.status.code(), Some(0), "{}", text(&listed));
-    let listing = text(&listed);
-    assert!(
-        listing.contains(&format!("pending (new): {OPERATING}")),
-        "{listing}"
-    );
-    assert!(
-        listing.contains("\"version\": \"[server-version]\""),
-        "{listing}"
-    );
-    assert!(listing.contains("4 snapshot(s) pending"), "{listing}");
-    let accepted = mcpspec(&["review", s(&snaps), "--accept"], false);
-    assert_eq!(accepted.status.code(), Some(0), "{}", text(&accepted));
-    assert!(pending(&snaps).is_empty());
-    let stored = std::fs::read_to_string(snaps.join(format!("{OPERATING}.snap"))).unwrap();
-    assert!(stored.starts_with("---\nsource: \"mcpspec\"\n"), "{stored}");
-    assert!(
-        !stored.contains("0.1.0"),
-        "versions are redacted:\n{stored}"
-    );
-
-    // An unchanged target passes.
-    let again = server(&["--snapshots", s(&snaps)], false, false);
-    assert_eq!(again.status.code(), Some(0), "{}", text(&again));
-    assert!(pending(&snaps).is_empty());
-
-    // A changed target fails with the diff: Expected = stored, Actual = new.
-    let changed = server(&["--snapshots", s(&snaps)], true, false);
-    assert_eq!(changed.status.code(), Some(1), "{}", text(&changed));
-    let out = text(&changed);
-    assert!(out.contains("the transcript stored in"), "{out}");
-    assert!(out.contains("-  \"result\": {}"), "{out}");
-    assert!(out.contains("+    \"ok\": true"), "{out}");
-    assert!(pending(&snaps).contains(&format!("{OPERATING}.snap.new")));
-
-    // Rejecting drops the pending files; the stored snapshots stay.
-    let rejected = mcpspec(&["review", s(&snaps), "--reject"], false);
-    assert_eq!(rejected.status.code(), Some(0), "{}", text(&rejected));
-    assert!(pending(&snaps).is_empty());
-    assert!(snaps.join(format!("{OPERATING}.snap")).exists());
 }
 
 /// Report directories, made once for the tests: two clean runs and one faulty run.

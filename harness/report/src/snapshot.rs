@@ -106,12 +106,16 @@ pub fn matches(stored: &str, new: &str) -> bool {
     a.matches_latest(&b)
 }
 
-/// Where snapshots live, and whether new ones may be written.
+/// Where snapshots live, whether new ones may be written, and whether a
+/// missing one fails its case.
 #[derive(Debug, Clone)]
 pub struct Store {
     pub dir: PathBuf,
     /// False under CI (`CI` set and not `false`/`0`): nothing is written.
     pub write: bool,
+    /// A case with no stored snapshot fails (`--snapshots-strict`, or CI:
+    /// insta's habit); otherwise its snapshot is only reported as new.
+    pub strict: bool,
 }
 
 /// Whether the environment is a CI run, as insta decides it.
@@ -127,7 +131,15 @@ impl Store {
         Store {
             dir,
             write: !is_ci(),
+            strict: is_ci(),
         }
+    }
+
+    /// Also strict when `strict` (`--snapshots-strict`); CI stays strict.
+    #[must_use]
+    pub fn strict(mut self, strict: bool) -> Self {
+        self.strict |= strict;
+        self
     }
 
     fn write_pending(
@@ -180,6 +192,47 @@ impl Store {
             false,
         );
         Ok(Check::Changed { diff, pending })
+    }
+}
+
+/// Which case ids a `--filter` list selects, with the syntax of `mcpspec
+/// server --filter` (`mcpspec_runner::plan`): a pattern with `*`, `?`, `[`
+/// or `{` is a glob over the case id or its scenario id (the id before
+/// `@`), anything else an id prefix; no pattern selects everything. (A
+/// test of the cli crate checks that both select the same cases.)
+#[derive(Debug, Default)]
+pub struct CaseFilter {
+    prefixes: Vec<String>,
+    globs: Vec<globset::GlobMatcher>,
+}
+
+impl CaseFilter {
+    pub fn new(patterns: &[String]) -> Result<Self, String> {
+        let mut filter = CaseFilter::default();
+        for p in patterns {
+            if p.contains(['*', '?', '[', '{']) {
+                let glob = globset::Glob::new(p)
+                    .map_err(|e| format!("invalid --filter {p:?}: {}", e.kind()))?;
+                filter.globs.push(glob.compile_matcher());
+            } else {
+                filter.prefixes.push(p.clone());
+            }
+        }
+        Ok(filter)
+    }
+
+    pub fn matches(&self, case_id: &str) -> bool {
+        if self.prefixes.is_empty() && self.globs.is_empty() {
+            return true;
+        }
+        let scenario = case_id.rsplit_once('@').map_or(case_id, |(s, _)| s);
+        self.prefixes
+            .iter()
+            .any(|p| case_id.starts_with(p.as_str()))
+            || self
+                .globs
+                .iter()
+                .any(|g| g.is_match(case_id) || g.is_match(scenario))
     }
 }
 
@@ -252,6 +305,7 @@ mod tests {
         let store = Store {
             dir: dir.clone(),
             write: true,
+            strict: false,
         };
         let id = "server/a@2025-06-18";
         let Check::New { pending: Some(p) } = store.check(id, "one\n").unwrap() else {
@@ -275,6 +329,7 @@ mod tests {
         let ci = Store {
             dir: dir.clone(),
             write: false,
+            strict: true,
         };
         assert!(matches!(
             ci.check(id, "three").unwrap(),
@@ -285,5 +340,26 @@ mod tests {
             Check::New { pending: None }
         );
         assert!(pending(&dir).unwrap().is_empty(), "CI writes nothing");
+    }
+
+    #[test]
+    fn case_filters_are_prefixes_or_globs_over_case_and_scenario_ids() {
+        let f =
+            |p: &[&str]| CaseFilter::new(&p.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>());
+        let id = "server/tools/list/title@2025-06-18";
+        assert!(f(&[]).unwrap().matches(id));
+        assert!(f(&["server/tools/"]).unwrap().matches(id));
+        assert!(!f(&["server/tools/list/titles"]).unwrap().matches(id));
+        assert!(
+            f(&["server/*/title"]).unwrap().matches(id),
+            "glob on the scenario id"
+        );
+        assert!(
+            f(&["*@2025-06-18"]).unwrap().matches(id),
+            "glob on the case id"
+        );
+        assert!(!f(&["*@2025-11-25"]).unwrap().matches(id));
+        assert!(f(&["client/", "server/tools/**"]).unwrap().matches(id));
+        assert!(f(&["[unclosed"]).is_err());
     }
 }

@@ -102,6 +102,28 @@ pub fn unified(
     out
 }
 
+/// `diff` cut to its first `max_lines` lines (none cut when `max_lines` is
+/// 0), then one line saying how many were omitted and `how_to_see` (e.g.
+/// the command that shows them all).
+pub fn cut(diff: &str, max_lines: usize, how_to_see: &str) -> String {
+    let total = diff.lines().count();
+    if max_lines == 0 || total <= max_lines {
+        return diff.to_owned();
+    }
+    let mut out: String = diff
+        .lines()
+        .take(max_lines)
+        .flat_map(|l| [l, "\n"])
+        .collect();
+    let omitted = total - max_lines;
+    out.push_str(&format!(
+        "… {omitted} more line{} of diff not shown{}{how_to_see}\n",
+        if omitted == 1 { "" } else { "s" },
+        if how_to_see.is_empty() { "" } else { "; " },
+    ));
+    out
+}
+
 /// Lines removed and added.
 pub fn counts(old: &str, new: &str) -> (usize, usize) {
     let (old, new) = (with_newline(old), with_newline(new));
@@ -134,5 +156,20 @@ mod tests {
         let colored = unified("a\n", "b\n", "old", "new", 1, true);
         assert!(colored.contains("\x1b[31m-a\x1b[0m") && colored.contains("\x1b[32m+b\x1b[0m"));
         assert_eq!(counts("a\nb\n", "a\nc\nd\n"), (1, 2));
+    }
+
+    #[test]
+    fn long_diffs_are_cut_with_a_count_of_what_was_left_out() {
+        let diff = "a\nb\nc\nd\n";
+        assert_eq!(cut(diff, 4, "see x"), diff);
+        assert_eq!(cut(diff, 0, "see x"), diff);
+        assert_eq!(
+            cut(diff, 3, ""),
+            "a\nb\nc\n… 1 more line of diff not shown\n"
+        );
+        assert_eq!(
+            cut(diff, 1, "`mcpspec review`"),
+            "a\n… 3 more lines of diff not shown; `mcpspec review`\n"
+        );
     }
 }
