@@ -198,7 +198,7 @@ impl Tally {
         // An expected failure was judged as the baseline says: it counts as
         // a pass would (a run of only expected failures did judge something).
         let mut s = summary.clone();
-        let mut accept = |count: &mut usize, expected: usize| {
+        let accept = |count: &mut usize, expected: usize| {
             let n = expected.min(*count);
             *count -= n;
             n
