@@ -135,7 +135,7 @@ fn a_target_that_cannot_start_exits_3() {
     ]);
     assert_eq!(out.status.code(), Some(3));
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(stdout.contains("target at fault"), "{stdout}");
+    assert!(stdout.contains("failed to start"), "{stdout}");
 }
 
 #[test]

@@ -4,9 +4,12 @@
 //!
 //! The probe is one short handshake per version. A version the target answers
 //! with another version is not offered, and its cases are not applicable
-//! without starting the target again. A target that cannot be started, or
-//! that completes no handshake at all, makes every case an error blamed on
-//! the target ([`Exit::TargetUnavailable`]) — within the step timeout, never a hang.
+//! without starting the target again. A target that negotiates no version at
+//! all — it cannot be started or reached, dies, writes no JSON-RPC, or
+//! offers none of the selected versions — is [`Summary::unavailable`]: the
+//! run says so once, with what the target said (its stderr tail, its first
+//! unreadable line), runs no case, and exits [`Exit::TargetUnavailable`] —
+//! within the start-up timeout, never a hang, never a false "conforming".
 //!
 //! [`run_until`] also takes a stop signal (the CLI's Ctrl-C): when it fires,
 //! no case starts any more, every running case task (and probe) is aborted
@@ -142,12 +145,20 @@ pub async fn run_until(
             },
         );
     }
-    let mut summary = Summary::default();
+    let mut summary = Summary {
+        unavailable: unavailable(&offers),
+        ..Summary::default()
+    };
     let jobs = Arc::new(Semaphore::new(cfg.jobs.max(1)));
     let case_cfg = Arc::new(cfg.case.clone());
     let mut tasks: JoinSet<CaseResult> = JoinSet::new();
-    // Stopped during the probe: no case is started.
-    let cases = if stopped.is_some() { Vec::new() } else { cases };
+    // Stopped during the probe, or nothing to run against: no case is
+    // started (an unavailable target is said once, not once per case).
+    let cases = if stopped.is_some() || summary.unavailable.is_some() {
+        Vec::new()
+    } else {
+        cases
+    };
     for case in cases {
         if let Some(outcome) = outcome_before_run(case.version, &offers) {
             let result = skipped(&case, outcome);
@@ -221,19 +232,62 @@ async fn shut_down<T: 'static>(set: &mut JoinSet<T>) {
     while set.join_next().await.is_some() {}
 }
 
+/// Why no case can run, when the probe found no version the target
+/// negotiates (`None` when one runs, or when nothing was probed): the one
+/// reason when every version says the same, else each version's.
+pub fn unavailable(offers: &BTreeMap<Version, Offer>) -> Option<String> {
+    let negotiated = offers
+        .values()
+        .any(|o| matches!(o, Offer::Supported | Offer::Unclear(_)));
+    if offers.is_empty() || negotiated {
+        return None;
+    }
+    let why = |o: &Offer| match o {
+        Offer::Broken(why) => why.clone(),
+        // A handshake's answer is a version; a discover's, a sentence.
+        Offer::Other(o) if o.contains(' ') => o.clone(),
+        Offer::Other(o) => format!("answered {o:?}"),
+        Offer::Supported | Offer::Unclear(_) => String::new(),
+    };
+    // Versions that failed alike are said together, in version order.
+    let mut alike: Vec<(String, Vec<&str>)> = Vec::new();
+    for (v, o) in offers {
+        let reason = why(o);
+        match alike.iter_mut().find(|(r, _)| *r == reason) {
+            Some((_, vs)) => vs.push(v.as_str()),
+            None => alike.push((reason, vec![v.as_str()])),
+        }
+    }
+    let all_broken = offers.values().all(|o| matches!(o, Offer::Broken(_)));
+    let head = if all_broken {
+        "the target completed no handshake at any version"
+    } else {
+        "the target negotiated none of the selected versions"
+    };
+    Some(match alike.as_slice() {
+        [(one, _)] => format!("{head}: {one}"),
+        _ => {
+            let each: Vec<String> = alike
+                .iter()
+                .map(|(r, vs)| format!("{}: {r}", vs.join(", ")))
+                .collect();
+            format!("{head} ({})", each.join("; "))
+        }
+    })
+}
+
 /// What the probe already decided for a case at `version`: not applicable
 /// (the version is not offered, or only it failed to start), an error blamed
-/// on the target (no version started at all), or nothing (the case runs).
+/// on the target (it negotiated no version at all: [`unavailable`]), or
+/// nothing (the case runs).
 pub fn outcome_before_run(version: Version, offers: &BTreeMap<Version, Offer>) -> Option<Outcome> {
-    let all_broken = !offers.is_empty() && offers.values().all(|o| matches!(o, Offer::Broken(_)));
-    match offers.get(&version) {
-        _ if all_broken => Some(Outcome::Error {
+    if let Some(why) = unavailable(offers) {
+        return Some(Outcome::Error {
             blame: Blame::Target,
-            message: match offers.get(&version) {
-                Some(Offer::Broken(why)) => why.clone(),
-                _ => "the target completed no handshake".to_owned(),
-            },
-        }),
+            message: why,
+        });
+    }
+    match offers.get(&version) {
         Some(Offer::Supported | Offer::Unclear(_)) | None => None,
         Some(Offer::Other(o)) => Some(Outcome::NotApplicable {
             reason: format!("the target does not offer {version} (it answered {o:?})"),
@@ -321,17 +375,16 @@ pub async fn probe(version: Version, cfg: &CaseConfig) -> Offer {
         })),
     );
     if let Err(e) = conn.send(&init).await {
-        return Offer::Broken(e);
+        return Offer::Broken(unwritable(&mut conn, "initialize", e).await);
     }
     let answer = conn
         .wait_for_prompt(cfg.step_timeout, |m| is_response_to(m, &id))
         .await;
     conn.end().await;
-    if answer.is_err() && conn.frames_received() > 0 {
-        return Offer::Unclear(format!(
-            "{} line(s) on stdout, none a valid answer to initialize",
-            conn.frames_received()
-        ));
+    if answer.is_err() {
+        if let Some(offer) = unclear_or_unreadable(&conn, "initialize") {
+            return offer;
+        }
     }
     match answer {
         Ok(r) => match r.msg {
@@ -346,10 +399,13 @@ pub async fn probe(version: Version, cfg: &CaseConfig) -> Offer {
             other => Offer::Broken(format!("unexpected {}", other.describe())),
         },
         Err(crate::conn::WaitError::Timeout | crate::conn::WaitError::Invalid) => {
-            Offer::Broken(format!(
-                "no answer to initialize within {}ms of starting (--startup-timeout); \
-                 a slow target may need more",
-                cfg.startup_timeout.max(cfg.step_timeout).as_millis()
+            Offer::Broken(with_last_words(
+                format!(
+                    "no answer to initialize within {}ms of starting (--startup-timeout); \
+                     a slow target may need more",
+                    cfg.startup_timeout.max(cfg.step_timeout).as_millis()
+                ),
+                &conn,
             ))
         }
         Err(crate::conn::WaitError::Refused(how)) => {
@@ -358,5 +414,44 @@ pub async fn probe(version: Version, cfg: &CaseConfig) -> Offer {
         Err(crate::conn::WaitError::Exited(how)) => {
             Offer::Broken(format!("no answer to initialize: {how}"))
         }
+    }
+}
+
+/// After a probe got no answer: a target that wrote JSON-RPC messages (none
+/// a valid answer) is [`Offer::Unclear`] — its cases run and judge what it
+/// says; one that wrote only lines that are no JSON-RPC at all (a log on
+/// stdout, an HTML page) is [`Offer::Broken`], quoting the first. `None`
+/// when it wrote nothing.
+pub(crate) fn unclear_or_unreadable(conn: &Conn, method: &str) -> Option<Offer> {
+    if conn.messages_received() > 0 {
+        return Some(Offer::Unclear(format!(
+            "{} message(s) received, none a valid answer to {method}",
+            conn.messages_received()
+        )));
+    }
+    let unreadable = conn.unreadable()?;
+    Some(Offer::Broken(with_last_words(
+        format!("no answer to {method}: the target wrote {unreadable}"),
+        conn,
+    )))
+}
+
+/// `why`, followed by the target's last stderr lines when it wrote some
+/// (an exit already carries them: see [`Conn`]).
+pub(crate) fn with_last_words(why: String, conn: &Conn) -> String {
+    match conn.stderr_tail() {
+        Some(tail) if conn.exit().is_none() => format!("{why}; its stderr ended: {tail}"),
+        _ => why,
+    }
+}
+
+/// Why a probe's request could not be written: how the target went away
+/// (with its last words) when it did, else the write error.
+pub(crate) async fn unwritable(conn: &mut Conn, method: &str, error: String) -> String {
+    let exit = conn.wait_exit(Duration::from_millis(500)).await;
+    conn.end().await;
+    match exit {
+        Some(how) => format!("no answer to {method}: {how}"),
+        None => with_last_words(error, conn),
     }
 }

@@ -138,3 +138,66 @@ fn a_server_body_that_is_not_utf8_breaks_the_utf8_rule() {
         ["http.post.request-content-type"]
     );
 }
+
+/// How a wait for the answer to request 1 ends after POST #1 got `answer`
+/// (and, when given, `body` as a frame of that POST's response).
+fn refusal_of_request(
+    answer: HttpRecord,
+    body: Option<&str>,
+) -> (Option<crate::Refusal>, Vec<&'static str>) {
+    let mut oracle = Oracle::new(Role::Server, V2025, Transport::Http);
+    let mut found = oracle.observe(0, Observed::Posted(REQUEST.as_bytes()));
+    found.extend(oracle.observe(0, Observed::SentBytes(REQUEST.as_bytes())));
+    let event = Event::Http(Box::new(answer));
+    let via = Via::Post(1);
+    found.extend(oracle.observe(1, Observed::Received { via, event: &event }));
+    if let Some(text) = body {
+        let frame = Event::Frame(mcpspec_wire::Frame {
+            bytes: text.as_bytes().to_vec(),
+            line: 1,
+            crlf: false,
+        });
+        found.extend(oracle.observe(2, Observed::Received { via, event: &frame }));
+    }
+    let is_answer = |m: &mcpspec_wire::Message| matches!(m, mcpspec_wire::Message::Response(r) if r.id == Some(mcpspec_wire::Id::from(1)));
+    let refusal = oracle.refused_for(is_answer);
+    (
+        refusal,
+        found.into_iter().map(|v| v.requirement.id).collect(),
+    )
+}
+
+#[test]
+fn a_request_answered_with_a_page_that_carries_no_answer_is_refused() {
+    let (refusal, found) = refusal_of_request(record(200, Some("text/html"), "<html>"), None);
+    let refusal = refusal.expect("no answer will come");
+    assert_eq!(refusal.status, Some(200));
+    assert!(refusal.how.contains("text/html"), "{}", refusal.how);
+    assert_eq!(found, ["http.post.request-content-type"]);
+}
+
+#[test]
+fn an_error_body_with_the_servers_own_id_is_a_refusal_not_an_answer() {
+    let body = r#"{"jsonrpc":"2.0","id":"server-error","error":{"code":-32600,"message":"Missing session ID"}}"#;
+    let (refusal, found) =
+        refusal_of_request(record(400, Some("application/json"), body), Some(body));
+    let refusal = refusal.expect("refused");
+    assert_eq!(refusal.status, Some(400));
+    assert!(refusal.how.contains("-32600"), "{}", refusal.how);
+    assert!(found.is_empty(), "{found:?}");
+    // The request's own id in the error body is an answer, not a refusal.
+    let own = r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32600,"message":"no"}}"#;
+    let (refusal, _) = refusal_of_request(record(400, Some("application/json"), own), Some(own));
+    assert_eq!(refusal, None);
+}
+
+#[test]
+fn a_post_that_got_no_response_is_refused_without_a_status() {
+    let failed = HttpRecord {
+        method: "POST".into(),
+        error: Some("connection refused".into()),
+        ..HttpRecord::default()
+    };
+    let (refusal, _) = refusal_of_request(failed, None);
+    assert_eq!(refusal.map(|r| r.status), Some(None));
+}
