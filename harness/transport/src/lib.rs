@@ -27,6 +27,7 @@ mod client;
 pub mod connection;
 pub mod event;
 pub mod legacy;
+mod order;
 pub mod peer;
 pub mod raw;
 pub mod serve;
