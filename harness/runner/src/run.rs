@@ -46,7 +46,24 @@ pub struct RunConfig {
     /// a version the map does not call supported are not applicable. `None`:
     /// probe a server; run every case of a client (a counter-offer).
     pub offers: Option<BTreeMap<Version, Offer>>,
+    /// `--fail-fast`: the first finished case this calls a failure stops
+    /// the run (no case starts any more, the running ones are cancelled).
+    pub fail_fast: Option<FailFast>,
 }
+
+/// Which finished case stops a `--fail-fast` run (the caller's rule: the
+/// CLI's asks its baseline, so an expected failure does not stop it).
+#[derive(Clone)]
+pub struct FailFast(pub Arc<dyn Fn(&CaseResult) -> bool + Send + Sync>);
+
+impl std::fmt::Debug for FailFast {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("FailFast(..)")
+    }
+}
+
+/// The reason a `--fail-fast` run gives for stopping.
+pub const FAIL_FAST: &str = "--fail-fast: a case failed";
 
 /// What the probe learnt about one version.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -212,7 +229,23 @@ pub async fn run_until(
             },
         );
         summary.add(&result.outcome);
+        let stops = stopped.is_none() && cfg.fail_fast.as_ref().is_some_and(|f| (f.0)(&result));
         emit(reporters, Event::CaseFinished(Box::new(result)));
+        if stops {
+            tasks.abort_all();
+            let s = Stop {
+                reason: FAIL_FAST.to_owned(),
+                exit: Exit::Failures,
+            };
+            emit(
+                reporters,
+                Event::Interrupted {
+                    reason: s.reason.clone(),
+                    exit: s.exit,
+                },
+            );
+            stopped = Some(s);
+        }
     }
     emit(
         reporters,
