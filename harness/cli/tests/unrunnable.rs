@@ -217,3 +217,26 @@ fn a_discover_refusal_with_a_foreign_id_is_not_offered() {
     let detail = probe["detail"].as_str().unwrap_or_default();
     assert!(detail.contains("speaks only handshake-era"), "{detail}");
 }
+
+/// A target that floods notifications and never answers initialize
+/// completed no handshake: said once, within the step timeout — not a
+/// probe that never ends, not a case per scenario blaming "an overloaded
+/// host".
+#[test]
+fn a_flooding_target_that_never_answers_is_one_error() {
+    let flood = r#"
+import json, sys
+line = json.dumps({"jsonrpc": "2.0", "method": "notifications/message",
+                   "params": {"level": "info", "data": "x" * 50}}) + "\n"
+while True:
+    sys.stdout.write(line)
+"#;
+    assert_unavailable(
+        "flood",
+        run(
+            "flood",
+            &["--spec-version", "2025-06-18", "--", "python3", "-c", flood],
+        ),
+        &["no answer to initialize", "other message(s) instead"],
+    );
+}

@@ -81,6 +81,20 @@ const STDERR_TAIL: usize = 5;
 /// Characters kept of a quoted line (stderr, an unreadable frame).
 const TAIL_LINE_MAX: usize = 200;
 
+/// Whether a frame is, or tries to be, a response: a JSON object (or a
+/// batch holding one) with an `id` member and no `method`.
+fn looks_like_answer(bytes: &[u8]) -> bool {
+    let answer = |v: &serde_json::Value| {
+        v.as_object()
+            .is_some_and(|o| o.contains_key("id") && !o.contains_key("method"))
+    };
+    match serde_json::from_slice::<serde_json::Value>(bytes) {
+        Ok(serde_json::Value::Array(items)) => items.iter().any(answer),
+        Ok(v) => answer(&v),
+        Err(_) => false,
+    }
+}
+
 /// `bytes` as one printable line: invalid UTF-8 replaced, control
 /// characters escaped, cut to `max` characters with a mark.
 pub(crate) fn quote(bytes: &[u8], max: usize) -> String {
@@ -133,6 +147,9 @@ pub struct Conn {
     frames: usize,
     /// Frames that held at least one JSON-RPC message.
     messages: usize,
+    /// Frames that were, or tried to be, a response (an object with an
+    /// `id` and no `method`, valid or not).
+    answers: usize,
     /// The first frame that was no JSON-RPC message, quoted safely.
     first_unreadable: Option<String>,
     /// The target's last stderr lines (its last words when it dies).
@@ -173,6 +190,7 @@ impl Conn {
             next_id: 1,
             frames: 0,
             messages: 0,
+            answers: 0,
             first_unreadable: None,
             stderr_tail: std::collections::VecDeque::new(),
         }
@@ -241,6 +259,11 @@ impl Conn {
     /// Frames that held a JSON-RPC message (valid or not by MCP's rules).
     pub fn messages_received(&self) -> usize {
         self.messages
+    }
+
+    /// Frames that were, or tried to be, a response (valid or not).
+    pub fn answers_received(&self) -> usize {
+        self.answers
     }
 
     /// What the target said that was no JSON-RPC at all: how many frames,
@@ -476,6 +499,9 @@ impl Conn {
                     self.note_unreadable(&frame.bytes);
                 } else {
                     self.messages += 1;
+                }
+                if looks_like_answer(&frame.bytes) {
+                    self.answers += 1;
                 }
                 // Before the oracle absorbs them: an answer's request is
                 // still pending.

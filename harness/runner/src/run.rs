@@ -372,7 +372,18 @@ async fn probe_all(
         set.spawn(async move {
             // The semaphore is never closed, so acquiring only waits.
             let _slot = slots.acquire_owned().await.ok();
-            (v, probe(v, &cfg).await)
+            // Every wait inside is bounded; this bounds their sum, so that
+            // no target can hold the run before its first case.
+            let limit = cfg.startup_timeout + cfg.step_timeout * 2;
+            let offer = tokio::time::timeout(limit, probe(v, &cfg))
+                .await
+                .unwrap_or_else(|_| {
+                    Offer::Broken(format!(
+                        "the probe did not end within {}ms",
+                        limit.as_millis()
+                    ))
+                });
+            (v, offer)
         });
     }
     let mut out = BTreeMap::new();
@@ -450,16 +461,26 @@ pub async fn probe(version: Version, cfg: &CaseConfig) -> Offer {
     }
 }
 
-/// After a probe got no answer: a target that wrote JSON-RPC messages (none
-/// a valid answer) is [`Offer::Unclear`] — its cases run and judge what it
-/// says; one that wrote only lines that are no JSON-RPC at all (a log on
-/// stdout, an HTML page) is [`Offer::Broken`], quoting the first. `None`
-/// when it wrote nothing.
+/// After a probe got no valid answer: a target that tried to answer (a
+/// response that breaks the rules) is [`Offer::Unclear`] — its cases run
+/// and judge what it says; one that wrote other messages only (a flood of
+/// notifications) or lines that are no JSON-RPC at all (a log on stdout, an
+/// HTML page) completed no handshake: [`Offer::Broken`], quoting the first
+/// unreadable line. `None` when it wrote nothing.
 pub(crate) fn unclear_or_unreadable(conn: &Conn, method: &str) -> Option<Offer> {
-    if conn.messages_received() > 0 {
+    if conn.answers_received() > 0 {
         return Some(Offer::Unclear(format!(
-            "{} message(s) received, none a valid answer to {method}",
-            conn.messages_received()
+            "{} response(s) received, none a valid answer to {method}",
+            conn.answers_received()
+        )));
+    }
+    if conn.messages_received() > 0 {
+        return Some(Offer::Broken(with_last_words(
+            format!(
+                "no answer to {method}: the target sent {} other message(s) instead",
+                conn.messages_received()
+            ),
+            conn,
         )));
     }
     let unreadable = conn.unreadable()?;
