@@ -202,3 +202,42 @@ fn echoed_unusable_ids_arrays_for_arrays_and_junk_stdout() {
     let v = f.recv(r#"[{"jsonrpc":"2.0","id":1,"result":{"content":[]}}]"#);
     assert!(v.is_empty(), "{v:?}");
 }
+
+#[test]
+fn an_id_written_as_minus_zero_is_answered_by_zero_or_refused() {
+    let line = r#"{"jsonrpc":"2.0","id":-0.0,"method":"ping"}"#;
+    let caps = serde_json::json!({});
+    let ctx = crate::expect::Ctx {
+        version: Version::V2025_06_18,
+        initialized: true,
+        capabilities: Some(&caps),
+        framing: crate::input::Framing::Ndjson,
+    };
+    let input = crate::Input::new(
+        crate::Level::Jsonrpc,
+        "jsonrpc/id-type",
+        crate::Hint::Exact,
+        format!("{line}\n").into_bytes(),
+    );
+    let expects = crate::expect::derive(&input, ctx);
+    // The same integer, written plainly, answers it…
+    let mut f = Fixture::new();
+    f.send(0, line, &expects);
+    let v = f.recv(r#"{"jsonrpc":"2.0","id":0,"result":{}}"#);
+    assert!(v.is_empty(), "{v:?}");
+    // …once.
+    let v = f.recv(r#"{"jsonrpc":"2.0","id":0,"result":{}}"#);
+    assert_eq!(v[0].requirement.id, "jsonrpc.response.once");
+    // A reader that takes it for a float may refuse it with a null id,
+    // or say nothing: nothing was owed.
+    let mut f = Fixture::new();
+    f.send(0, line, &expects);
+    let v = f.recv(r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"id"}}"#);
+    assert!(v.is_empty(), "{v:?}");
+    assert!(f.judge.overdue(10_000).is_empty());
+    // The string "0" is another id.
+    let mut f = Fixture::new();
+    f.send(0, line, &expects);
+    let v = f.recv(r#"{"jsonrpc":"2.0","id":"0","result":{}}"#);
+    assert_eq!(v[0].requirement.id, "jsonrpc.response.id-matches");
+}
