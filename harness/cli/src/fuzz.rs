@@ -62,13 +62,20 @@ pub struct FuzzBudgetArgs {
     /// Generator level: bytes, json, jsonrpc or mcp (repeatable; default: all)
     #[arg(long = "level", value_name = "LEVEL", value_parser = parse_level)]
     pub levels: Vec<Level>,
-    /// How long to wait for the sync ping and for each owed answer
+    /// How long to wait for the sync ping; a pending request's target may stay silent this long
+    /// before a ping checks it is alive
     #[arg(long, default_value = "2s", value_parser = parse_duration)]
     pub timeout: Duration,
+    /// The longest wait for an owed answer while the target is alive (answering pings, sending
+    /// progress); a request still unanswered then is cancelled and reported as a timeout note,
+    /// not a finding (MCP sets no deadline for answers)
+    #[arg(long, default_value = "60s", value_parser = parse_duration)]
+    pub max_wait: Duration,
     /// Time allowed to minimise one finding
     #[arg(long, default_value = "30s", value_parser = parse_duration)]
     pub minimize_time: Duration,
-    /// Write {"execs", "execs_per_sec", "findings": [{"oracle", "level", "reproducer", ...}]} to FILE
+    /// Write {"execs", "execs_per_sec", "findings": [{"oracle", "level", "reproducer", ...}],
+    /// "timeouts": [{"method", "count", ...}]} to FILE
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
     /// Where reproducers go (default: reports/fuzz/<run>/)
@@ -191,6 +198,7 @@ async fn run_server(args: FuzzServerArgs) -> Exit {
         levels: args.budget.levels.clone(),
         version: args.spec_version.unwrap_or(default_version),
         timeout: args.budget.timeout,
+        max_wait: args.budget.max_wait,
         report_dir: args.budget.report_dir(seed),
         max_line: args.max_line,
         minimize_budget: args.budget.minimize_time,
@@ -228,6 +236,7 @@ async fn run_client(args: FuzzClientArgs) -> Exit {
         levels: args.budget.levels.clone(),
         version: args.spec_version,
         timeout: args.budget.timeout,
+        max_wait: args.budget.max_wait,
         report_dir: args.budget.report_dir(seed),
         max_line: args.max_line,
         minimize_budget: args.budget.minimize_time,
@@ -379,6 +388,24 @@ fn print_summary(s: &Summary, seed: u64, kind: Kind) {
             f.reproducer.display()
         );
     }
+    for t in &s.timeouts {
+        let _ = writeln!(
+            out,
+            "TIMEOUT (a note, not a finding): {} request(s) {} unanswered after {:.1} s{}{}; MCP sets no deadline for an answer, so each was cancelled and the run went on",
+            t.count,
+            t.method,
+            t.waited_ms as f64 / 1000.0,
+            match t.first_exec {
+                Some(e) => format!(", first sent by exec {e}"),
+                None => ", the driver's own".to_owned(),
+            },
+            if t.progressed > 0 {
+                format!(", {} with progress", t.progressed)
+            } else {
+                String::new()
+            },
+        );
+    }
     if let Some(why) = &s.stopped {
         let _ = writeln!(out, "STOPPED: {why}");
     }
@@ -426,6 +453,7 @@ fn write_json(path: &std::path::Path, s: &Summary, seed: u64) -> std::io::Result
         "stopped": s.stopped,
         "seed": seed,
         "findings": findings,
+        "timeouts": s.timeouts,
     });
     let mut text = serde_json::to_string_pretty(&doc).unwrap_or_default();
     text.push('\n');

@@ -17,7 +17,8 @@
 //!                                   │                       │
 //!                                   │                       ▼
 //!                                   │      oracle::Judge (fuzz policy: what inputs owe and allow) ─► Verdict
-//!                                   │ ping sync, exit / session gone, RSS, deadlines ─────────────► Verdict
+//!                                   │ ping sync, exit / session gone, RSS ────────────────────────► Verdict
+//!                                   │ an owed answer waited for to --max-wait ─► cancelled, a timeout note (no verdict)
 //!   run: sessions, restarts, dedup ─► minimize (ddmin, fresh process) ─► repro (file)
 //! ```
 //!
@@ -43,6 +44,10 @@
 //!   `ping`, the liveness check and sync point; a fresh session starts after
 //!   a finding (and after a crash) and every [`run::SESSION_EXECS`] execs,
 //!   each but the first with 0–8 inputs before `initialize`.
+//! - **A slow answer is not a missing one**: an owed answer is waited for
+//!   while the target shows signs of life (a ping answered, progress), up
+//!   to `--max-wait`; one still missing then is a timeout note of the run,
+//!   not a finding ([`oracle::wait`]).
 //! - **No false findings by construction**: what may be demanded of the
 //!   target is derived from the bytes actually sent ([`expect`]); input
 //!   that parsers may read differently is owed nothing; the rule of each oracle,
@@ -88,5 +93,5 @@ pub mod verdict;
 pub use input::{Framing, Hint, Input, Level};
 pub use oracle::{Oracle, Verdict};
 pub use repro::{ReproError, Reproducer};
-pub use run::{fuzz, replay, Config, Finding, ReplayOutcome, RunError, Summary};
+pub use run::{fuzz, replay, Config, Finding, ReplayOutcome, RunError, Summary, TimeoutNote};
 pub use target::Target;

@@ -55,7 +55,11 @@ pub struct Config {
     /// Levels to generate (empty: all).
     pub levels: Vec<Level>,
     pub version: Version,
+    /// How long the sync ping is waited for, and how long an owed answer
+    /// may go without a sign of life ([`crate::oracle::wait`]).
     pub timeout: Duration,
+    /// The most an owed answer is waited for: then a [`TimeoutNote`], not a finding.
+    pub max_wait: Duration,
     pub report_dir: PathBuf,
     pub max_line: usize,
     /// Time allowed to minimise one finding.
@@ -71,6 +75,7 @@ impl Config {
             target: self.target.clone(),
             version: self.version,
             timeout: self.timeout,
+            max_wait: self.max_wait,
             max_line: self.max_line,
             rss_growth_kib: self.rss_growth_kib,
         }
@@ -99,6 +104,22 @@ pub struct Finding {
     pub confirmed: bool,
 }
 
+/// Requests of one method still unanswered when their wait ended
+/// (`--max-wait`): a note of the run, not a finding — MCP sets no deadline
+/// for an answer (see [`crate::oracle::wait`]).
+#[derive(Debug, Clone, Serialize)]
+pub struct TimeoutNote {
+    pub method: String,
+    /// How many requests of the method.
+    pub count: u64,
+    /// The exec that sent the first (`None`: a request of the driver's own).
+    pub first_exec: Option<u64>,
+    /// The longest wait, in ms.
+    pub waited_ms: u64,
+    /// How many of them had progress under their token meanwhile.
+    pub progressed: u64,
+}
+
 /// What a run did.
 #[derive(Debug, Clone, Serialize)]
 pub struct Summary {
@@ -111,6 +132,8 @@ pub struct Summary {
     pub minimize_seconds: f64,
     pub sessions: u64,
     pub findings: Vec<Finding>,
+    /// Requests waited for to the end without an answer, per method.
+    pub timeouts: Vec<TimeoutNote>,
     /// Why the run ended before its budget was spent (an HTTP server that
     /// could no longer be reached).
     pub stopped: Option<String>,
@@ -161,6 +184,7 @@ pub async fn fuzz(cfg: &Config, progress: &mut dyn FnMut(Progress)) -> Result<Su
             url: cfg.target.url().map(str::to_owned),
             command,
             timeout: cfg.timeout,
+            max_wait: cfg.max_wait,
         },
     );
     let mut l = Loop {
@@ -203,12 +227,9 @@ pub async fn fuzz(cfg: &Config, progress: &mut dyn FnMut(Progress)) -> Result<Su
         loop {
             let spent = !l.books.budget_left();
             if spent || l.books.exec - session_start >= SESSION_EXECS {
-                // Waiting for answers only matters when it can find something new.
-                let known = s
-                    .judge
-                    .owed_methods()
-                    .all(|m| l.books.known(Oracle::Unanswered, &format!("request {m}")));
-                if spent || !known {
+                // At the end of the run, what is still owed is waited for (a
+                // late answer is judged too); a fresh session need not wait.
+                if spent {
                     tripped.extend(s.drain().await);
                 }
                 break;
@@ -283,6 +304,7 @@ pub async fn fuzz(cfg: &Config, progress: &mut dyn FnMut(Progress)) -> Result<Su
             kinds.push(kind_of(&expects));
             history.push(input.clone());
             let v = s.exec(l.books.exec, &input, &expects).await;
+            l.books.timed_out(s.take_timeouts());
             l.books.exec += 1;
             l.books.tick(progress);
             if !v.is_empty() {
@@ -300,6 +322,7 @@ pub async fn fuzz(cfg: &Config, progress: &mut dyn FnMut(Progress)) -> Result<Su
             }
         }
         let stderr = s.stderr_tail().to_vec();
+        l.books.timed_out(s.take_timeouts());
         s.end().await;
         drop(s);
         let seq = Sequence {
@@ -395,6 +418,7 @@ pub async fn replay(
         target,
         version,
         timeout: Duration::from_millis(repro.timeout_ms),
+        max_wait: repro.max_wait(),
         max_line,
         rss_growth_kib: crate::driver::DEFAULT_RSS_GROWTH_KIB,
     };

@@ -19,6 +19,10 @@ pub enum Oracle {
     Http,
     ErrorClass,
     Notification,
+    /// The driver's own `initialize` unanswered within the start-up
+    /// timeout, or its own request refused without an answer. (An input's
+    /// request waited for to the end is a note, not this:
+    /// [`crate::oracle::wait`].)
     Unanswered,
     Memory,
 }

@@ -66,7 +66,11 @@ pub struct ClientFuzzConfig {
     pub levels: Vec<Level>,
     /// The version to answer `initialize` with (`None`: the client's own).
     pub version: Option<Version>,
+    /// How long the sync ping is waited for, and how long an owed answer
+    /// may go without a sign of life ([`crate::oracle::wait`]).
     pub timeout: Duration,
+    /// The most an owed answer is waited for: then a note, not a finding.
+    pub max_wait: Duration,
     pub report_dir: PathBuf,
     pub max_line: usize,
     /// Time allowed to minimise one finding.
@@ -82,6 +86,7 @@ impl ClientFuzzConfig {
             target: self.target.clone(),
             version,
             timeout: self.timeout,
+            max_wait: self.max_wait,
             max_line: self.max_line,
         }
     }
@@ -112,6 +117,7 @@ pub async fn fuzz_client(
             url: None,
             command,
             timeout: cfg.timeout,
+            max_wait: cfg.max_wait,
         },
     );
     let mut l = Loop { cfg, books };
@@ -183,7 +189,11 @@ pub async fn fuzz_client(
                     let rotate = l.books.exec - session_start >= SESSION_EXECS
                         || t0.elapsed() >= cfg.session_time;
                     if spent || rotate {
-                        tripped.extend(s.drain().await);
+                        // At the end of the run, what is still owed is
+                        // waited for; a fresh client need not wait.
+                        if spent {
+                            tripped.extend(s.drain().await);
+                        }
                         break;
                     }
                     let input = generate(cfg.seed, &cfg.levels, s.version(), l.books.exec);
@@ -191,6 +201,7 @@ pub async fn fuzz_client(
                     kinds.push(kind(&expects));
                     history.push(input.clone());
                     let v = s.exec(l.books.exec, &input, &expects).await;
+                    l.books.timed_out(s.take_timeouts());
                     l.books.exec += 1;
                     // A finding ends the session; a known one that leaves the
                     // client alive and answering does not (unlike a server's
@@ -211,6 +222,7 @@ pub async fn fuzz_client(
             }
         }
         let stderr = s.stderr_tail().to_vec();
+        l.books.timed_out(s.take_timeouts());
         let version = s.version();
         s.end().await;
         drop(s);
@@ -300,6 +312,7 @@ pub async fn replay_client(
         target,
         version: Some(version),
         timeout: Duration::from_millis(repro.timeout_ms),
+        max_wait: repro.max_wait(),
         max_line,
     };
     let tripped = run_sequence(&cfg, &repro.inputs)
@@ -324,6 +337,7 @@ mod tests {
             seen: "x".into(),
             version: "2025-11-25".into(),
             timeout_ms: 500,
+            max_wait_ms: None,
             handshake_at: 0,
             confirmed: true,
             transport: TRANSPORT.into(),

@@ -28,10 +28,10 @@ use std::time::Duration;
 use mcpspec_engine::Version;
 use tokio::time::Instant;
 
-use super::{Finding, Progress, ReplayOutcome, RunError, Summary};
+use super::{Finding, Progress, ReplayOutcome, RunError, Summary, TimeoutNote};
 use crate::input::Input;
 use crate::minimize::{trips, Tripped};
-use crate::oracle::{Oracle, Verdict};
+use crate::oracle::{Oracle, TimedOut, Verdict};
 use crate::repro::{ReproError, Reproducer, FORMAT};
 
 /// What every reproducer of a run says about its target.
@@ -44,6 +44,7 @@ pub(crate) struct ReproTarget {
     /// The command that was fuzzed (stdio; empty over HTTP).
     pub command: Vec<String>,
     pub timeout: Duration,
+    pub max_wait: Duration,
 }
 
 /// One minimised finding, ready to be saved.
@@ -66,6 +67,7 @@ pub(crate) struct Books {
     last_report: Instant,
     seen: HashSet<(Oracle, String)>,
     findings: Vec<Finding>,
+    timeouts: Vec<TimeoutNote>,
     pub exec: u64,
     pub sessions: u64,
     /// Time spent minimising: not fuzzing, so not part of the budget or the rate.
@@ -83,6 +85,7 @@ impl Books {
             last_report: Instant::now(),
             seen: HashSet::new(),
             findings: Vec::new(),
+            timeouts: Vec::new(),
             exec: 0,
             sessions: 0,
             minimizing: Duration::ZERO,
@@ -162,6 +165,7 @@ impl Books {
             seen,
             version: min.version.as_str().to_owned(),
             timeout_ms: u64::try_from(self.target.timeout.as_millis()).unwrap_or(u64::MAX),
+            max_wait_ms: Some(u64::try_from(self.target.max_wait.as_millis()).unwrap_or(u64::MAX)),
             handshake_at: min.handshake_at,
             confirmed: min.confirmed,
             transport: self.target.transport.clone(),
@@ -184,6 +188,30 @@ impl Books {
         Ok(())
     }
 
+    /// Notes requests waited for to the end without an answer (one note
+    /// per method: how often, the first exec, the longest wait).
+    pub fn timed_out(&mut self, late: Vec<TimedOut>) {
+        for t in late {
+            let note = match self.timeouts.iter_mut().find(|n| n.method == t.method) {
+                Some(n) => n,
+                None => {
+                    self.timeouts.push(TimeoutNote {
+                        method: t.method.clone(),
+                        count: 0,
+                        first_exec: t.exec,
+                        waited_ms: 0,
+                        progressed: 0,
+                    });
+                    let last = self.timeouts.len() - 1;
+                    &mut self.timeouts[last]
+                }
+            };
+            note.count += 1;
+            note.waited_ms = note.waited_ms.max(t.waited_ms);
+            note.progressed += u64::from(t.progressed);
+        }
+    }
+
     /// The last progress report, and what the run did (`stopped`: why it
     /// ended before its budget was spent).
     pub fn summary(self, progress: &mut dyn FnMut(Progress), stopped: Option<String>) -> Summary {
@@ -196,6 +224,7 @@ impl Books {
             minimize_seconds: self.minimizing.as_secs_f64(),
             sessions: self.sessions,
             findings: self.findings,
+            timeouts: self.timeouts,
             stopped,
         }
     }
@@ -259,6 +288,7 @@ mod tests {
             url: None,
             command: vec!["server".into()],
             timeout: Duration::from_millis(500),
+            max_wait: Duration::from_secs(3),
         }
     }
 
