@@ -370,7 +370,7 @@ fn print_summary(s: &Summary, seed: u64, kind: Kind) {
     for (i, f) in s.findings.iter().enumerate() {
         let _ = writeln!(
             out,
-            "FINDING {}: {} on {} ({})\n  {} {}: {}\n  reproducer: {} ({} input(s){}); replay with `mcpspec replay {}`",
+            "FINDING {}: {} on {} ({})\n  {} {}: {}{}\n  reproducer: {} ({} input(s){}); replay with `mcpspec replay {}`",
             i + 1,
             f.oracle,
             f.kind,
@@ -382,6 +382,7 @@ fn print_summary(s: &Summary, seed: u64, kind: Kind) {
             f.requirement_level,
             f.requirement,
             f.detail,
+            seen_with(f),
             f.reproducer.display(),
             f.inputs,
             if f.confirmed { "" } else { ", did not reproduce in a fresh process" },
@@ -426,6 +427,26 @@ fn print_summary(s: &Summary, seed: u64, kind: Kind) {
     );
 }
 
+/// `\n  seen N times, with K inputs: a, b, …` when a finding was seen more
+/// than once (one cause, many inputs: one finding).
+fn seen_with(f: &mcpspec_fuzz::Finding) -> String {
+    if f.count <= 1 {
+        return String::new();
+    }
+    let more = f.seen_with_total.saturating_sub(f.seen_with.len());
+    format!(
+        "\n  seen {} times, with {} kind(s) of input: {}{}",
+        f.count,
+        f.seen_with_total,
+        f.seen_with.join(", "),
+        if more > 0 {
+            format!(" and {more} more")
+        } else {
+            String::new()
+        }
+    )
+}
+
 fn write_json(path: &std::path::Path, s: &Summary, seed: u64) -> std::io::Result<()> {
     let findings: Vec<_> = s
         .findings
@@ -441,6 +462,9 @@ fn write_json(path: &std::path::Path, s: &Summary, seed: u64) -> std::io::Result
                 "detail": f.detail,
                 "inputs": f.inputs,
                 "confirmed": f.confirmed,
+                "count": f.count,
+                "seen_with": f.seen_with,
+                "seen_with_total": f.seen_with_total,
             })
         })
         .collect();

@@ -132,6 +132,52 @@ fn a_slow_but_correct_tool_is_waited_for_not_reported() {
     );
 }
 
+/// One bug seen with many methods is one finding (issue 14, item 12): the
+/// `invalid-params-code` fault answers -32603 for invalid params of every
+/// method (tools/call, prompts/get, resources/read, logging/setLevel, …).
+/// The finding lists the methods it was seen with, has one minimised
+/// reproducer, and the target still answering is not restarted for it: the
+/// sessions are the ones every 1000 execs start anyway.
+#[test]
+fn one_cause_across_methods_is_one_finding_without_restarts() {
+    let (run, doc, _) = fuzz_reference(
+        "one-cause",
+        &["invalid-params-code"],
+        &["--runs", "3000", "--level", "mcp"],
+    );
+    assert_eq!(run.code, Some(1), "{}\n{}", run.stdout, run.stderr);
+    let found = findings(&doc);
+    assert_eq!(found.len(), 1, "{doc}");
+    let f = &found[0];
+    assert_eq!(
+        (&f["oracle"], &f["requirement"]),
+        (
+            &Value::from("error-class"),
+            &Value::from("jsonrpc.error.invalid-params")
+        )
+    );
+    assert_eq!(f["kind"], "invalid params answered with error -32603");
+    let methods = f["seen_with_total"].as_u64().unwrap_or(0);
+    assert!(methods >= 3, "seen with {methods} kinds of input: {doc}");
+    assert!(f["count"].as_u64().unwrap_or(0) >= methods, "{doc}");
+    let seen: Vec<&str> = f["seen_with"]
+        .as_array()
+        .expect("seen_with")
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert!(seen.iter().all(|k| k.starts_with("malformed ")), "{seen:?}");
+    assert_eq!(
+        doc["sessions"], 3,
+        "a session per 1000 execs, none per finding: {doc}"
+    );
+    assert!(run.stdout.contains("kind(s) of input"), "{}", run.stdout);
+    let file = f["reproducer"].as_str().expect("path");
+    let again = mcpspec(&["replay", file], Duration::from_secs(60));
+    assert_eq!(again.code, Some(1), "{}\n{}", again.stdout, again.stderr);
+    assert!(again.stdout.contains("REPRODUCED"), "{}", again.stdout);
+}
+
 #[test]
 fn memory_growing_on_malformed_input_is_found() {
     // 256 KiB kept per malformed line: a 64 MiB bound is passed after a few

@@ -37,12 +37,17 @@
 //! malformed input is no finding either (JSON-RPC's answer to it is a
 //! SHOULD, and MCP clients are forbidden to send it): nothing is owed.
 //!
-//! Findings are deduplicated by oracle and message kind ([`Verdict::subject`]
-//! when set, else the kind of the input, [`crate::minimize::kind_of`]): for
-//! `stdout`, `output` and `notification` the kind is what was wrong with the
-//! output (`output: result_without_id`), for `alive` with a request
-//! pending the request's method, for `error-class` the malformed
-//! method, for `http` the rule broken (a 5xx: the kind of the input).
+//! Findings are deduplicated by oracle and cause ([`Verdict::cause`]) where
+//! the verdict names one, else by oracle and message kind
+//! ([`Verdict::subject`] when set, else the kind of the input,
+//! [`crate::minimize::kind_of`]); each finding lists the kinds it was seen
+//! with. For `error-class` the cause is the class of input and what it
+//! earned (`invalid params answered with error -32603`: one bug across
+//! methods, the malformed method the kind it was seen with), for an `http`
+//! 5xx owed an error the status; for `stdout`, `output` and `notification`
+//! the kind is what was wrong with the output (`output: result_without_id`),
+//! for `alive` with a request pending the request's method, for the other
+//! `http` verdicts the rule broken (a 5xx: the kind of the input).
 
 use std::collections::HashMap;
 
@@ -328,12 +333,15 @@ impl Judge {
             .collect();
         let status = record.status.unwrap_or(0);
         if status >= 500 && shape == Some(Shape::Requests { owed_error: true }) {
-            out.push(Verdict::new(
-                Oracle::Http,
-                &ids::JSONRPC_ROBUSTNESS_SURVIVES_INVALID,
-                format!("a request owed an error was answered with HTTP {status} (a server error on client input)"),
-                exec,
-            ));
+            out.push(
+                Verdict::new(
+                    Oracle::Http,
+                    &ids::JSONRPC_ROBUSTNESS_SURVIVES_INVALID,
+                    format!("a request owed an error was answered with HTTP {status} (a server error on client input)"),
+                    exec,
+                )
+                .because(format!("HTTP {status} for a request owed an error")),
+            );
         }
         out
     }
@@ -420,12 +428,17 @@ impl Judge {
         };
         let (_, exec) = self.echoes.remove(i);
         if obj.contains_key("result") {
-            out.push(Verdict::new(
-                Oracle::ErrorClass,
-                &ids::JSONRPC_ERROR_INVALID_REQUEST,
-                format!("a request with the unusable id {id} was answered with a success result"),
-                Some(exec),
-            ));
+            out.push(
+                Verdict::new(
+                    Oracle::ErrorClass,
+                    &ids::JSONRPC_ERROR_INVALID_REQUEST,
+                    format!(
+                        "a request with the unusable id {id} was answered with a success result"
+                    ),
+                    Some(exec),
+                )
+                .because("an unusable id answered with a success result".to_owned()),
+            );
         }
         true
     }
@@ -484,10 +497,30 @@ impl Judge {
             }
             Err(_) => {}
         }
-        if let (Some(subject), Some(v)) = (subject, out.get_mut(before)) {
-            v.subject = Some(subject);
+        if let Some(v) = out.get_mut(before) {
+            v.subject = subject;
+            v.cause = Some(wrong_class(want, &r.outcome));
         }
         true
+    }
+}
+
+/// The shape of a wrong answer to input owed an error, whatever method it
+/// was seen with: the class of input and what it earned (one SDK bug that
+/// answers -32603 for every malformed request is one cause).
+fn wrong_class(want: Want, outcome: &Result<Value, mcpspec_wire::ErrorObject>) -> String {
+    let class = if want.requirement == &ids::JSONRPC_ERROR_INVALID_PARAMS {
+        "invalid params".to_owned()
+    } else if want.requirement == &ids::JSONRPC_ERROR_METHOD_NOT_FOUND {
+        "an unknown method".to_owned()
+    } else if want.requirement == &ids::JSONRPC_ERROR_INVALID_REQUEST {
+        "an invalid request".to_owned()
+    } else {
+        format!("input owed an error ({})", want.requirement.id)
+    };
+    match outcome {
+        Ok(_) => format!("{class} answered with a success result"),
+        Err(e) => format!("{class} answered with error {}", e.code),
     }
 }
 

@@ -60,7 +60,8 @@ pub struct Reproducer {
     pub requirement: String,
     /// `MUST` or `SHOULD`.
     pub level: String,
-    /// The message kind the finding was deduplicated by.
+    /// The key the finding was deduplicated by: its cause, or the message
+    /// kind (see [`crate::minimize::key_of`]).
     pub kind: String,
     /// What the oracle saw.
     pub seen: String,

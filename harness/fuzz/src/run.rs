@@ -8,8 +8,11 @@
 //!             an HTTP server that can no longer be reached ends the run
 //!             (Summary::stopped)
 //!  each exec: generate(seed, exec) ─► derive expectations ─► Session::exec ─► verdicts
-//!  a verdict ⇒ key (oracle, message kind); a new key is minimised and saved;
-//!               the session ends and a fresh one starts (also after a crash)
+//!  a verdict ⇒ key (oracle, cause or message kind: minimize::key_of); a new
+//!               key is minimised and saved, a known one counted on its finding
+//!               with what it was seen with; the session goes on while the
+//!               target still answers, and ends (a fresh one starts) when the
+//!               verdict is alive, ping or memory (Oracle::ends_session)
 //!  every SESSION_EXECS execs a fresh session (lifecycle coverage, bounded reproducers)
 //!  the budget (--runs / --duration) is spent ⇒ wait for owed answers, stop
 //! ```
@@ -29,7 +32,9 @@ use crate::driver::{memory_verdict, Session, SessionConfig, PING_BEFORE_INIT};
 use crate::expect::derive;
 use crate::gen::{generate, Ctx as GenCtx, Knowledge, Phase};
 use crate::input::{Framing, Input, Level};
-use crate::minimize::{index_in, kind_at, kind_of, minimize, reproduces, run_sequence, Sequence};
+use crate::minimize::{
+    index_in, key_of, kind_at, kind_of, minimize, reproduces, run_sequence, Sequence,
+};
 use crate::oracle::{Oracle, Verdict};
 use crate::repro::{ReproError, Reproducer};
 use crate::rng::Rng;
@@ -92,7 +97,9 @@ pub struct Finding {
     pub requirement: &'static str,
     /// `MUST` or `SHOULD`.
     pub requirement_level: String,
-    /// The message kind it was deduplicated by.
+    /// The key it was deduplicated by: the cause when the oracle names one
+    /// (`invalid params answered with error -32603`), else the message kind
+    /// (`request tools/call`).
     pub kind: String,
     pub detail: String,
     /// The reproducer file.
@@ -102,6 +109,13 @@ pub struct Finding {
     /// The reproducer tripped the oracle again in a fresh process (false:
     /// the finding depends on timing, or on more than the inputs).
     pub confirmed: bool,
+    /// How often it tripped in the run.
+    pub count: u64,
+    /// The message kinds it was seen with (`malformed tools/call`,
+    /// `malformed prompts/get`, …), the first few.
+    pub seen_with: Vec<String>,
+    /// How many distinct message kinds it was seen with.
+    pub seen_with_total: usize,
 }
 
 /// Requests of one method still unanswered when their wait ended
@@ -276,7 +290,7 @@ pub async fn fuzz(cfg: &Config, progress: &mut dyn FnMut(Progress)) -> Result<Su
                     .into_iter()
                     .filter(|v| {
                         let kind = v.subject.as_deref().unwrap_or("handshake");
-                        !l.books.known(v.oracle, kind)
+                        !l.books.known(v.oracle, &key_of(v, kind))
                     })
                     .collect();
                 if !carried.is_empty() {
@@ -307,9 +321,23 @@ pub async fn fuzz(cfg: &Config, progress: &mut dyn FnMut(Progress)) -> Result<Su
             l.books.timed_out(s.take_timeouts());
             l.books.exec += 1;
             l.books.tick(progress);
-            if !v.is_empty() {
+            if v.iter().any(|v| v.oracle.ends_session()) || s.exited() {
                 tripped = v;
                 break;
+            }
+            if !v.is_empty() {
+                // The target still answers: what it did is recorded now,
+                // and the session goes on (no restart per finding).
+                let seq = Sequence {
+                    inputs: history.clone(),
+                    handshake_at,
+                };
+                let stderr = s.stderr_tail().to_vec();
+                for v in v {
+                    let idx = index_in(&v, session_start);
+                    let seen = kind_at(&v, session_start, &kinds);
+                    l.record(&seq, idx, v, seen, &stderr).await?;
+                }
             }
             if s.initialized && l.books.exec % RSS_EVERY == 0 {
                 if let (Some(base), Some(now)) = (rss_base, s.rss_kib()) {
@@ -331,8 +359,8 @@ pub async fn fuzz(cfg: &Config, progress: &mut dyn FnMut(Progress)) -> Result<Su
         };
         for v in tripped {
             let idx = index_in(&v, session_start);
-            let kind = kind_at(&v, session_start, &kinds);
-            l.record(&seq, idx, v, kind, &stderr).await?;
+            let seen = kind_at(&v, session_start, &kinds);
+            l.record(&seq, idx, v, seen, &stderr).await?;
         }
     }
     Ok(l.books.summary(progress, stopped))
@@ -347,16 +375,19 @@ fn gone_message(cfg: &Config, exec: u64, why: &str) -> String {
 }
 
 impl Loop<'_> {
-    /// A new (oracle, kind) is minimised and saved; a known one is dropped.
+    /// A new (oracle, key) is minimised and saved; a known one is counted
+    /// on its finding, with `seen`, the message kind it was seen with.
     async fn record(
         &mut self,
         seq: &Sequence,
         idx: Option<usize>,
         v: Verdict,
-        kind: String,
+        seen: String,
         stderr: &[String],
     ) -> Result<(), RunError> {
+        let kind = key_of(&v, &seen);
         if !self.books.claim(v.oracle, &kind) {
+            self.books.sighted(v.oracle, &kind, &seen);
             return Ok(());
         }
         let t = Instant::now();
@@ -389,7 +420,7 @@ impl Loop<'_> {
             confirmed,
             version: self.version,
         };
-        self.books.save(v, kind, stderr, min)
+        self.books.save(v, kind, seen, stderr, min)
     }
 }
 

@@ -6,9 +6,9 @@
 //!  session k: the same; a client that leaves during the handshake FAILED_SESSIONS
 //!             times in a row ends the run (Summary::stopped)
 //!  each exec: generate(seed, exec, version) ─► derive what the client owes ─► exec ─► verdicts
-//!  a verdict ⇒ key (oracle, message kind); a new key is minimised and saved;
-//!               the session ends and a fresh client starts (also after a crash;
-//!               known keys of a client still alive and answering do not end it)
+//!  a verdict ⇒ key (oracle, cause or message kind); a new key is minimised and
+//!               saved, a known one counted; the session ends and a fresh client
+//!               starts only after alive or ping (a client still answering goes on)
 //!  a client that ends its session cleanly, or gives up the held request ⇒ a fresh client
 //!  every SESSION_EXECS execs, or after --session-time, a fresh client
 //!  the client answers no ping even without input (a confirmed finding with
@@ -35,7 +35,7 @@ use super::expect::{derive, kind};
 use super::gen::generate;
 use super::minimize::{minimize, reproduces, run_sequence};
 use crate::input::{Input, Level};
-use crate::minimize::{index_in, kind_at};
+use crate::minimize::{index_in, key_of, kind_at};
 use crate::oracle::{Oracle, Verdict};
 use crate::repro::Reproducer;
 use crate::run::common::{outcome, replay_version, Books, Minimized, ReproTarget};
@@ -179,7 +179,7 @@ pub async fn fuzz_client(
                 tripped = s
                     .take_carry()
                     .into_iter()
-                    .filter(|v| !l.books.known(v.oracle, &kind_at(v, 0, &[])))
+                    .filter(|v| !l.books.known(v.oracle, &key_of(v, &kind_at(v, 0, &[]))))
                     .collect();
                 while tripped.is_empty() {
                     let spent = !l.books.budget_left();
@@ -203,16 +203,18 @@ pub async fn fuzz_client(
                     let v = s.exec(l.books.exec, &input, &expects).await;
                     l.books.timed_out(s.take_timeouts());
                     l.books.exec += 1;
-                    // A finding ends the session; a known one that leaves the
-                    // client alive and answering does not (unlike a server's
-                    // session, which ends on any verdict: a client process is
-                    // slower to start, and its findings recur every session).
-                    let news = v.iter().any(|v| {
-                        matches!(v.oracle, Oracle::Alive | Oracle::Ping)
-                            || !l.books.known(v.oracle, &kind_at(v, session_start, &kinds))
-                    });
-                    if news {
+                    // A client gone or not answering ends the session; any
+                    // other finding is recorded now and the session goes on.
+                    if v.iter().any(|v| v.oracle.ends_session()) {
                         tripped = v;
+                    } else {
+                        for v in v {
+                            let idx = index_in(&v, session_start);
+                            let seen = kind_at(&v, session_start, &kinds);
+                            let stderr = s.stderr_tail().to_vec();
+                            l.record(&history, idx, v, seen, s.version(), &stderr)
+                                .await?;
+                        }
                     }
                     l.books.tick(progress);
                     if s.exited() || s.wound_down() {
@@ -228,8 +230,8 @@ pub async fn fuzz_client(
         drop(s);
         for v in tripped {
             let idx = index_in(&v, session_start);
-            let kind = kind_at(&v, session_start, &kinds);
-            l.record(&history, idx, v, kind, version, &stderr).await?;
+            let seen = kind_at(&v, session_start, &kinds);
+            l.record(&history, idx, v, seen, version, &stderr).await?;
         }
         if let Some(f) = l.books.findings().iter().find(|f| mute(f)) {
             stopped = Some(format!(
@@ -253,17 +255,20 @@ fn mute(f: &Finding) -> bool {
 }
 
 impl Loop<'_> {
-    /// A new (oracle, kind) is minimised and saved; a known one is dropped.
+    /// A new (oracle, key) is minimised and saved; a known one is counted
+    /// on its finding, with `seen`, the message kind it was seen with.
     async fn record(
         &mut self,
         history: &[Input],
         idx: Option<usize>,
         v: Verdict,
-        kind: String,
+        seen: String,
         version: Version,
         stderr: &[String],
     ) -> Result<(), RunError> {
+        let kind = key_of(&v, &seen);
         if !self.books.claim(v.oracle, &kind) {
+            self.books.sighted(v.oracle, &kind, &seen);
             return Ok(());
         }
         // Trials answer initialize as the session did.
@@ -285,7 +290,7 @@ impl Loop<'_> {
             confirmed,
             version,
         };
-        self.books.save(v, kind, stderr, min)
+        self.books.save(v, kind, seen, stderr, min)
     }
 }
 

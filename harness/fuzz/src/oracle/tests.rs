@@ -245,3 +245,45 @@ fn an_id_written_as_minus_zero_is_answered_by_zero_or_refused() {
     let v = f.recv(r#"{"jsonrpc":"2.0","id":"0","result":{}}"#);
     assert_eq!(v[0].requirement.id, "jsonrpc.response.id-matches");
 }
+
+#[test]
+fn one_wrong_error_class_across_methods_is_one_cause() {
+    let mut j = Judge::new(1000);
+    let owed = |id: i64, method: &str| Expect::Owed {
+        id: Id::from(id),
+        method: method.into(),
+        error: Some(INVALID_PARAMS),
+        token: None,
+        batch: false,
+    };
+    j.sent(
+        0,
+        &[
+            owed(1, "tools/call"),
+            owed(2, "prompts/get"),
+            owed(3, "resources/read"),
+        ],
+        0,
+    );
+    let answer = |j: &mut Judge, text: &str| j.frame(Via::Stdio, text.as_bytes(), Vec::new());
+    let internal =
+        |id| format!(r#"{{"jsonrpc":"2.0","id":{id},"error":{{"code":-32603,"message":"x"}}}}"#);
+    let a = answer(&mut j, &internal(1));
+    let b = answer(&mut j, &internal(2));
+    // Seen with two methods, one cause: the key findings are deduplicated by.
+    assert_eq!(a[0].subject.as_deref(), Some("malformed tools/call"));
+    assert_eq!(b[0].subject.as_deref(), Some("malformed prompts/get"));
+    assert_eq!(a[0].cause, b[0].cause);
+    assert_eq!(
+        a[0].cause.as_deref(),
+        Some("invalid params answered with error -32603")
+    );
+    let key = |v: &Verdict| crate::minimize::key_of(v, v.subject.as_deref().unwrap_or(""));
+    assert_eq!(key(&a[0]), key(&b[0]));
+    // Another wrong answer to the same class is another cause.
+    let c = answer(&mut j, r#"{"jsonrpc":"2.0","id":3,"result":{}}"#);
+    assert_eq!(
+        c[0].cause.as_deref(),
+        Some("invalid params answered with a success result")
+    );
+}
