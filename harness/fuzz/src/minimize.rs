@@ -213,9 +213,26 @@ pub async fn minimize(
         end,
         deadline,
         |keep| subset(seq, keep),
-        async |trial: &Sequence| reproduces(cfg, trial, oracle, kind).await,
+        async |trial: &Sequence| {
+            let cfg = SessionConfig {
+                max_wait: within_budget(cfg.max_wait, cfg.timeout, deadline),
+                ..cfg.clone()
+            };
+            reproduces(&cfg, trial, oracle, kind).await
+        },
     )
     .await
+}
+
+/// A trial waits for owed answers no longer than the budget has left (at
+/// least a timeout): a target that leaves requests unanswered must not
+/// make each trial last `--max-wait`.
+pub(crate) fn within_budget(max_wait: Duration, timeout: Duration, deadline: Instant) -> Duration {
+    max_wait.min(
+        deadline
+            .saturating_duration_since(Instant::now())
+            .max(timeout),
+    )
 }
 
 /// The shrinking both fuzzers do once input `end` tripped an oracle: that
@@ -339,6 +356,16 @@ mod tests {
         // The first input: alone is all there is.
         let first = shrink_around(0, deadline, make, async |_: &Vec<usize>| false).await;
         assert_eq!(first, (vec![0], false));
+    }
+
+    #[test]
+    fn a_trial_waits_no_longer_than_the_budget_has_left() {
+        let (max, t) = (Duration::from_secs(60), Duration::from_secs(2));
+        let soon = Instant::now() + Duration::from_secs(10);
+        assert!(within_budget(max, t, soon) <= Duration::from_secs(10));
+        assert_eq!(within_budget(max, t, Instant::now()), t);
+        let later = Instant::now() + Duration::from_secs(600);
+        assert_eq!(within_budget(max, t, later), max);
     }
 
     #[test]
