@@ -16,7 +16,10 @@
 //! a null id in the body of a refused POST is the transport's refusal, not a
 //! JSON-RPC response to judge — on either HTTP transport, so a legacy
 //! server's 400 for an unreadable POST is a refusal here exactly as it is to
-//! the fuzzer.
+//! the fuzzer. Such a POST carried no message, so nothing is owed on the
+//! stream either: the 2024-11-05 transport page only says that server
+//! messages travel as `message` events, and has no rule that a parse error
+//! must (also) come there, so none is judged.
 
 use std::collections::HashSet;
 
