@@ -102,7 +102,7 @@ pub async fn run(ctx: &mut Ctx<'_>, i: usize, step: &Step) -> Result<(), Stop> {
                                 .to_owned(),
                         )),
                     };
-                    let id = id_from_value(&id);
+                    let id = Id::from_value(&id);
                     expect_response(
                         ctx,
                         at,
@@ -181,20 +181,12 @@ fn render_opt(t: Option<&Template>, vars: &Bindings) -> Result<Option<Value>, St
         .map_err(scenario_error)
 }
 
-fn id_from_value(v: &Value) -> Option<Id> {
-    match v {
-        Value::String(s) => Some(Id::String(s.clone())),
-        Value::Number(n) if !n.is_f64() => Some(Id::Number(n.clone())),
-        _ => None,
-    }
-}
-
 async fn send(ctx: &mut Ctx<'_>, at: Option<(usize, &Step)>, s: &SendStep) -> Result<(), Stop> {
     let params = render_opt(s.params.as_ref(), &ctx.vars)?;
     let id = match &s.id {
         Some(t) => {
             let v = t.render(&ctx.vars).map_err(scenario_error)?;
-            id_from_value(&v).ok_or_else(|| {
+            Id::from_value(&v).ok_or_else(|| {
                 Stop::Error(
                     Blame::Scenario,
                     format!("`id: {v}` is not a string or integer; use `raw` for invalid ids"),
@@ -363,7 +355,7 @@ async fn expect(
             let id = ctx
                 .vars
                 .get(&format!("{label}.id"))
-                .and_then(id_from_value)
+                .and_then(Id::from_value)
                 .ok_or_else(|| {
                     Stop::Error(
                         Blame::Scenario,
@@ -376,7 +368,7 @@ async fn expect(
             )
         }
         Selector::Id(v) => {
-            let id = id_from_value(v);
+            let id = Id::from_value(v);
             (
                 format!("a response with id {v}"),
                 Box::new(move |m| matches!(m, Message::Response(r) if r.id == id)),
