@@ -90,6 +90,16 @@ pub enum ReferenceCommand {
     Client(ReferenceClientArgs),
 }
 
+/// `--no-tests`: what a run that selects no case comes to (nextest's
+/// meaning). A run that selected cases but judged none is another matter:
+/// it exits 3 whatever this says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum NoTests {
+    Fail,
+    Warn,
+    Pass,
+}
+
 /// Options that choose cases.
 #[derive(Debug, Clone, Args)]
 pub struct SelectArgs {
@@ -126,6 +136,14 @@ pub struct ServerArgs {
     /// Treat SHOULD violations (warnings) as failures
     #[arg(long)]
     pub strict: bool,
+    /// Stop at the first failing case (one the baseline does not expect):
+    /// no case starts after it, running ones are cancelled; exit 1
+    #[arg(long)]
+    pub fail_fast: bool,
+    /// What a run whose filters select no case comes to: fail (exit 2),
+    /// warn (a warning, exit 0) or pass (exit 0)
+    #[arg(long, value_enum, default_value_t = NoTests::Fail, value_name = "ACTION")]
+    pub no_tests: NoTests,
     /// Write the results as JSON to FILE
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,

@@ -62,13 +62,20 @@ pub struct FuzzBudgetArgs {
     /// Generator level: bytes, json, jsonrpc or mcp (repeatable; default: all)
     #[arg(long = "level", value_name = "LEVEL", value_parser = parse_level)]
     pub levels: Vec<Level>,
-    /// How long to wait for the sync ping and for each owed answer
+    /// How long to wait for the sync ping; a pending request's target may stay silent this long
+    /// before a ping checks it is alive
     #[arg(long, default_value = "2s", value_parser = parse_duration)]
     pub timeout: Duration,
+    /// The longest wait for an owed answer while the target is alive (answering pings, sending
+    /// progress); a request still unanswered then is cancelled and reported as a timeout note,
+    /// not a finding (MCP sets no deadline for answers)
+    #[arg(long, default_value = "60s", value_parser = parse_duration)]
+    pub max_wait: Duration,
     /// Time allowed to minimise one finding
     #[arg(long, default_value = "30s", value_parser = parse_duration)]
     pub minimize_time: Duration,
-    /// Write {"execs", "execs_per_sec", "findings": [{"oracle", "level", "reproducer", ...}]} to FILE
+    /// Write {"execs", "execs_per_sec", "findings": [{"oracle", "level", "reproducer", ...}],
+    /// "timeouts": [{"method", "count", ...}]} to FILE
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
     /// Where reproducers go (default: reports/fuzz/<run>/)
@@ -191,6 +198,7 @@ async fn run_server(args: FuzzServerArgs) -> Exit {
         levels: args.budget.levels.clone(),
         version: args.spec_version.unwrap_or(default_version),
         timeout: args.budget.timeout,
+        max_wait: args.budget.max_wait,
         report_dir: args.budget.report_dir(seed),
         max_line: args.max_line,
         minimize_budget: args.budget.minimize_time,
@@ -228,6 +236,7 @@ async fn run_client(args: FuzzClientArgs) -> Exit {
         levels: args.budget.levels.clone(),
         version: args.spec_version,
         timeout: args.budget.timeout,
+        max_wait: args.budget.max_wait,
         report_dir: args.budget.report_dir(seed),
         max_line: args.max_line,
         minimize_budget: args.budget.minimize_time,
@@ -361,7 +370,7 @@ fn print_summary(s: &Summary, seed: u64, kind: Kind) {
     for (i, f) in s.findings.iter().enumerate() {
         let _ = writeln!(
             out,
-            "FINDING {}: {} on {} ({})\n  {} {}: {}\n  reproducer: {} ({} input(s){}); replay with `mcpspec replay {}`",
+            "FINDING {}: {} on {} ({})\n  {} {}: {}{}\n  reproducer: {} ({} input(s){}); replay with `mcpspec replay {}`",
             i + 1,
             f.oracle,
             f.kind,
@@ -373,10 +382,29 @@ fn print_summary(s: &Summary, seed: u64, kind: Kind) {
             f.requirement_level,
             f.requirement,
             f.detail,
+            seen_with(f),
             f.reproducer.display(),
             f.inputs,
             if f.confirmed { "" } else { ", did not reproduce in a fresh process" },
             f.reproducer.display()
+        );
+    }
+    for t in &s.timeouts {
+        let _ = writeln!(
+            out,
+            "TIMEOUT (a note, not a finding): {} request(s) {} unanswered after {:.1} s{}{}; MCP sets no deadline for an answer, so each was cancelled and the run went on",
+            t.count,
+            t.method,
+            t.waited_ms as f64 / 1000.0,
+            match t.first_exec {
+                Some(e) => format!(", first sent by exec {e}"),
+                None => ", the driver's own".to_owned(),
+            },
+            if t.progressed > 0 {
+                format!(", {} with progress", t.progressed)
+            } else {
+                String::new()
+            },
         );
     }
     if let Some(why) = &s.stopped {
@@ -399,6 +427,26 @@ fn print_summary(s: &Summary, seed: u64, kind: Kind) {
     );
 }
 
+/// `\n  seen N times, with K inputs: a, b, …` when a finding was seen more
+/// than once (one cause, many inputs: one finding).
+fn seen_with(f: &mcpspec_fuzz::Finding) -> String {
+    if f.count <= 1 {
+        return String::new();
+    }
+    let more = f.seen_with_total.saturating_sub(f.seen_with.len());
+    format!(
+        "\n  seen {} times, with {} kind(s) of input: {}{}",
+        f.count,
+        f.seen_with_total,
+        f.seen_with.join(", "),
+        if more > 0 {
+            format!(" and {more} more")
+        } else {
+            String::new()
+        }
+    )
+}
+
 fn write_json(path: &std::path::Path, s: &Summary, seed: u64) -> std::io::Result<()> {
     let findings: Vec<_> = s
         .findings
@@ -414,6 +462,9 @@ fn write_json(path: &std::path::Path, s: &Summary, seed: u64) -> std::io::Result
                 "detail": f.detail,
                 "inputs": f.inputs,
                 "confirmed": f.confirmed,
+                "count": f.count,
+                "seen_with": f.seen_with,
+                "seen_with_total": f.seen_with_total,
             })
         })
         .collect();
@@ -426,6 +477,7 @@ fn write_json(path: &std::path::Path, s: &Summary, seed: u64) -> std::io::Result
         "stopped": s.stopped,
         "seed": seed,
         "findings": findings,
+        "timeouts": s.timeouts,
     });
     let mut text = serde_json::to_string_pretty(&doc).unwrap_or_default();
     text.push('\n');

@@ -102,7 +102,7 @@ impl<R: Reporter> Reporter for Progress<R> {
                     Outcome::Fail => self.failed += 1,
                     Outcome::Error { .. } => self.errored += 1,
                     Outcome::Warn => self.warned += 1,
-                    Outcome::Pass | Outcome::NotApplicable { .. } => {}
+                    Outcome::Pass | Outcome::NotApplicable { .. } | Outcome::Blocked { .. } => {}
                 }
                 self.forward(event);
                 self.bar.inc(1);

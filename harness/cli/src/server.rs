@@ -30,12 +30,13 @@ use std::collections::BTreeMap;
 use mcpspec_model::Exit;
 use mcpspec_runner::run::{run_until, Offer};
 use mcpspec_runner::{
-    plan, transport_kind, Case, CaseConfig, Reporter, RunConfig, Selection, Target,
+    plan, transport_kind, Case, CaseConfig, CaseResult, FailFast, Reporter, RunConfig, Selection,
+    Target,
 };
 use mcpspec_scenario::{Corpus, Scenario, TransportKind};
 use mcpspec_transport::{ClientCommand, CommandSpec};
 
-use crate::cli::{SelectArgs, ServerArgs};
+use crate::cli::{NoTests, SelectArgs, ServerArgs};
 
 /// Loads the scenarios, printing every scenario-file error (exit 2 on any).
 pub fn load_corpus(extra: &[PathBuf]) -> Result<Vec<Arc<Scenario>>, Exit> {
@@ -265,8 +266,17 @@ async fn run_as(args: ServerArgs, role: Role) -> Exit {
         return crate::requirements::emit(&text);
     }
     if cases.is_empty() {
-        eprintln!("error: no case matches the filters");
-        return Exit::Usage;
+        return match args.no_tests {
+            NoTests::Fail => {
+                eprintln!("error: no case matches the filters (--no-tests=fail)");
+                Exit::Usage
+            }
+            NoTests::Warn => {
+                eprintln!("warning: no case matches the filters (--no-tests=warn)");
+                Exit::Success
+            }
+            NoTests::Pass => Exit::Success,
+        };
     }
     let cores = std::thread::available_parallelism().map_or(2, usize::from);
     // The built-in reference is a light native process and its cases mostly
@@ -275,15 +285,18 @@ async fn run_as(args: ServerArgs, role: Role) -> Exit {
     // unknown weight (an interpreter, `npx`) gets one per core.
     let light = args.command.is_empty() && role == Role::Server;
     let jobs = args.jobs.unwrap_or(if light { cores * 4 } else { cores });
+    let baseline = match load_baseline(&args, &scenarios, role_prefix) {
+        Ok(b) => b,
+        Err(code) => return code,
+    };
     let cfg = RunConfig {
         case: case_config,
         offers,
         jobs,
         strict: args.strict,
-    };
-    let baseline = match load_baseline(&args, &scenarios, role_prefix) {
-        Ok(b) => b,
-        Err(code) => return code,
+        fail_fast: args
+            .fail_fast
+            .then(|| fail_fast(args.strict, baseline.clone())),
     };
     let strict = args.strict;
     let redactions = match crate::diff::load_redactions(args.redactions.as_deref()) {
@@ -371,4 +384,18 @@ async fn run_as(args: ServerArgs, role: Role) -> Exit {
         Some(v) => v.tally.exit_code(&summary, strict),
         None => summary.exit_code(strict),
     }
+}
+
+/// `--fail-fast`'s rule: a case that fails (warns too under `--strict`, a
+/// block weighing as its cause), unless the baseline expects it.
+fn fail_fast(strict: bool, baseline: Option<Arc<Baseline>>) -> FailFast {
+    FailFast(Arc::new(move |r: &CaseResult| {
+        let mut one = mcpspec_runner::Summary::default();
+        one.add(&r.outcome);
+        let expected = baseline
+            .as_ref()
+            .and_then(|b| b.judge(r))
+            .is_some_and(|e| matches!(e, mcpspec_report::Expectation::ExpectedFailure(_)));
+        one.has_failures(strict) && !expected
+    }))
 }

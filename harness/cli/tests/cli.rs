@@ -135,7 +135,7 @@ fn a_target_that_cannot_start_exits_3() {
     ]);
     assert_eq!(out.status.code(), Some(3));
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(stdout.contains("target at fault"), "{stdout}");
+    assert!(stdout.contains("failed to start"), "{stdout}");
 }
 
 #[test]
@@ -231,4 +231,66 @@ fn counts_of_one_are_singular() {
         stdout.contains(" cases against") && stdout.contains("(2 jobs)"),
         "{stdout}"
     );
+}
+
+/// `--no-tests` (nextest's meaning): filters that select nothing fail the
+/// run by default; `warn` and `pass` let it succeed.
+#[test]
+fn filters_that_select_nothing_follow_no_tests() {
+    let run = |extra: &[&str]| {
+        let mut args = vec!["server", "--filter", "server/no-such-area/"];
+        args.extend(extra);
+        mcpspec(&args)
+    };
+    let fail = run(&[]);
+    assert_eq!(fail.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&fail.stderr).contains("no case matches"));
+    let warn = run(&["--no-tests", "warn"]);
+    assert_eq!(warn.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&warn.stderr).contains("warning: no case matches"));
+    let pass = run(&["--no-tests=pass"]);
+    assert_eq!(pass.status.code(), Some(0));
+    assert!(
+        pass.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&pass.stderr)
+    );
+}
+
+/// `--fail-fast` stops at the first failing case: fewer results than
+/// planned, the report says why, exit 1.
+#[test]
+fn fail_fast_stops_at_the_first_failure() {
+    let dir = temp_dir("fail-fast");
+    let json = dir.join("out.json");
+    let out = mcpspec(&[
+        "server",
+        "--fail-fast",
+        "--jobs",
+        "1",
+        "--spec-version",
+        "2025-06-18",
+        "--filter",
+        "server/tools/",
+        "--json",
+        json.to_str().unwrap(),
+        "--",
+        BIN,
+        "reference",
+        "server",
+        "--fault",
+        "exit-on-call",
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(doc["run"]["interrupted_by"], "--fail-fast: a case failed");
+    let planned = doc["run"]["planned"].as_u64().unwrap();
+    let finished = doc["results"].as_array().unwrap().len() as u64;
+    assert!(finished < planned, "{finished} of {planned}");
+    assert_eq!(doc["summary"]["failed"], 1, "{}", doc["summary"]);
 }

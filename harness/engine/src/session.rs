@@ -620,11 +620,7 @@ impl Session {
 }
 
 fn request_id_param(params: Option<&Value>) -> Option<Id> {
-    match params?.get("requestId")? {
-        Value::String(s) => Some(Id::String(s.clone())),
-        Value::Number(n) if !n.is_f64() => Some(Id::Number(n.clone())),
-        _ => None,
-    }
+    Id::from_value(params?.get("requestId")?)
 }
 
 #[cfg(test)]

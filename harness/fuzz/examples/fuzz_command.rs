@@ -33,6 +33,7 @@ async fn main() {
             .and_then(|v| v.parse().ok())
             .unwrap_or(mcpspec_engine::Version::LATEST_HANDSHAKE),
         timeout: Duration::from_secs(2),
+        max_wait: mcpspec_fuzz::oracle::DEFAULT_MAX_WAIT,
         report_dir: std::env::temp_dir().join(format!("mcpspec-fuzz-example-{seed}")),
         max_line: mcpspec_wire::DEFAULT_MAX_LINE,
         minimize_budget: Duration::from_secs(20),

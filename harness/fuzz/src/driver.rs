@@ -10,7 +10,9 @@
 //!         the oracle's violations, with each frame and each POST's exchange,
 //!         go to the session's Judge (fuzz policy: what the inputs owe and allow)
 //!  verdicts: exit / session gone ⇒ alive; no ping answer within the timeout ⇒ ping;
-//!            judge's verdicts; owed requests past their deadline ⇒ unanswered
+//!            judge's verdicts
+//!  waits:    any frame is a sign of life; an owed request waited for to --max-wait
+//!            ⇒ cancelled and noted (a timeout, not a finding: `wait`)
 //! ```
 //!
 //! The ping is the liveness check and the synchronisation point, so one
@@ -39,12 +41,14 @@ use crate::gen::Knowledge;
 use crate::input::{Framing, Input};
 use crate::memory::rss_kib;
 pub use crate::memory::{memory_verdict, DEFAULT_RSS_GROWTH_KIB, MEMORY_GROWTH};
-use crate::oracle::{Judge, Oracle, Verdict};
+use crate::oracle::{Judge, Oracle, TimedOut, Verdict};
 use crate::post::{posts, Shape};
 use crate::target::Target;
 
+mod call;
 mod discover;
 mod http;
+mod wait;
 
 use http::Sent;
 
@@ -54,8 +58,11 @@ pub struct SessionConfig {
     pub target: Target,
     /// The version asked for in `initialize`.
     pub version: Version,
-    /// Wait for each answer (the sync ping, an owed request) this long.
+    /// Wait for the sync ping this long; an owed answer may go this long
+    /// without a sign of life from the target ([`crate::oracle::wait`]).
     pub timeout: Duration,
+    /// Wait for an owed answer (and the driver's own lists) at most this long.
+    pub max_wait: Duration,
     pub max_line: usize,
     /// Resident memory growth (KiB) over the reading after the handshake
     /// that counts as a finding (stdio only: the process is ours).
@@ -80,6 +87,9 @@ pub struct Session {
     pub judge: Judge,
     version: Version,
     timeout: Duration,
+    max_wait: Duration,
+    /// Requests waited for to the end without an answer: notes, not findings.
+    timed_out: Vec<TimedOut>,
     seq: u64,
     /// Answers the driver waits for itself: id → answer (once it came).
     own: HashMap<Id, Option<Message>>,
@@ -124,8 +134,8 @@ impl Session {
             _ => None,
         };
         let framing = crate::target::framing(&cfg.target);
-        let timeout_ms = u64::try_from(cfg.timeout.as_millis()).unwrap_or(u64::MAX);
-        let judge = Judge::new(timeout_ms);
+        let ms = |d: Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);
+        let judge = Judge::new(ms(cfg.timeout)).max_wait(ms(cfg.max_wait));
         let transport = match framing {
             Framing::Ndjson => Transport::Stdio,
             Framing::HttpBody { streamable: true } => Transport::Http,
@@ -143,6 +153,8 @@ impl Session {
             },
             version: cfg.version,
             timeout: cfg.timeout,
+            max_wait: cfg.max_wait,
+            timed_out: Vec::new(),
             seq: 0,
             own: HashMap::new(),
             initialized: false,
@@ -191,116 +203,6 @@ impl Session {
         u64::try_from(self.conn.elapsed().as_millis()).unwrap_or(u64::MAX)
     }
 
-    fn own_id(&mut self, what: &str) -> Id {
-        self.seq += 1;
-        let id = Id::String(format!("mcpspec-{what}-{}", self.seq));
-        self.own.insert(id.clone(), None);
-        id
-    }
-
-    /// Sends a request of the driver's own and waits for its answer.
-    async fn call(
-        &mut self,
-        what: &str,
-        method: &str,
-        params: Option<Value>,
-    ) -> Result<Message, Vec<Verdict>> {
-        self.call_after(&[], what, method, params).await
-    }
-
-    /// Like [`Session::call`], with `prefix` written in the same write (one
-    /// system call for an input and its sync ping; stdio only).
-    async fn call_after(
-        &mut self,
-        prefix: &[u8],
-        what: &str,
-        method: &str,
-        params: Option<Value>,
-    ) -> Result<Message, Vec<Verdict>> {
-        let id = self.own_id(what);
-        let mut bytes = prefix.to_vec();
-        bytes.extend_from_slice(
-            Message::request(id.clone(), method, params)
-                .to_json()
-                .as_bytes(),
-        );
-        if !self.framing.is_http() {
-            bytes.push(b'\n');
-        }
-        let mut verdicts = Vec::new();
-        self.own_refused = None;
-        if self.write(&bytes, Sent::Own).await.is_err() {
-            self.settle_exit(&mut verdicts).await;
-        }
-        // A target may take a while to start (`npx`, a JIT): the first
-        // answer gets more time than the others.
-        let within = if method == "initialize" {
-            self.timeout.max(STARTUP_TIMEOUT)
-        } else {
-            self.timeout
-        };
-        let mut deadline = Instant::now() + within;
-        let mut shortened = false;
-        loop {
-            // The handshake is answered at once: once the target has written
-            // something broken and then stays quiet, that was its answer.
-            if method == "initialize" && !shortened && !verdicts.is_empty() {
-                shortened = true;
-                deadline = deadline.min(Instant::now() + BROKEN_ANSWER_QUIET);
-            }
-            // A refused POST brings its answer in its body, or none.
-            if self.own_refused.is_some() && !shortened {
-                shortened = true;
-                deadline = deadline.min(Instant::now() + REFUSED_QUIET);
-            }
-            if let Some(Some(m)) = self.own.get(&id) {
-                let m = m.clone();
-                self.own.remove(&id);
-                self.carry.append(&mut verdicts);
-                return Ok(m);
-            }
-            if self.exit.is_some() {
-                return Err(verdicts);
-            }
-            if !self.pump(deadline, &mut verdicts).await {
-                self.own.remove(&id);
-                if self.exit.is_some() {
-                    return Err(verdicts);
-                }
-                let how = match self.own_refused {
-                    Some(status) => format!("its POST was refused with HTTP {status}"),
-                    None => format!("within {} ms", within.as_millis()),
-                };
-                let v = if method == "ping" && !self.initialized {
-                    // Before initialize, answering ping is a SHOULD.
-                    Verdict::new(
-                        Oracle::Ping,
-                        &ids::LIFECYCLE_SERVER_PING_BEFORE_INIT,
-                        format!("a ping before initialize was not answered ({how})"),
-                        None,
-                    )
-                    .about(PING_BEFORE_INIT.to_owned())
-                } else if method == "ping" {
-                    Verdict::new(
-                        Oracle::Ping,
-                        &ids::PING_RESPOND,
-                        format!("the sync ping was not answered ({how})"),
-                        None,
-                    )
-                } else {
-                    Verdict::new(
-                        Oracle::Unanswered,
-                        &ids::JSONRPC_REQUEST_ANSWERED,
-                        format!("{method} was not answered ({how})"),
-                        None,
-                    )
-                };
-                verdicts.push(v);
-                return Err(verdicts);
-            }
-        }
-    }
-
     /// After a failed write: wait briefly for the exit to be reported.
     async fn settle_exit(&mut self, verdicts: &mut Vec<Verdict>) {
         let deadline = Instant::now() + Duration::from_millis(500);
@@ -311,24 +213,6 @@ impl Session {
             "the target closed its stdin"
         };
         self.ended(how.to_owned(), false, verdicts);
-    }
-
-    /// The sync ping was answered with an error: alive, but not as the
-    /// specification wants (an empty result).
-    fn ping_refused(&self, code: i64) -> Verdict {
-        let detail = format!("the sync ping was answered with error {code}");
-        if self.initialized {
-            Verdict::new(Oracle::Ping, &ids::PING_RESPOND, detail, None)
-                .about("ping answered with an error".to_owned())
-        } else {
-            Verdict::new(
-                Oracle::Ping,
-                &ids::LIFECYCLE_SERVER_PING_BEFORE_INIT,
-                format!("{detail} before initialize"),
-                None,
-            )
-            .about(PING_BEFORE_INIT.to_owned())
-        }
     }
 
     fn alive_verdict(&self) -> Verdict {
@@ -383,6 +267,7 @@ impl Session {
         let found = self.feed.received(at_ms, via, &ev);
         match &ev {
             Event::Frame(f) => {
+                self.judge.alive(at_ms);
                 verdicts.extend(self.judge.frame(via, &f.bytes, found));
                 if let Ok(Inbound::Single(msg)) = classify(&f.bytes) {
                     self.consume(&msg).await;
@@ -565,40 +450,6 @@ impl Session {
             tokio::task::yield_now().await;
         }
         self.sync(verdicts, &last, exec).await
-    }
-
-    /// The sync ping (after `prefix`, in the same write), then what is overdue.
-    async fn sync(&mut self, mut verdicts: Vec<Verdict>, prefix: &[u8], exec: u64) -> Vec<Verdict> {
-        match self.call_after(prefix, "ping", "ping", None).await {
-            Err(v) => verdicts.extend(v),
-            Ok(Message::Response(r)) => {
-                if let Err(e) = &r.outcome {
-                    verdicts.push(self.ping_refused(e.code));
-                }
-            }
-            Ok(_) => {}
-        }
-        verdicts.append(&mut self.carry);
-        let now = self.now_ms();
-        verdicts.extend(self.judge.overdue(now));
-        attribute(verdicts, exec)
-    }
-
-    /// Waits (up to the timeout) for every owed answer; returns what tripped.
-    pub async fn drain(&mut self) -> Vec<Verdict> {
-        let mut verdicts = Vec::new();
-        while self.judge.owed() > 0 && self.exit.is_none() {
-            let Some(due) = self.judge.next_deadline() else {
-                break;
-            };
-            let now = self.now_ms();
-            let wait = Duration::from_millis(due.saturating_sub(now) + 1);
-            let deadline = Instant::now() + wait;
-            while self.pump(deadline, &mut verdicts).await && self.judge.owed() > 0 {}
-            let now = self.now_ms();
-            verdicts.extend(self.judge.overdue(now));
-        }
-        verdicts
     }
 
     /// Verdicts seen while the driver waited for its own answers.

@@ -9,6 +9,7 @@
 //! | not JSON, not UTF-8, oversize                 | ignored, or one error with a null id                 |
 //! | invalid JSON-RPC, id readable                 | ignored, or an error (-32600) with that id or null    |
 //! | invalid JSON-RPC, id unusable (float, bool…)  | ignored, or an error with a null (or echoed) id      |
+//! | request whose integer id is written as a float (`-0.0`) | ignored, an error with a null id, or an answer with an id of that value |
 //! | valid request                                 | answered within the timeout, result or error          |
 //! | request for a method no version has           | answered with an error (-32601 once initialized)      |
 //! | [`Hint::SchemaInvalid`] request, schema agrees | answered with an error (-32602 once initialized)     |
@@ -179,11 +180,7 @@ pub(crate) fn ambiguous(exact: Vec<Expect>, input: &Input) -> Vec<Expect> {
 }
 
 fn id_of(v: &Value) -> Option<Id> {
-    match v {
-        Value::String(s) => Some(Id::String(s.clone())),
-        Value::Number(n) if !n.is_f64() => Some(Id::Number(n.clone())),
-        _ => None,
-    }
+    Id::from_value(v)
 }
 
 /// A lenient receiver's reading: any request id it finds may be answered.
@@ -284,6 +281,17 @@ fn single(
     out: &mut Vec<Expect>,
 ) {
     match msg {
+        Message::Request(r) if r.id.written_as_float() => {
+            // An integer id written as a float (`-0.0`, `1e2`) is the
+            // schema's integer, but a reader that parses it as a float may
+            // refuse it as an invalid id: an answer (with an id of the same
+            // value) or a null-id error may come, and nothing is owed.
+            out.push(Expect::NullIdError);
+            out.push(Expect::MayAnswer {
+                id: r.id.clone(),
+                error: request_want(&r.method, bytes, ctx, hint),
+            });
+        }
         Message::Request(r) => {
             let token = r
                 .params

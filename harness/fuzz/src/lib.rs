@@ -17,7 +17,8 @@
 //!                                   │                       │
 //!                                   │                       ▼
 //!                                   │      oracle::Judge (fuzz policy: what inputs owe and allow) ─► Verdict
-//!                                   │ ping sync, exit / session gone, RSS, deadlines ─────────────► Verdict
+//!                                   │ ping sync, exit / session gone, RSS ────────────────────────► Verdict
+//!                                   │ an owed answer waited for to --max-wait ─► cancelled, a timeout note (no verdict)
 //!   run: sessions, restarts, dedup ─► minimize (ddmin, fresh process) ─► repro (file)
 //! ```
 //!
@@ -39,10 +40,20 @@
 //! - **Deterministic**: an input depends only on the seed, its exec index,
 //!   the lifecycle phase and what the target lists; the same seed against
 //!   the same target behaviour sends the same bytes.
-//! - **One session until an oracle trips**: each input is followed by a
+//! - **One session while the target answers**: each input is followed by a
 //!   `ping`, the liveness check and sync point; a fresh session starts after
-//!   a finding (and after a crash) and every [`run::SESSION_EXECS`] execs,
-//!   each but the first with 0–8 inputs before `initialize`.
+//!   the target crashed, stopped answering or grew (`alive`, `ping`,
+//!   `memory`) and every [`run::SESSION_EXECS`] execs, each but the first
+//!   with 0–8 inputs before `initialize`. Any other finding is recorded and
+//!   the session goes on.
+//! - **Root causes, not symptoms**: a finding is keyed by oracle and cause
+//!   (`invalid params answered with error -32603`) where the oracle names
+//!   one, else by the kind of message: one bug seen with ten methods is one
+//!   finding, counted, with the methods it was seen with and one reproducer.
+//! - **A slow answer is not a missing one**: an owed answer is waited for
+//!   while the target shows signs of life (a ping answered, progress), up
+//!   to `--max-wait`; one still missing then is a timeout note of the run,
+//!   not a finding ([`oracle::wait`]).
 //! - **No false findings by construction**: what may be demanded of the
 //!   target is derived from the bytes actually sent ([`expect`]); input
 //!   that parsers may read differently is owed nothing; the rule of each oracle,
@@ -88,5 +99,5 @@ pub mod verdict;
 pub use input::{Framing, Hint, Input, Level};
 pub use oracle::{Oracle, Verdict};
 pub use repro::{ReproError, Reproducer};
-pub use run::{fuzz, replay, Config, Finding, ReplayOutcome, RunError, Summary};
+pub use run::{fuzz, replay, Config, Finding, ReplayOutcome, RunError, Summary, TimeoutNote};
 pub use target::Target;

@@ -26,11 +26,15 @@ pub struct Sequence {
     pub handshake_at: usize,
 }
 
-/// A verdict with the message kind of the input it is attributed to.
+/// A verdict with its deduplication key ([`key_of`]) and the message kind
+/// it was seen with.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Tripped {
     pub verdict: Verdict,
+    /// The key findings are deduplicated by.
     pub kind: String,
+    /// The message kind it was seen with ([`kind_at`]).
+    pub seen: String,
 }
 
 /// The message kind of an input, for deduplication: what its bytes are,
@@ -128,13 +132,17 @@ pub async fn run_sequence(cfg: &SessionConfig, seq: &Sequence) -> Result<Vec<Tri
     Ok(with_kinds(out, &kinds))
 }
 
-/// Verdicts of a sequence (execs counted from 0), with their kinds.
+/// Verdicts of a sequence (execs counted from 0), with their keys and kinds.
 pub(crate) fn with_kinds(verdicts: Vec<Verdict>, kinds: &[String]) -> Vec<Tripped> {
     verdicts
         .into_iter()
         .map(|verdict| {
-            let kind = kind_at(&verdict, 0, kinds);
-            Tripped { verdict, kind }
+            let seen = kind_at(&verdict, 0, kinds);
+            Tripped {
+                kind: key_of(&verdict, &seen),
+                verdict,
+                seen,
+            }
         })
         .collect()
 }
@@ -146,8 +154,15 @@ pub(crate) fn index_in(v: &Verdict, session_start: u64) -> Option<usize> {
         .and_then(|e| usize::try_from(e.checked_sub(session_start)?).ok())
 }
 
-/// The message kind of a verdict, for deduplication: the oracle's subject,
-/// else the kind of its input (`kinds`: the session's, in order), else
+/// The key a verdict is deduplicated by: its cause when it names one (one
+/// root cause seen with many inputs is one finding), else the message kind
+/// it was seen with ([`kind_at`]).
+pub fn key_of(v: &Verdict, seen: &str) -> String {
+    v.cause.clone().unwrap_or_else(|| seen.to_owned())
+}
+
+/// The message kind a verdict was seen with: the oracle's subject, else
+/// the kind of its input (`kinds`: the session's, in order), else
 /// "handshake".
 pub(crate) fn kind_at(v: &Verdict, session_start: u64, kinds: &[String]) -> String {
     v.subject.clone().unwrap_or_else(|| {
@@ -165,11 +180,12 @@ pub async fn reproduces(cfg: &SessionConfig, seq: &Sequence, oracle: Oracle, kin
         .is_ok_and(|t| trips(&t, oracle, kind))
 }
 
-/// Whether `oracle` tripped on a message of `kind` among `tripped`.
+/// Whether `oracle` tripped with the key `kind` among `tripped` (or on a
+/// message of that kind: reproducers written before causes were keys).
 pub(crate) fn trips(tripped: &[Tripped], oracle: Oracle, kind: &str) -> bool {
     tripped
         .iter()
-        .any(|t| t.verdict.oracle == oracle && t.kind == kind)
+        .any(|t| t.verdict.oracle == oracle && (t.kind == kind || t.seen == kind))
 }
 
 /// The sequence with only the inputs at `keep` (indices, ascending).
@@ -197,9 +213,26 @@ pub async fn minimize(
         end,
         deadline,
         |keep| subset(seq, keep),
-        async |trial: &Sequence| reproduces(cfg, trial, oracle, kind).await,
+        async |trial: &Sequence| {
+            let cfg = SessionConfig {
+                max_wait: within_budget(cfg.max_wait, cfg.timeout, deadline),
+                ..cfg.clone()
+            };
+            reproduces(&cfg, trial, oracle, kind).await
+        },
     )
     .await
+}
+
+/// A trial waits for owed answers no longer than the budget has left (at
+/// least a timeout): a target that leaves requests unanswered must not
+/// make each trial last `--max-wait`.
+pub(crate) fn within_budget(max_wait: Duration, timeout: Duration, deadline: Instant) -> Duration {
+    max_wait.min(
+        deadline
+            .saturating_duration_since(Instant::now())
+            .max(timeout),
+    )
 }
 
 /// The shrinking both fuzzers do once input `end` tripped an oracle: that
@@ -323,6 +356,16 @@ mod tests {
         // The first input: alone is all there is.
         let first = shrink_around(0, deadline, make, async |_: &Vec<usize>| false).await;
         assert_eq!(first, (vec![0], false));
+    }
+
+    #[test]
+    fn a_trial_waits_no_longer_than_the_budget_has_left() {
+        let (max, t) = (Duration::from_secs(60), Duration::from_secs(2));
+        let soon = Instant::now() + Duration::from_secs(10);
+        assert!(within_budget(max, t, soon) <= Duration::from_secs(10));
+        assert_eq!(within_budget(max, t, Instant::now()), t);
+        let later = Instant::now() + Duration::from_secs(600);
+        assert_eq!(within_budget(max, t, later), max);
     }
 
     #[test]

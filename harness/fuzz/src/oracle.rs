@@ -17,7 +17,7 @@
 //! | `http`         | an input POST's status breaks the transport rules: a 5xx for broken input, a notification POST not answered 202, a request answered with another content type, an answer in a legacy POST's body | `http.post.malformed-400`, `jsonrpc.robustness.survives-invalid` (SHOULD); `http.post.accepted-202`, `http.post.request-content-type`, `sse.message-event` (MUST) | `mcpspec_oracle`; a 5xx for a request owed an error: fuzz policy |
 //! | `notification` | the oracle's unexplained answer follows input made of notifications (or a null-id result, input with one) | `jsonrpc.notification.no-response` (MUST) | fuzz policy (which input the answer follows) |
 //! | `error-class`  | malformed input answered with a success result, or an error of another class | `jsonrpc.error.invalid-request`, `…invalid-params`, `…method-not-found` (SHOULD) | fuzz policy ([`crate::expect`]) |
-//! | `unanswered`   | a valid request stays unanswered for the timeout (progress on its token restarts the clock) | `jsonrpc.request.answered` (MUST) | fuzz policy |
+//! | `unanswered`   | no longer trips: a valid request still unanswered at `--max-wait` while the target is alive is a *timeout note* of the run, not a finding ([`wait`]: MCP sets no deadline for an answer) | — | fuzz policy |
 //! | `alive`        | the target exits or is killed by a signal                     | `jsonrpc.robustness.survives-invalid` (SHOULD); `jsonrpc.request.answered` (MUST) when a valid request was pending | fuzz policy (the driver) |
 //! | `ping`         | the sync ping is not answered within the timeout, or answered with an error | `ping.respond` (MUST); before initialize `lifecycle.server.ping-before-init` (SHOULD) | fuzz policy (the driver) |
 //! | `memory`       | resident memory grows past the bound (stdio only: the process is ours) | `jsonrpc.robustness.survives-invalid` (SHOULD) | fuzz policy (the driver) |
@@ -37,12 +37,17 @@
 //! malformed input is no finding either (JSON-RPC's answer to it is a
 //! SHOULD, and MCP clients are forbidden to send it): nothing is owed.
 //!
-//! Findings are deduplicated by oracle and message kind ([`Verdict::subject`]
-//! when set, else the kind of the input, [`crate::minimize::kind_of`]): for
-//! `stdout`, `output` and `notification` the kind is what was wrong with the
-//! output (`output: result_without_id`), for `unanswered` (and `alive` with a
-//! request pending) the request's method, for `error-class` the malformed
-//! method, for `http` the rule broken (a 5xx: the kind of the input).
+//! Findings are deduplicated by oracle and cause ([`Verdict::cause`]) where
+//! the verdict names one, else by oracle and message kind
+//! ([`Verdict::subject`] when set, else the kind of the input,
+//! [`crate::minimize::kind_of`]); each finding lists the kinds it was seen
+//! with. For `error-class` the cause is the class of input and what it
+//! earned (`invalid params answered with error -32603`: one bug across
+//! methods, the malformed method the kind it was seen with), for an `http`
+//! 5xx owed an error the status; for `stdout`, `output` and `notification`
+//! the kind is what was wrong with the output (`output: result_without_id`),
+//! for `alive` with a request pending the request's method, for the other
+//! `http` verdicts the rule broken (a 5xx: the kind of the input).
 
 use std::collections::HashMap;
 
@@ -54,6 +59,9 @@ use serde_json::Value;
 use crate::expect::{notifications_only, Expect, Want};
 use crate::post::Shape;
 pub use crate::verdict::{Oracle, Verdict};
+pub use wait::{TimedOut, DEFAULT_MAX_WAIT};
+
+pub mod wait;
 
 #[derive(Debug, Clone)]
 struct Owed {
@@ -63,8 +71,12 @@ struct Owed {
     method: String,
     error: Option<Want>,
     token: Option<String>,
-    batch: bool,
+    /// When it was sent.
+    sent_ms: u64,
+    /// By when the target must show a sign of life (else the driver checks).
     deadline_ms: u64,
+    /// Progress came under its token.
+    progressed: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -79,7 +91,10 @@ struct Allowed {
 pub struct Judge {
     /// Stdio or HTTP: which oracle names what came back, and in what words.
     http: bool,
+    /// How long the target may be silent while an answer is owed.
     timeout_ms: u64,
+    /// The most an owed answer is waited for ([`wait`]).
+    max_wait_ms: u64,
     owed: HashMap<Id, Owed>,
     allowed: HashMap<Id, Allowed>,
     /// Requests answered, with their methods.
@@ -96,10 +111,13 @@ pub struct Judge {
 }
 
 impl Judge {
+    /// A judge that waits for owed answers as [`wait`] says, up to
+    /// [`DEFAULT_MAX_WAIT`] (see [`Judge::max_wait`]).
     pub fn new(timeout_ms: u64) -> Self {
         Judge {
             http: false,
             timeout_ms,
+            max_wait_ms: u64::try_from(DEFAULT_MAX_WAIT.as_millis()).unwrap_or(u64::MAX),
             owed: HashMap::new(),
             allowed: HashMap::new(),
             answered: HashMap::new(),
@@ -127,7 +145,7 @@ impl Judge {
                     method,
                     error,
                     token,
-                    batch,
+                    ..
                 } => {
                     if self.owed.contains_key(id) || self.answered.contains_key(id) {
                         // A reused id: whatever comes, once more, is fine.
@@ -142,8 +160,9 @@ impl Judge {
                                 method: method.clone(),
                                 error: *error,
                                 token: token.clone(),
-                                batch: *batch,
+                                sent_ms: now_ms,
                                 deadline_ms: now_ms + self.timeout_ms,
+                                progressed: false,
                             },
                         );
                     }
@@ -215,62 +234,6 @@ impl Judge {
             .values()
             .min_by_key(|o| o.seq)
             .map(|o| o.method.as_str())
-    }
-
-    /// The methods of the requests still owed an answer.
-    pub fn owed_methods(&self) -> impl Iterator<Item = &str> {
-        self.owed.values().map(|o| o.method.as_str())
-    }
-
-    /// A progress notification from the target: the request under `token`
-    /// is being worked on, so its clock restarts.
-    pub fn progress(&mut self, token: &Value, now_ms: u64) {
-        let text = token.to_string();
-        for o in self.owed.values_mut() {
-            if o.token.as_deref() == Some(text.as_str()) {
-                o.deadline_ms = now_ms + self.timeout_ms;
-            }
-        }
-    }
-
-    /// Owed requests past their deadline at `now_ms`. Each is reported once;
-    /// a later answer is then accepted.
-    pub fn overdue(&mut self, now_ms: u64) -> Vec<Verdict> {
-        let late: Vec<Id> = self
-            .owed
-            .iter()
-            .filter(|(_, o)| o.deadline_ms <= now_ms)
-            .map(|(id, _)| id.clone())
-            .collect();
-        let mut out = Vec::new();
-        for id in late {
-            if let Some(o) = self.owed.remove(&id) {
-                out.push(
-                    Verdict::new(
-                        Oracle::Unanswered,
-                        &ids::JSONRPC_REQUEST_ANSWERED,
-                        format!(
-                            "{} (id {id}) was not answered within {} ms",
-                            o.method, self.timeout_ms
-                        ),
-                        Some(o.exec),
-                    )
-                    .about(if o.batch {
-                        "request in a batch".to_owned()
-                    } else {
-                        format!("request {}", o.method)
-                    }),
-                );
-                self.allow(id, o.exec, None);
-            }
-        }
-        out.sort_by_key(|v| v.exec);
-        out
-    }
-
-    /// The earliest deadline of an owed request, if any.
-    pub fn next_deadline(&self) -> Option<u64> {
-        self.owed.values().map(|o| o.deadline_ms).min()
     }
 
     /// Whether a valid request was still owed (for the `alive` oracle's requirement).
@@ -370,12 +333,15 @@ impl Judge {
             .collect();
         let status = record.status.unwrap_or(0);
         if status >= 500 && shape == Some(Shape::Requests { owed_error: true }) {
-            out.push(Verdict::new(
-                Oracle::Http,
-                &ids::JSONRPC_ROBUSTNESS_SURVIVES_INVALID,
-                format!("a request owed an error was answered with HTTP {status} (a server error on client input)"),
-                exec,
-            ));
+            out.push(
+                Verdict::new(
+                    Oracle::Http,
+                    &ids::JSONRPC_ROBUSTNESS_SURVIVES_INVALID,
+                    format!("a request owed an error was answered with HTTP {status} (a server error on client input)"),
+                    exec,
+                )
+                .because(format!("HTTP {status} for a request owed an error")),
+            );
         }
         out
     }
@@ -462,12 +428,17 @@ impl Judge {
         };
         let (_, exec) = self.echoes.remove(i);
         if obj.contains_key("result") {
-            out.push(Verdict::new(
-                Oracle::ErrorClass,
-                &ids::JSONRPC_ERROR_INVALID_REQUEST,
-                format!("a request with the unusable id {id} was answered with a success result"),
-                Some(exec),
-            ));
+            out.push(
+                Verdict::new(
+                    Oracle::ErrorClass,
+                    &ids::JSONRPC_ERROR_INVALID_REQUEST,
+                    format!(
+                        "a request with the unusable id {id} was answered with a success result"
+                    ),
+                    Some(exec),
+                )
+                .because("an unusable id answered with a success result".to_owned()),
+            );
         }
         true
     }
@@ -526,10 +497,30 @@ impl Judge {
             }
             Err(_) => {}
         }
-        if let (Some(subject), Some(v)) = (subject, out.get_mut(before)) {
-            v.subject = Some(subject);
+        if let Some(v) = out.get_mut(before) {
+            v.subject = subject;
+            v.cause = Some(wrong_class(want, &r.outcome));
         }
         true
+    }
+}
+
+/// The shape of a wrong answer to input owed an error, whatever method it
+/// was seen with: the class of input and what it earned (one SDK bug that
+/// answers -32603 for every malformed request is one cause).
+fn wrong_class(want: Want, outcome: &Result<Value, mcpspec_wire::ErrorObject>) -> String {
+    let class = if want.requirement == &ids::JSONRPC_ERROR_INVALID_PARAMS {
+        "invalid params".to_owned()
+    } else if want.requirement == &ids::JSONRPC_ERROR_METHOD_NOT_FOUND {
+        "an unknown method".to_owned()
+    } else if want.requirement == &ids::JSONRPC_ERROR_INVALID_REQUEST {
+        "an invalid request".to_owned()
+    } else {
+        format!("input owed an error ({})", want.requirement.id)
+    };
+    match outcome {
+        Ok(_) => format!("{class} answered with a success result"),
+        Err(e) => format!("{class} answered with error {}", e.code),
     }
 }
 

@@ -11,6 +11,7 @@
 //!   "seen": "the target exited with code 1",
 //!   "version": "2025-11-25",
 //!   "timeout_ms": 2000,
+//!   "max_wait_ms": 60000,
 //!   "handshake_at": 0,
 //!   "confirmed": true,
 //!   "transport": "stdio",
@@ -26,7 +27,9 @@
 //!   many inputs are sent before it (`initialize`, its answer,
 //!   `notifications/initialized`, then the target's lists are read);
 //!   `confirmed`: the minimised inputs tripped the oracle again in a fresh
-//!   process (false when the finding depends on timing).
+//!   process (false when the finding depends on timing); `timeout_ms` and
+//!   `max_wait_ms` (absent in files written before it: 60 s): how long the
+//!   run waited for the sync ping and for owed answers.
 //! - `inputs`: sent in order, each followed by a `ping` that must be answered
 //!   (the driver adds a final newline to an input that lacks one). `bytes` is
 //!   `{"text": "..."}` when the bytes are UTF-8 (JSON escapes show control
@@ -57,12 +60,16 @@ pub struct Reproducer {
     pub requirement: String,
     /// `MUST` or `SHOULD`.
     pub level: String,
-    /// The message kind the finding was deduplicated by.
+    /// The key the finding was deduplicated by: its cause, or the message
+    /// kind (see [`crate::minimize::key_of`]).
     pub kind: String,
     /// What the oracle saw.
     pub seen: String,
     pub version: String,
     pub timeout_ms: u64,
+    /// The most an owed answer was waited for (`None`: the default).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_wait_ms: Option<u64>,
     pub handshake_at: usize,
     /// The minimised inputs tripped the oracle again in a fresh process.
     pub confirmed: bool,
@@ -79,6 +86,16 @@ pub struct Reproducer {
 
 fn stdio() -> String {
     "stdio".to_owned()
+}
+
+impl Reproducer {
+    /// How long the run waited for owed answers at most.
+    pub fn max_wait(&self) -> std::time::Duration {
+        self.max_wait_ms.map_or(
+            crate::oracle::DEFAULT_MAX_WAIT,
+            std::time::Duration::from_millis,
+        )
+    }
 }
 
 /// Reading or writing a reproducer failed.
@@ -232,6 +249,7 @@ mod tests {
             seen: "exited".into(),
             version: "2025-11-25".into(),
             timeout_ms: 2000,
+            max_wait_ms: Some(5000),
             handshake_at: 0,
             confirmed: true,
             transport: "stdio".into(),

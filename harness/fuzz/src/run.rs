@@ -8,8 +8,11 @@
 //!             an HTTP server that can no longer be reached ends the run
 //!             (Summary::stopped)
 //!  each exec: generate(seed, exec) ─► derive expectations ─► Session::exec ─► verdicts
-//!  a verdict ⇒ key (oracle, message kind); a new key is minimised and saved;
-//!               the session ends and a fresh one starts (also after a crash)
+//!  a verdict ⇒ key (oracle, cause or message kind: minimize::key_of); a new
+//!               key is minimised and saved, a known one counted on its finding
+//!               with what it was seen with; the session goes on while the
+//!               target still answers, and ends (a fresh one starts) when the
+//!               verdict is alive, ping or memory (Oracle::ends_session)
 //!  every SESSION_EXECS execs a fresh session (lifecycle coverage, bounded reproducers)
 //!  the budget (--runs / --duration) is spent ⇒ wait for owed answers, stop
 //! ```
@@ -29,7 +32,9 @@ use crate::driver::{memory_verdict, Session, SessionConfig, PING_BEFORE_INIT};
 use crate::expect::derive;
 use crate::gen::{generate, Ctx as GenCtx, Knowledge, Phase};
 use crate::input::{Framing, Input, Level};
-use crate::minimize::{index_in, kind_at, kind_of, minimize, reproduces, run_sequence, Sequence};
+use crate::minimize::{
+    index_in, key_of, kind_at, kind_of, minimize, reproduces, run_sequence, Sequence,
+};
 use crate::oracle::{Oracle, Verdict};
 use crate::repro::{ReproError, Reproducer};
 use crate::rng::Rng;
@@ -55,7 +60,11 @@ pub struct Config {
     /// Levels to generate (empty: all).
     pub levels: Vec<Level>,
     pub version: Version,
+    /// How long the sync ping is waited for, and how long an owed answer
+    /// may go without a sign of life ([`crate::oracle::wait`]).
     pub timeout: Duration,
+    /// The most an owed answer is waited for: then a [`TimeoutNote`], not a finding.
+    pub max_wait: Duration,
     pub report_dir: PathBuf,
     pub max_line: usize,
     /// Time allowed to minimise one finding.
@@ -71,6 +80,7 @@ impl Config {
             target: self.target.clone(),
             version: self.version,
             timeout: self.timeout,
+            max_wait: self.max_wait,
             max_line: self.max_line,
             rss_growth_kib: self.rss_growth_kib,
         }
@@ -87,7 +97,9 @@ pub struct Finding {
     pub requirement: &'static str,
     /// `MUST` or `SHOULD`.
     pub requirement_level: String,
-    /// The message kind it was deduplicated by.
+    /// The key it was deduplicated by: the cause when the oracle names one
+    /// (`invalid params answered with error -32603`), else the message kind
+    /// (`request tools/call`).
     pub kind: String,
     pub detail: String,
     /// The reproducer file.
@@ -97,6 +109,29 @@ pub struct Finding {
     /// The reproducer tripped the oracle again in a fresh process (false:
     /// the finding depends on timing, or on more than the inputs).
     pub confirmed: bool,
+    /// How often it tripped in the run.
+    pub count: u64,
+    /// The message kinds it was seen with (`malformed tools/call`,
+    /// `malformed prompts/get`, …), the first few.
+    pub seen_with: Vec<String>,
+    /// How many distinct message kinds it was seen with.
+    pub seen_with_total: usize,
+}
+
+/// Requests of one method still unanswered when their wait ended
+/// (`--max-wait`): a note of the run, not a finding — MCP sets no deadline
+/// for an answer (see [`crate::oracle::wait`]).
+#[derive(Debug, Clone, Serialize)]
+pub struct TimeoutNote {
+    pub method: String,
+    /// How many requests of the method.
+    pub count: u64,
+    /// The exec that sent the first (`None`: a request of the driver's own).
+    pub first_exec: Option<u64>,
+    /// The longest wait, in ms.
+    pub waited_ms: u64,
+    /// How many of them had progress under their token meanwhile.
+    pub progressed: u64,
 }
 
 /// What a run did.
@@ -111,6 +146,8 @@ pub struct Summary {
     pub minimize_seconds: f64,
     pub sessions: u64,
     pub findings: Vec<Finding>,
+    /// Requests waited for to the end without an answer, per method.
+    pub timeouts: Vec<TimeoutNote>,
     /// Why the run ended before its budget was spent (an HTTP server that
     /// could no longer be reached).
     pub stopped: Option<String>,
@@ -161,6 +198,7 @@ pub async fn fuzz(cfg: &Config, progress: &mut dyn FnMut(Progress)) -> Result<Su
             url: cfg.target.url().map(str::to_owned),
             command,
             timeout: cfg.timeout,
+            max_wait: cfg.max_wait,
         },
     );
     let mut l = Loop {
@@ -203,12 +241,9 @@ pub async fn fuzz(cfg: &Config, progress: &mut dyn FnMut(Progress)) -> Result<Su
         loop {
             let spent = !l.books.budget_left();
             if spent || l.books.exec - session_start >= SESSION_EXECS {
-                // Waiting for answers only matters when it can find something new.
-                let known = s
-                    .judge
-                    .owed_methods()
-                    .all(|m| l.books.known(Oracle::Unanswered, &format!("request {m}")));
-                if spent || !known {
+                // At the end of the run, what is still owed is waited for (a
+                // late answer is judged too); a fresh session need not wait.
+                if spent {
                     tripped.extend(s.drain().await);
                 }
                 break;
@@ -255,7 +290,7 @@ pub async fn fuzz(cfg: &Config, progress: &mut dyn FnMut(Progress)) -> Result<Su
                     .into_iter()
                     .filter(|v| {
                         let kind = v.subject.as_deref().unwrap_or("handshake");
-                        !l.books.known(v.oracle, kind)
+                        !l.books.known(v.oracle, &key_of(v, kind))
                     })
                     .collect();
                 if !carried.is_empty() {
@@ -283,11 +318,26 @@ pub async fn fuzz(cfg: &Config, progress: &mut dyn FnMut(Progress)) -> Result<Su
             kinds.push(kind_of(&expects));
             history.push(input.clone());
             let v = s.exec(l.books.exec, &input, &expects).await;
+            l.books.timed_out(s.take_timeouts());
             l.books.exec += 1;
             l.books.tick(progress);
-            if !v.is_empty() {
+            if v.iter().any(|v| v.oracle.ends_session()) || s.exited() {
                 tripped = v;
                 break;
+            }
+            if !v.is_empty() {
+                // The target still answers: what it did is recorded now,
+                // and the session goes on (no restart per finding).
+                let seq = Sequence {
+                    inputs: history.clone(),
+                    handshake_at,
+                };
+                let stderr = s.stderr_tail().to_vec();
+                for v in v {
+                    let idx = index_in(&v, session_start);
+                    let seen = kind_at(&v, session_start, &kinds);
+                    l.record(&seq, idx, v, seen, &stderr).await?;
+                }
             }
             if s.initialized && l.books.exec % RSS_EVERY == 0 {
                 if let (Some(base), Some(now)) = (rss_base, s.rss_kib()) {
@@ -300,6 +350,7 @@ pub async fn fuzz(cfg: &Config, progress: &mut dyn FnMut(Progress)) -> Result<Su
             }
         }
         let stderr = s.stderr_tail().to_vec();
+        l.books.timed_out(s.take_timeouts());
         s.end().await;
         drop(s);
         let seq = Sequence {
@@ -308,8 +359,8 @@ pub async fn fuzz(cfg: &Config, progress: &mut dyn FnMut(Progress)) -> Result<Su
         };
         for v in tripped {
             let idx = index_in(&v, session_start);
-            let kind = kind_at(&v, session_start, &kinds);
-            l.record(&seq, idx, v, kind, &stderr).await?;
+            let seen = kind_at(&v, session_start, &kinds);
+            l.record(&seq, idx, v, seen, &stderr).await?;
         }
     }
     Ok(l.books.summary(progress, stopped))
@@ -324,16 +375,19 @@ fn gone_message(cfg: &Config, exec: u64, why: &str) -> String {
 }
 
 impl Loop<'_> {
-    /// A new (oracle, kind) is minimised and saved; a known one is dropped.
+    /// A new (oracle, key) is minimised and saved; a known one is counted
+    /// on its finding, with `seen`, the message kind it was seen with.
     async fn record(
         &mut self,
         seq: &Sequence,
         idx: Option<usize>,
         v: Verdict,
-        kind: String,
+        seen: String,
         stderr: &[String],
     ) -> Result<(), RunError> {
+        let kind = key_of(&v, &seen);
         if !self.books.claim(v.oracle, &kind) {
+            self.books.sighted(v.oracle, &kind, &seen);
             return Ok(());
         }
         let t = Instant::now();
@@ -366,7 +420,7 @@ impl Loop<'_> {
             confirmed,
             version: self.version,
         };
-        self.books.save(v, kind, stderr, min)
+        self.books.save(v, kind, seen, stderr, min)
     }
 }
 
@@ -395,6 +449,7 @@ pub async fn replay(
         target,
         version,
         timeout: Duration::from_millis(repro.timeout_ms),
+        max_wait: repro.max_wait(),
         max_line,
         rss_growth_kib: crate::driver::DEFAULT_RSS_GROWTH_KIB,
     };

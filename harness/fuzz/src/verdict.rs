@@ -19,11 +19,22 @@ pub enum Oracle {
     Http,
     ErrorClass,
     Notification,
+    /// The driver's own `initialize` unanswered within the start-up
+    /// timeout, or its own request refused without an answer. (An input's
+    /// request waited for to the end is a note, not this:
+    /// [`crate::oracle::wait`].)
     Unanswered,
     Memory,
 }
 
 impl Oracle {
+    /// Whether its verdict ends the session: the target is gone, does not
+    /// answer, or is to be restarted. Any other finding leaves a target
+    /// that still answers, so the session goes on.
+    pub fn ends_session(self) -> bool {
+        matches!(self, Oracle::Alive | Oracle::Ping | Oracle::Memory)
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             Oracle::Alive => "alive",
@@ -59,6 +70,11 @@ pub struct Verdict {
     /// whole does (`request tools/call` for an unanswered call sent in a
     /// line with others).
     pub subject: Option<String>,
+    /// The shape of what was wrong, whatever input it was seen with
+    /// (`invalid params answered with error -32603`): verdicts of one
+    /// oracle with the same cause are one finding, seen with many inputs
+    /// (the root cause, not each symptom; see [`crate::minimize::key_of`]).
+    pub cause: Option<String>,
 }
 
 impl Verdict {
@@ -74,11 +90,18 @@ impl Verdict {
             detail,
             exec,
             subject: None,
+            cause: None,
         }
     }
 
     pub fn about(mut self, subject: String) -> Self {
         self.subject = Some(subject);
+        self
+    }
+
+    /// Names the cause ([`Verdict::cause`]).
+    pub fn because(mut self, cause: String) -> Self {
+        self.cause = Some(cause);
         self
     }
 

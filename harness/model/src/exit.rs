@@ -23,7 +23,9 @@ const HELP_INDENT: usize = 7;
 /// How a `mcpspec` command ends: its process exit code.
 ///
 /// When several apply, a run reports the most serious: usage or scenario
-/// errors (2) over a target that could not be run (3) over failures (1).
+/// errors (2) over failures (1) over a target that could not be run (3).
+/// Failures win over 3 because they are verdicts: a case that could not run
+/// beside cases that failed does not hide them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[repr(u8)]
 pub enum Exit {
@@ -36,7 +38,8 @@ pub enum Exit {
     /// fault, or mcpspec itself (a harness error, a report not written).
     Usage = 2,
     /// 3: the target could not be run or reached (it did not start, or
-    /// completed no handshake).
+    /// completed no handshake), a case could not run because of it, or the
+    /// run judged nothing (every case not applicable); nothing failed.
     TargetUnavailable = 3,
     /// 130 (128 + 2): stopped by Ctrl-C (`SIGINT`).
     Interrupted = 130,
@@ -65,22 +68,24 @@ impl Exit {
     pub fn meaning(self) -> &'static str {
         match self {
             Exit::Success => {
-                "conforming (warnings allowed unless `--strict`); fuzz: no findings; \
-                 replay: not reproduced, or the same answers; diff: the same"
+                "conforming: cases ran at a version the target negotiated and none failed \
+                 (warnings allowed unless `--strict`); fuzz: no findings; replay: not \
+                 reproduced, or the same answers; diff: the same"
             }
             Exit::Failures => {
-                "conformance failures (warnings too under `--strict`, and a stale \
-                 `--expected-failures` entry); fuzz: findings; replay: reproduced, \
-                 or different answers; diff: different"
+                "conformance failures, even when other cases could not run (warnings too \
+                 under `--strict`, and a stale `--expected-failures` entry); fuzz: findings; \
+                 replay: reproduced, or different answers; diff: different"
             }
             Exit::Usage => {
                 "usage, configuration, input or scenario-file error, or a harness \
                  error (also when a report cannot be written)"
             }
             Exit::TargetUnavailable => {
-                "the target could not be run: it did not start or completed no handshake \
-                 (a client: it never connected; reference client: the server could not \
-                 be started or reached)"
+                "nothing failed, but the target could not be run: it did not start, \
+                 completed no handshake at any version, a case could not run because of it, \
+                 or the run judged nothing (every case not applicable) (a client: it never \
+                 connected; reference client: the server could not be started or reached)"
             }
             Exit::Interrupted => {
                 "server, client: stopped by Ctrl-C (SIGINT; 128 + 2); reports are still \

@@ -50,6 +50,7 @@ pub mod server_http;
 
 pub use checks::{Checker, OracleCheck, ORACLE};
 pub use mcpspec_engine::Violation;
+pub use server_http::Refusal;
 
 /// One thing a judge can see on a connection.
 #[derive(Debug, Clone, Copy)]
@@ -166,7 +167,7 @@ impl Oracle {
     /// carried its request was refused: how it was refused. (A stand-in
     /// error response for each refused id is put to the predicate, which
     /// only ever asks for answers by id.)
-    pub fn refused_for(&self, pred: impl Fn(&Message) -> bool) -> Option<String> {
+    pub fn refused_for(&self, pred: impl Fn(&Message) -> bool) -> Option<Refusal> {
         self.server_http.refused_for(pred)
     }
 

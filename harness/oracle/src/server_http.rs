@@ -16,7 +16,10 @@
 //! a null id in the body of a refused POST is the transport's refusal, not a
 //! JSON-RPC response to judge — on either HTTP transport, so a legacy
 //! server's 400 for an unreadable POST is a refusal here exactly as it is to
-//! the fuzzer.
+//! the fuzzer. Such a POST carried no message, so nothing is owed on the
+//! stream either: the 2024-11-05 transport page only says that server
+//! messages travel as `message` events, and has no rule that a parse error
+//! must (also) come there, so none is judged.
 
 use std::collections::HashSet;
 
@@ -39,6 +42,22 @@ enum Body {
     Requests,
 }
 
+/// Why the requests of a POST will get no answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refusal {
+    /// The POST's HTTP status; `None` when no response came at all (the
+    /// connection failed: nothing is listening, or it went away).
+    pub status: Option<u16>,
+    /// What happened, one line.
+    pub how: String,
+}
+
+impl std::fmt::Display for Refusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.how)
+    }
+}
+
 /// One POST of the session.
 #[derive(Debug)]
 struct Post {
@@ -55,7 +74,7 @@ pub(crate) struct State {
     /// Per POST of the session (`Via::Post(n)` is entry n-1).
     posts: Vec<Post>,
     /// Requests whose POST was refused without an answer: id → how.
-    refused: Vec<(Id, String)>,
+    refused: Vec<(Id, Refusal)>,
     /// SSE event ids seen on the session's streams.
     event_ids: HashSet<String>,
 }
@@ -152,10 +171,29 @@ impl State {
             // id, which `refusal_body` then notes.
             (Some(s), _) if s >= 400 && json_body => return,
             (Some(s), _) if s >= 400 => format!("the POST carrying it was refused with HTTP {s}"),
+            // A success in a type that carries no answer (an HTML page):
+            // no answer will come (judged above as a content type).
+            (Some(s), _)
+                if streamable
+                    && carries_requests
+                    && (200..300).contains(&s)
+                    && !answered_as_allowed =>
+            {
+                format!(
+                    "the POST carrying it was answered HTTP {s} with {}, which carries no JSON-RPC answer",
+                    media.as_deref().unwrap_or("no Content-Type")
+                )
+            }
             (None, Some(e)) => format!("the POST carrying it failed: {e}"),
             _ => return,
         };
-        self.refuse(n, &refused);
+        self.refuse(
+            n,
+            Refusal {
+                status: record.status,
+                how: refused,
+            },
+        );
     }
 
     /// Whether `via` is the body of a POST refused with an error status.
@@ -168,7 +206,7 @@ impl State {
     }
 
     /// The requests of POST `n` will get no answer: `how` says why.
-    fn refuse(&mut self, n: u64, how: &str) {
+    fn refuse(&mut self, n: u64, how: Refusal) {
         let Some(ids) = post_index(n)
             .and_then(|i| self.posts.get(i))
             .map(|p| p.ids.clone())
@@ -176,22 +214,30 @@ impl State {
             return;
         };
         for id in ids {
-            self.refused.push((id, how.to_owned()));
+            self.refused.push((id, how.clone()));
         }
     }
 
-    /// An HTTP error body (`id: null` error) answering a refused POST: the
-    /// transport's refusal, not a JSON-RPC response to judge; the POST's
-    /// requests will get no other answer.
+    /// An HTTP error body answering a refused POST with an error whose id
+    /// is none of the POST's requests (`null`, or a server's own marker such
+    /// as `"server-error"`): the transport's refusal, not a JSON-RPC
+    /// response to judge; the POST's requests will get no other answer.
     pub(crate) fn refusal_body(&mut self, via: Via, msg: &Message) -> bool {
         let Via::Post(n) = via else { return false };
-        let status = post_index(n)
-            .and_then(|i| self.posts.get(i))
-            .and_then(|p| p.status);
-        let Some(status) = status.filter(|s| *s >= 400) else {
+        let Some(post) = post_index(n).and_then(|i| self.posts.get(i)) else {
             return false;
         };
-        if !matches!(msg, Message::Response(r) if r.id.is_none()) {
+        let Some(status) = post.status.filter(|s| *s >= 400) else {
+            return false;
+        };
+        let foreign = match msg {
+            Message::Response(r) => match &r.id {
+                None => true,
+                Some(id) => r.outcome.is_err() && !post.ids.contains(id),
+            },
+            _ => false,
+        };
+        if !foreign {
             return false;
         }
         let how = match msg {
@@ -203,7 +249,13 @@ impl State {
             ),
             _ => format!("the POST carrying it was refused with HTTP {status}"),
         };
-        self.refuse(n, &how);
+        self.refuse(
+            n,
+            Refusal {
+                status: Some(status),
+                how,
+            },
+        );
         true
     }
 
@@ -213,7 +265,7 @@ impl State {
     }
 
     /// See [`crate::Oracle::refused_for`].
-    pub(crate) fn refused_for(&self, pred: impl Fn(&Message) -> bool) -> Option<String> {
+    pub(crate) fn refused_for(&self, pred: impl Fn(&Message) -> bool) -> Option<Refusal> {
         self.refused.iter().find_map(|(id, how)| {
             let stand_in = Message::Response(Response {
                 id: Some(id.clone()),

@@ -116,6 +116,7 @@ fn expectable(outcome: &Outcome) -> bool {
         outcome,
         Outcome::Fail
             | Outcome::Warn
+            | Outcome::Blocked { .. }
             | Outcome::Error {
                 blame: Blame::Target,
                 ..
@@ -156,6 +157,9 @@ pub struct Tally {
     pub stale: usize,
     /// Expected failures that were target errors (they do not make exit 3).
     pub expected_target_errors: usize,
+    /// Expected blocked cases, by the level of what blocked them.
+    pub expected_blocked_by_must: usize,
+    pub expected_blocked_by_should: usize,
 }
 
 impl Tally {
@@ -163,8 +167,15 @@ impl Tally {
         match judged {
             Some(Expectation::ExpectedFailure(_)) => {
                 *self.expected.entry(r.outcome.as_str()).or_default() += 1;
-                if matches!(r.outcome, Outcome::Error { .. }) {
-                    self.expected_target_errors += 1;
+                match &r.outcome {
+                    Outcome::Error { .. } => self.expected_target_errors += 1,
+                    Outcome::Blocked { level, .. } if *level == mcpspec_engine::Level::Must => {
+                        self.expected_blocked_by_must += 1;
+                    }
+                    Outcome::Blocked { level, .. } if *level == mcpspec_engine::Level::Should => {
+                        self.expected_blocked_by_should += 1;
+                    }
+                    _ => {}
                 }
             }
             Some(Expectation::Stale(_)) => self.stale += 1,
@@ -184,12 +195,25 @@ impl Tally {
     /// is a conformance failure ([`Exit::Failures`]); scenario errors and
     /// unexpected target errors win as without a baseline.
     pub fn exit_code(&self, summary: &Summary, strict: bool) -> Exit {
+        // An expected failure was judged as the baseline says: it counts as
+        // a pass would (a run of only expected failures did judge something).
         let mut s = summary.clone();
-        s.failed -= self.expected_of("fail").min(s.failed);
-        s.warned -= self.expected_of("warn").min(s.warned);
+        let accept = |count: &mut usize, expected: usize| {
+            let n = expected.min(*count);
+            *count -= n;
+            n
+        };
+        let accepted = accept(&mut s.failed, self.expected_of("fail"))
+            + accept(&mut s.warned, self.expected_of("warn"))
+            + accept(&mut s.blocked_by_must, self.expected_blocked_by_must)
+            + accept(&mut s.blocked_by_should, self.expected_blocked_by_should);
+        s.blocked -=
+            (self.expected_blocked_by_must + self.expected_blocked_by_should).min(s.blocked);
+        s.passed += accepted;
         s.target_errors -= self.expected_target_errors.min(s.target_errors);
         match s.exit_code(strict) {
-            Exit::Success if self.stale > 0 => Exit::Failures,
+            // A stale entry is a failure, and failures win over exit 3.
+            Exit::Success | Exit::TargetUnavailable if self.stale > 0 => Exit::Failures,
             exit => exit,
         }
     }

@@ -125,6 +125,7 @@ impl HumanReporter {
             Outcome::Fail => self.paint("1;31", "  FAIL"),
             Outcome::Warn => self.paint("33", "  WARN"),
             Outcome::NotApplicable { .. } => self.paint("2", "   N/A"),
+            Outcome::Blocked { .. } => self.paint("35", " BLOCK"),
             Outcome::Error { .. } => self.paint("1;35", " ERROR"),
         }
     }

@@ -81,6 +81,21 @@ fn case(log: &RunLog, j: &Judged) -> TestCase {
             };
             failure(NonSuccessKind::Failure, ty, r.message())
         }
+        // A block weighs what blocked it: a failure when that was a MUST
+        // (or a SHOULD under --strict), otherwise skipped with the reason.
+        (Outcome::Blocked { level, .. }, _)
+            if *level == mcpspec_engine::Level::Must
+                || (strict && *level == mcpspec_engine::Level::Should) =>
+        {
+            failure(NonSuccessKind::Failure, "blocked", r.message())
+        }
+        (Outcome::Blocked { .. }, _) => {
+            let mut s = TestCaseStatus::skipped();
+            s.set_type("blocked")
+                .set_message(r.message())
+                .set_description(findings_text(r));
+            s
+        }
         (Outcome::Error { blame, .. }, _) => failure(
             NonSuccessKind::Error,
             &format!("{} error", blame.as_str()),

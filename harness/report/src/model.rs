@@ -74,6 +74,10 @@ pub struct RunMeta {
     /// What stopped the run early, e.g. `SIGINT`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub interrupted_by: Option<String>,
+    /// Why no case could run: the target could not be started or reached,
+    /// or negotiated none of the selected versions (`results` is empty then).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unavailable: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
@@ -83,6 +87,9 @@ pub struct Totals {
     pub failed: usize,
     pub warned: usize,
     pub not_applicable: usize,
+    /// Cases blocked by another rule's violation (absent before format 1.1: 0).
+    #[serde(default)]
+    pub blocked: usize,
     pub errored: usize,
     pub wall_ms: u64,
     /// Failures (fail, warn, target error) the baseline lists: they do not fail the run.
@@ -128,6 +135,9 @@ pub enum OutcomeName {
     Fail,
     Warn,
     NotApplicable,
+    /// Could not reach what it checks: the target broke another rule first
+    /// (`blocked_by`).
+    Blocked,
     Error,
 }
 
@@ -194,6 +204,10 @@ pub struct CaseEntry {
     /// Who is at fault, for an error.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub blame: Option<BlameName>,
+    /// For a blocked case: the requirement the target broke first (its
+    /// finding is among `findings`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub blocked_by: Option<String>,
     pub duration_ms: u64,
     pub findings: Vec<FindingEntry>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -226,8 +240,13 @@ fn millis(d: std::time::Duration) -> u64 {
 /// One case as a report entry; `transcript` is its file, when written.
 pub fn case_entry(log: &RunLog, j: &Judged, transcript: Option<String>) -> CaseEntry {
     let r = &j.result;
+    let blocked_by = match &r.outcome {
+        Outcome::Blocked { by, .. } => Some(by.clone()),
+        _ => None,
+    };
     let (outcome, blame) = match &r.outcome {
         Outcome::Pass => (OutcomeName::Pass, None),
+        Outcome::Blocked { .. } => (OutcomeName::Blocked, None),
         Outcome::Fail => (OutcomeName::Fail, None),
         Outcome::Warn => (OutcomeName::Warn, None),
         Outcome::NotApplicable { .. } => (OutcomeName::NotApplicable, None),
@@ -262,6 +281,7 @@ pub fn case_entry(log: &RunLog, j: &Judged, transcript: Option<String>) -> CaseE
         requirements: r.requirements.clone(),
         message: r.message(),
         blame,
+        blocked_by,
         duration_ms: millis(r.duration),
         findings: r
             .findings
@@ -324,12 +344,14 @@ pub fn build(log: &RunLog, transcript_of: &dyn Fn(&str) -> Option<String>) -> Re
             planned: log.planned,
             exit_code: log.exit_code().into(),
             interrupted_by: log.interrupted.as_ref().map(|(why, _)| why.clone()),
+            unavailable: s.unavailable.clone(),
         },
         summary: Totals {
             passed: s.passed,
             failed: s.failed,
             warned: s.warned,
             not_applicable: s.not_applicable,
+            blocked: s.blocked,
             errored: s.errored,
             wall_ms,
             expected_failures: log.tally.expected_total(),

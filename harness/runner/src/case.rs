@@ -52,6 +52,12 @@ pub enum Stop {
     Error(Blame, String),
     /// A MUST check failed; later steps would only cascade.
     Failed,
+    /// The target broke another rule (`by`, at `level`) before the case
+    /// reached what it checks; that finding is recorded ([`Ctx::block`]).
+    Blocked {
+        by: String,
+        level: Level,
+    },
 }
 
 /// State threaded through the steps of one case.
@@ -86,6 +92,31 @@ impl Ctx<'_> {
             None => (HANDSHAKE_REQUIREMENT.id.to_owned(), Level::Must),
         };
         self.fail_as(step, &req_id, level, expected, actual)
+    }
+
+    /// Whether the scenario checks `req` itself (names it among its
+    /// requirements): a violation of it is the case's own finding, not a
+    /// block.
+    pub fn owns(&self, req: &Requirement) -> bool {
+        self.scenario.requirements.iter().any(|r| r == req.id)
+    }
+
+    /// The target broke `req` — a rule the scenario does not check — on the
+    /// way to what the scenario checks: records that finding at its own
+    /// level and stops the case as blocked by it. One cause, one finding,
+    /// never a second violation under the scenario's requirement.
+    pub fn block(
+        &mut self,
+        step: Option<(usize, &Step)>,
+        req: &'static Requirement,
+        expected: Vec<String>,
+        actual: String,
+    ) -> Stop {
+        let level = self.fail_as(step, req.id, req.level, expected, actual);
+        Stop::Blocked {
+            by: req.id.to_owned(),
+            level,
+        }
     }
 
     /// Records a failed check under an explicit requirement and level.
@@ -232,6 +263,18 @@ pub async fn run_case(case: &Case, cfg: &CaseConfig) -> CaseResult {
 /// counts); otherwise the stop decides (MAY notes do not turn an error into
 /// a pass).
 fn decide(stop: Option<Stop>, findings: &[Finding]) -> Outcome {
+    if let Some(Stop::Blocked { by, level }) = stop {
+        // Blocked, unless the case broke a rule of its own beside the cause.
+        let own: Vec<Finding> = findings
+            .iter()
+            .filter(|f| f.requirement != by)
+            .cloned()
+            .collect();
+        return match outcome_of(&own) {
+            Outcome::Pass => Outcome::Blocked { by, level },
+            judged => judged,
+        };
+    }
     let judged = outcome_of(findings);
     if judged != Outcome::Pass {
         return judged;
@@ -239,7 +282,7 @@ fn decide(stop: Option<Stop>, findings: &[Finding]) -> Outcome {
     match stop {
         Some(Stop::NotApplicable(reason)) => Outcome::NotApplicable { reason },
         Some(Stop::Error(blame, message)) => Outcome::Error { blame, message },
-        Some(Stop::Failed) | None => judged,
+        Some(Stop::Failed | Stop::Blocked { .. }) | None => judged,
     }
 }
 

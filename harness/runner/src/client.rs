@@ -225,7 +225,7 @@ pub async fn reply(
     let params = field("params").filter(|p| !p.is_null());
     let bytes = match answer {
         ReplyAnswer::Fixture => {
-            let Some(id) = id_of(&id) else {
+            let Some(id) = Id::from_value(&id) else {
                 return Err(Stop::Error(
                     Blame::Harness,
                     format!("the request labelled `{to}` has an id the harness cannot answer"),
@@ -255,14 +255,6 @@ pub async fn reply(
         .send_raw(&line)
         .await
         .map_err(|e| Stop::Error(Blame::Target, e))
-}
-
-fn id_of(v: &Value) -> Option<Id> {
-    match v {
-        Value::String(s) => Some(Id::String(s.clone())),
-        Value::Number(n) if !n.is_f64() => Some(Id::Number(n.clone())),
-        _ => None,
-    }
 }
 
 /// What a client asks for when it starts: the `protocolVersion` of its

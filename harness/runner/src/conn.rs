@@ -65,8 +65,8 @@ pub enum WaitError {
     /// The target sent something that broke the rules instead of the answer.
     Invalid,
     /// Over HTTP: the POST that carried the request was refused with an
-    /// error status and no answer to it; the text says how.
-    Refused(String),
+    /// error status and no answer to it, or failed; the refusal says how.
+    Refused(mcpspec_oracle::Refusal),
 }
 
 /// Serving a client over HTTP: the start of the error of a message no open
@@ -76,6 +76,44 @@ pub const NO_STREAM: &str = "the client keeps no stream open that could carry it
 const INBOX_MAX: usize = 10_000;
 /// Violations kept per case; a flooding target's excess is only counted.
 const VIOLATIONS_MAX: usize = 1_000;
+/// Stderr lines kept as a target's last words.
+const STDERR_TAIL: usize = 5;
+/// Characters kept of a quoted line (stderr, an unreadable frame).
+const TAIL_LINE_MAX: usize = 200;
+
+/// Whether a frame is, or tries to be, a response: a JSON object (or a
+/// batch holding one) with an `id` member and no `method`.
+fn looks_like_answer(bytes: &[u8]) -> bool {
+    let answer = |v: &serde_json::Value| {
+        v.as_object()
+            .is_some_and(|o| o.contains_key("id") && !o.contains_key("method"))
+    };
+    match serde_json::from_slice::<serde_json::Value>(bytes) {
+        Ok(serde_json::Value::Array(items)) => items.iter().any(answer),
+        Ok(v) => answer(&v),
+        Err(_) => false,
+    }
+}
+
+/// `bytes` as one printable line: invalid UTF-8 replaced, control
+/// characters escaped, cut to `max` characters with a mark.
+pub(crate) fn quote(bytes: &[u8], max: usize) -> String {
+    let text = String::from_utf8_lossy(bytes);
+    let text = text.trim_end_matches(['\r', '\n']);
+    let mut out = String::new();
+    for (n, c) in text.chars().enumerate() {
+        if n == max {
+            out.push_str(" …");
+            break;
+        }
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
 
 /// The harness's side of the connection.
 #[derive(Debug)]
@@ -107,6 +145,15 @@ pub struct Conn {
     exit: Option<String>,
     next_id: i64,
     frames: usize,
+    /// Frames that held at least one JSON-RPC message.
+    messages: usize,
+    /// Frames that were, or tried to be, a response (an object with an
+    /// `id` and no `method`, valid or not).
+    answers: usize,
+    /// The first frame that was no JSON-RPC message, quoted safely.
+    first_unreadable: Option<String>,
+    /// The target's last stderr lines (its last words when it dies).
+    stderr_tail: std::collections::VecDeque<String>,
 }
 
 impl Conn {
@@ -142,6 +189,10 @@ impl Conn {
             exit: None,
             next_id: 1,
             frames: 0,
+            messages: 0,
+            answers: 0,
+            first_unreadable: None,
+            stderr_tail: std::collections::VecDeque::new(),
         }
     }
 
@@ -203,6 +254,38 @@ impl Conn {
     /// Lines (valid or not) the target has written to stdout.
     pub fn frames_received(&self) -> usize {
         self.frames
+    }
+
+    /// Frames that held a JSON-RPC message (valid or not by MCP's rules).
+    pub fn messages_received(&self) -> usize {
+        self.messages
+    }
+
+    /// Frames that were, or tried to be, a response (valid or not).
+    pub fn answers_received(&self) -> usize {
+        self.answers
+    }
+
+    /// What the target said that was no JSON-RPC at all: how many frames,
+    /// and the first, quoted safely (`None` when every frame was JSON-RPC).
+    pub fn unreadable(&self) -> Option<String> {
+        let first = self.first_unreadable.as_ref()?;
+        let n = self.frames - self.messages;
+        Some(format!(
+            "{n} line(s) that are no JSON-RPC message; the first: {first}"
+        ))
+    }
+
+    /// The target's last stderr lines, joined (`None` when it wrote none):
+    /// what a target that would not start usually says about why.
+    pub fn stderr_tail(&self) -> Option<String> {
+        (!self.stderr_tail.is_empty()).then(|| {
+            self.stderr_tail
+                .iter()
+                .map(String::as_str)
+                .collect::<Vec<_>>()
+                .join(" | ")
+        })
     }
 
     /// `stdio`, `http` or `sse`.
@@ -363,6 +446,25 @@ impl Conn {
         }
     }
 
+    /// Keeps the last [`STDERR_TAIL`] stderr lines, each cut.
+    fn keep_stderr(&mut self, line: &str) {
+        let line = line.trim();
+        if line.is_empty() {
+            return;
+        }
+        if self.stderr_tail.len() == STDERR_TAIL {
+            self.stderr_tail.pop_front();
+        }
+        self.stderr_tail
+            .push_back(quote(line.as_bytes(), TAIL_LINE_MAX));
+    }
+
+    fn note_unreadable(&mut self, bytes: &[u8]) {
+        if self.first_unreadable.is_none() {
+            self.first_unreadable = Some(format!("«{}»", quote(bytes, TAIL_LINE_MAX)));
+        }
+    }
+
     fn violation(&mut self, v: Violation) {
         if self.violations.len() < VIOLATIONS_MAX {
             self.violations.push(v);
@@ -393,6 +495,14 @@ impl Conn {
                     Ok(Inbound::Batch(items)) => items.into_iter().flatten().collect(),
                     Err(_) => Vec::new(),
                 };
+                if messages.is_empty() {
+                    self.note_unreadable(&frame.bytes);
+                } else {
+                    self.messages += 1;
+                }
+                if looks_like_answer(&frame.bytes) {
+                    self.answers += 1;
+                }
                 // Before the oracle absorbs them: an answer's request is
                 // still pending.
                 for msg in &messages {
@@ -407,13 +517,17 @@ impl Conn {
                     format!("[framing] {err}: {}", String::from_utf8_lossy(&err.bytes)),
                     &err.bytes,
                 );
+                self.note_unreadable(&err.bytes);
                 if matches!(err.kind, FrameErrorKind::Oversize { .. }) {
                     // The limit is the harness's, not the spec's: noted only.
                     self.transcript
                         .line(at_ms, "--", "line dropped: over --max-line".to_owned());
                 }
             }
-            Event::Stderr(line) => self.transcript.stderr(at_ms, line.clone()),
+            Event::Stderr(line) => {
+                self.keep_stderr(line);
+                self.transcript.stderr(at_ms, line.clone());
+            }
             Event::Stdout(line) => self.transcript.stderr(at_ms, format!("[stdout] {line}")),
             Event::Exited { code, signal } => {
                 let how = match (code, signal) {
@@ -422,6 +536,11 @@ impl Conn {
                     (None, None) => "the target exited".to_owned(),
                 };
                 self.transcript.line(at_ms, "--", how.clone());
+                // Its last words belong with how it went away.
+                let how = match self.stderr_tail() {
+                    Some(tail) => format!("{how}; its stderr ended: {tail}"),
+                    None => how,
+                };
                 self.exit = Some(how);
             }
             Event::Http(record) => {

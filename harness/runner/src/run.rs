@@ -4,9 +4,12 @@
 //!
 //! The probe is one short handshake per version. A version the target answers
 //! with another version is not offered, and its cases are not applicable
-//! without starting the target again. A target that cannot be started, or
-//! that completes no handshake at all, makes every case an error blamed on
-//! the target ([`Exit::TargetUnavailable`]) — within the step timeout, never a hang.
+//! without starting the target again. A target that negotiates no version at
+//! all — it cannot be started or reached, dies, writes no JSON-RPC, or
+//! offers none of the selected versions — is [`Summary::unavailable`]: the
+//! run says so once, with what the target said (its stderr tail, its first
+//! unreadable line), runs no case, and exits [`Exit::TargetUnavailable`] —
+//! within the start-up timeout, never a hang, never a false "conforming".
 //!
 //! [`run_until`] also takes a stop signal (the CLI's Ctrl-C): when it fires,
 //! no case starts any more, every running case task (and probe) is aborted
@@ -43,7 +46,24 @@ pub struct RunConfig {
     /// a version the map does not call supported are not applicable. `None`:
     /// probe a server; run every case of a client (a counter-offer).
     pub offers: Option<BTreeMap<Version, Offer>>,
+    /// `--fail-fast`: the first finished case this calls a failure stops
+    /// the run (no case starts any more, the running ones are cancelled).
+    pub fail_fast: Option<FailFast>,
 }
+
+/// Which finished case stops a `--fail-fast` run (the caller's rule: the
+/// CLI's asks its baseline, so an expected failure does not stop it).
+#[derive(Clone)]
+pub struct FailFast(pub Arc<dyn Fn(&CaseResult) -> bool + Send + Sync>);
+
+impl std::fmt::Debug for FailFast {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("FailFast(..)")
+    }
+}
+
+/// The reason a `--fail-fast` run gives for stopping.
+pub const FAIL_FAST: &str = "--fail-fast: a case failed";
 
 /// What the probe learnt about one version.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -142,12 +162,20 @@ pub async fn run_until(
             },
         );
     }
-    let mut summary = Summary::default();
+    let mut summary = Summary {
+        unavailable: unavailable(&offers),
+        ..Summary::default()
+    };
     let jobs = Arc::new(Semaphore::new(cfg.jobs.max(1)));
     let case_cfg = Arc::new(cfg.case.clone());
     let mut tasks: JoinSet<CaseResult> = JoinSet::new();
-    // Stopped during the probe: no case is started.
-    let cases = if stopped.is_some() { Vec::new() } else { cases };
+    // Stopped during the probe, or nothing to run against: no case is
+    // started (an unavailable target is said once, not once per case).
+    let cases = if stopped.is_some() || summary.unavailable.is_some() {
+        Vec::new()
+    } else {
+        cases
+    };
     for case in cases {
         if let Some(outcome) = outcome_before_run(case.version, &offers) {
             let result = skipped(&case, outcome);
@@ -201,7 +229,23 @@ pub async fn run_until(
             },
         );
         summary.add(&result.outcome);
+        let stops = stopped.is_none() && cfg.fail_fast.as_ref().is_some_and(|f| (f.0)(&result));
         emit(reporters, Event::CaseFinished(Box::new(result)));
+        if stops {
+            tasks.abort_all();
+            let s = Stop {
+                reason: FAIL_FAST.to_owned(),
+                exit: Exit::Failures,
+            };
+            emit(
+                reporters,
+                Event::Interrupted {
+                    reason: s.reason.clone(),
+                    exit: s.exit,
+                },
+            );
+            stopped = Some(s);
+        }
     }
     emit(
         reporters,
@@ -221,19 +265,62 @@ async fn shut_down<T: 'static>(set: &mut JoinSet<T>) {
     while set.join_next().await.is_some() {}
 }
 
+/// Why no case can run, when the probe found no version the target
+/// negotiates (`None` when one runs, or when nothing was probed): the one
+/// reason when every version says the same, else each version's.
+pub fn unavailable(offers: &BTreeMap<Version, Offer>) -> Option<String> {
+    let negotiated = offers
+        .values()
+        .any(|o| matches!(o, Offer::Supported | Offer::Unclear(_)));
+    if offers.is_empty() || negotiated {
+        return None;
+    }
+    let why = |o: &Offer| match o {
+        Offer::Broken(why) => why.clone(),
+        // A handshake's answer is a version; a discover's, a sentence.
+        Offer::Other(o) if o.contains(' ') => o.clone(),
+        Offer::Other(o) => format!("answered {o:?}"),
+        Offer::Supported | Offer::Unclear(_) => String::new(),
+    };
+    // Versions that failed alike are said together, in version order.
+    let mut alike: Vec<(String, Vec<&str>)> = Vec::new();
+    for (v, o) in offers {
+        let reason = why(o);
+        match alike.iter_mut().find(|(r, _)| *r == reason) {
+            Some((_, vs)) => vs.push(v.as_str()),
+            None => alike.push((reason, vec![v.as_str()])),
+        }
+    }
+    let all_broken = offers.values().all(|o| matches!(o, Offer::Broken(_)));
+    let head = if all_broken {
+        "the target completed no handshake at any version"
+    } else {
+        "the target negotiated none of the selected versions"
+    };
+    Some(match alike.as_slice() {
+        [(one, _)] => format!("{head}: {one}"),
+        _ => {
+            let each: Vec<String> = alike
+                .iter()
+                .map(|(r, vs)| format!("{}: {r}", vs.join(", ")))
+                .collect();
+            format!("{head} ({})", each.join("; "))
+        }
+    })
+}
+
 /// What the probe already decided for a case at `version`: not applicable
 /// (the version is not offered, or only it failed to start), an error blamed
-/// on the target (no version started at all), or nothing (the case runs).
+/// on the target (it negotiated no version at all: [`unavailable`]), or
+/// nothing (the case runs).
 pub fn outcome_before_run(version: Version, offers: &BTreeMap<Version, Offer>) -> Option<Outcome> {
-    let all_broken = !offers.is_empty() && offers.values().all(|o| matches!(o, Offer::Broken(_)));
-    match offers.get(&version) {
-        _ if all_broken => Some(Outcome::Error {
+    if let Some(why) = unavailable(offers) {
+        return Some(Outcome::Error {
             blame: Blame::Target,
-            message: match offers.get(&version) {
-                Some(Offer::Broken(why)) => why.clone(),
-                _ => "the target completed no handshake".to_owned(),
-            },
-        }),
+            message: why,
+        });
+    }
+    match offers.get(&version) {
         Some(Offer::Supported | Offer::Unclear(_)) | None => None,
         Some(Offer::Other(o)) => Some(Outcome::NotApplicable {
             reason: format!("the target does not offer {version} (it answered {o:?})"),
@@ -285,7 +372,18 @@ async fn probe_all(
         set.spawn(async move {
             // The semaphore is never closed, so acquiring only waits.
             let _slot = slots.acquire_owned().await.ok();
-            (v, probe(v, &cfg).await)
+            // Every wait inside is bounded; this bounds their sum, so that
+            // no target can hold the run before its first case.
+            let limit = cfg.startup_timeout + cfg.step_timeout * 2;
+            let offer = tokio::time::timeout(limit, probe(v, &cfg))
+                .await
+                .unwrap_or_else(|_| {
+                    Offer::Broken(format!(
+                        "the probe did not end within {}ms",
+                        limit.as_millis()
+                    ))
+                });
+            (v, offer)
         });
     }
     let mut out = BTreeMap::new();
@@ -321,17 +419,16 @@ pub async fn probe(version: Version, cfg: &CaseConfig) -> Offer {
         })),
     );
     if let Err(e) = conn.send(&init).await {
-        return Offer::Broken(e);
+        return Offer::Broken(unwritable(&mut conn, "initialize", e).await);
     }
     let answer = conn
         .wait_for_prompt(cfg.step_timeout, |m| is_response_to(m, &id))
         .await;
     conn.end().await;
-    if answer.is_err() && conn.frames_received() > 0 {
-        return Offer::Unclear(format!(
-            "{} line(s) on stdout, none a valid answer to initialize",
-            conn.frames_received()
-        ));
+    if answer.is_err() {
+        if let Some(offer) = unclear_or_unreadable(&conn, "initialize") {
+            return offer;
+        }
     }
     match answer {
         Ok(r) => match r.msg {
@@ -346,10 +443,13 @@ pub async fn probe(version: Version, cfg: &CaseConfig) -> Offer {
             other => Offer::Broken(format!("unexpected {}", other.describe())),
         },
         Err(crate::conn::WaitError::Timeout | crate::conn::WaitError::Invalid) => {
-            Offer::Broken(format!(
-                "no answer to initialize within {}ms of starting (--startup-timeout); \
-                 a slow target may need more",
-                cfg.startup_timeout.max(cfg.step_timeout).as_millis()
+            Offer::Broken(with_last_words(
+                format!(
+                    "no answer to initialize within {}ms of starting (--startup-timeout); \
+                     a slow target may need more",
+                    cfg.startup_timeout.max(cfg.step_timeout).as_millis()
+                ),
+                &conn,
             ))
         }
         Err(crate::conn::WaitError::Refused(how)) => {
@@ -358,5 +458,54 @@ pub async fn probe(version: Version, cfg: &CaseConfig) -> Offer {
         Err(crate::conn::WaitError::Exited(how)) => {
             Offer::Broken(format!("no answer to initialize: {how}"))
         }
+    }
+}
+
+/// After a probe got no valid answer: a target that tried to answer (a
+/// response that breaks the rules) is [`Offer::Unclear`] — its cases run
+/// and judge what it says; one that wrote other messages only (a flood of
+/// notifications) or lines that are no JSON-RPC at all (a log on stdout, an
+/// HTML page) completed no handshake: [`Offer::Broken`], quoting the first
+/// unreadable line. `None` when it wrote nothing.
+pub(crate) fn unclear_or_unreadable(conn: &Conn, method: &str) -> Option<Offer> {
+    if conn.answers_received() > 0 {
+        return Some(Offer::Unclear(format!(
+            "{} response(s) received, none a valid answer to {method}",
+            conn.answers_received()
+        )));
+    }
+    if conn.messages_received() > 0 {
+        return Some(Offer::Broken(with_last_words(
+            format!(
+                "no answer to {method}: the target sent {} other message(s) instead",
+                conn.messages_received()
+            ),
+            conn,
+        )));
+    }
+    let unreadable = conn.unreadable()?;
+    Some(Offer::Broken(with_last_words(
+        format!("no answer to {method}: the target wrote {unreadable}"),
+        conn,
+    )))
+}
+
+/// `why`, followed by the target's last stderr lines when it wrote some
+/// (an exit already carries them: see [`Conn`]).
+pub(crate) fn with_last_words(why: String, conn: &Conn) -> String {
+    match conn.stderr_tail() {
+        Some(tail) if conn.exit().is_none() => format!("{why}; its stderr ended: {tail}"),
+        _ => why,
+    }
+}
+
+/// Why a probe's request could not be written: how the target went away
+/// (with its last words) when it did, else the write error.
+pub(crate) async fn unwritable(conn: &mut Conn, method: &str, error: String) -> String {
+    let exit = conn.wait_exit(Duration::from_millis(500)).await;
+    conn.end().await;
+    match exit {
+        Some(how) => format!("no answer to {method}: {how}"),
+        None => with_last_words(error, conn),
     }
 }

@@ -12,7 +12,7 @@ use serde_json::{json, Value};
 
 use crate::case::{bind_opening, is_response_to, opening_request, Ctx, Stop};
 use crate::conn::{Conn, WaitError};
-use crate::run::Offer;
+use crate::run::{unclear_or_unreadable, with_last_words, Offer};
 
 /// JSON-RPC's "method not found".
 const METHOD_NOT_FOUND: i64 = -32601;
@@ -92,7 +92,7 @@ pub async fn discover(ctx: &mut Ctx<'_>) -> Result<(), Stop> {
 pub async fn probe(conn: &mut Conn, version: &str, within: std::time::Duration) -> Offer {
     let (id, msg) = discover_request(conn);
     if let Err(e) = conn.send(&msg).await {
-        return Offer::Broken(e);
+        return Offer::Broken(crate::run::unwritable(conn, "server/discover", e).await);
     }
     let answer = conn
         .wait_for_prompt(within, |m| is_response_to(m, &id))
@@ -111,22 +111,24 @@ pub async fn probe(conn: &mut Conn, version: &str, within: std::time::Duration) 
         },
         Ok(other) => Offer::Broken(format!("unexpected {}", other.describe())),
         // Over HTTP the same refusal may come as a status (400 without a
-        // session): not offered either.
-        Err(WaitError::Refused(how)) => Offer::Other(format!(
-            "server/discover was refused ({how}): the target speaks only handshake-era versions"
+        // session): not offered either. No response at all is no refusal:
+        // nothing answered.
+        Err(WaitError::Refused(refusal)) if refusal.status.is_none() => {
+            Offer::Broken(format!("no answer to server/discover: {refusal}"))
+        }
+        Err(WaitError::Refused(refusal)) => Offer::Other(format!(
+            "server/discover was refused ({refusal}): the target speaks only handshake-era versions"
         )),
         Err(WaitError::Exited(how)) => {
             Offer::Broken(format!("no answer to server/discover: {how}"))
         }
-        Err(WaitError::Timeout | WaitError::Invalid) if conn.frames_received() > 0 => {
-            Offer::Unclear(format!(
-                "{} message(s) received, none a valid answer to server/discover",
-                conn.frames_received()
-            ))
+        Err(WaitError::Timeout | WaitError::Invalid) => {
+            unclear_or_unreadable(conn, "server/discover").unwrap_or_else(|| {
+                Offer::Broken(with_last_words(
+                    format!("no answer to server/discover within {}ms", within.as_millis()),
+                    conn,
+                ))
+            })
         }
-        Err(WaitError::Timeout | WaitError::Invalid) => Offer::Broken(format!(
-            "no answer to server/discover within {}ms",
-            within.as_millis()
-        )),
     }
 }

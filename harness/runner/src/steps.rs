@@ -9,8 +9,8 @@ use std::time::Duration;
 
 use mcpspec_engine::Level;
 use mcpspec_scenario::{
-    Bindings, Discover, Expectation, Matcher, Mismatch, RepeatUntil, ResponseExpect, Selector,
-    SendStep, Step, StepKind, Template, TemplateError,
+    Bindings, Discover, Expectation, Matcher, Mismatch, ResponseExpect, Selector, SendStep, Step,
+    StepKind, Template, TemplateError,
 };
 use mcpspec_wire::{Id, Message};
 use serde_json::Value;
@@ -18,6 +18,8 @@ use serde_json::Value;
 use crate::case::{is_response_to, Ctx, Stop};
 use crate::conn::{Received, WaitError};
 use crate::outcome::Blame;
+
+mod paging;
 
 /// Short label of a step for locations: `send tools/list`, `expect_silence`, ...
 pub fn describe(kind: &StepKind) -> String {
@@ -100,7 +102,7 @@ pub async fn run(ctx: &mut Ctx<'_>, i: usize, step: &Step) -> Result<(), Stop> {
                                 .to_owned(),
                         )),
                     };
-                    let id = id_from_value(&id);
+                    let id = Id::from_value(&id);
                     expect_response(
                         ctx,
                         at,
@@ -123,7 +125,7 @@ pub async fn run(ctx: &mut Ctx<'_>, i: usize, step: &Step) -> Result<(), Stop> {
             let filter = notification.as_deref().map(|m| (m, params.as_ref()));
             silence(ctx, at, *duration, *all, filter).await
         }
-        StepKind::RepeatUntil(r) => repeat_until(ctx, at, r).await,
+        StepKind::RepeatUntil(r) => paging::repeat_until(ctx, at, r).await,
         StepKind::Discover(d) => discover(ctx, d).await,
         StepKind::Sleep(d) => {
             ctx.conn.idle(*d).await;
@@ -179,20 +181,12 @@ fn render_opt(t: Option<&Template>, vars: &Bindings) -> Result<Option<Value>, St
         .map_err(scenario_error)
 }
 
-fn id_from_value(v: &Value) -> Option<Id> {
-    match v {
-        Value::String(s) => Some(Id::String(s.clone())),
-        Value::Number(n) if !n.is_f64() => Some(Id::Number(n.clone())),
-        _ => None,
-    }
-}
-
 async fn send(ctx: &mut Ctx<'_>, at: Option<(usize, &Step)>, s: &SendStep) -> Result<(), Stop> {
     let params = render_opt(s.params.as_ref(), &ctx.vars)?;
     let id = match &s.id {
         Some(t) => {
             let v = t.render(&ctx.vars).map_err(scenario_error)?;
-            id_from_value(&v).ok_or_else(|| {
+            Id::from_value(&v).ok_or_else(|| {
                 Stop::Error(
                     Blame::Scenario,
                     format!("`id: {v}` is not a string or integer; use `raw` for invalid ids"),
@@ -361,7 +355,7 @@ async fn expect(
             let id = ctx
                 .vars
                 .get(&format!("{label}.id"))
-                .and_then(id_from_value)
+                .and_then(Id::from_value)
                 .ok_or_else(|| {
                     Stop::Error(
                         Blame::Scenario,
@@ -374,7 +368,7 @@ async fn expect(
             )
         }
         Selector::Id(v) => {
-            let id = id_from_value(v);
+            let id = Id::from_value(v);
             (
                 format!("a response with id {v}"),
                 Box::new(move |m| matches!(m, Message::Response(r) if r.id == id)),
@@ -491,76 +485,6 @@ async fn silence(
         .collect::<Vec<_>>()
         .join("; ");
     let level = ctx.fail(at, vec![format!("{what} for {}ms", d.as_millis())], actual);
-    checked(level)
-}
-
-async fn repeat_until(
-    ctx: &mut Ctx<'_>,
-    at: Option<(usize, &Step)>,
-    r: &RepeatUntil,
-) -> Result<(), Stop> {
-    if let Some(u) = &r.unique_by {
-        ctx.vars.set(&u.list, Value::Array(Vec::new()));
-    }
-    ctx.vars.unset(&r.until_unbound);
-    for page in 1..=r.max {
-        // The first page renders with the cursor unbound (`${cursor?}` drops out).
-        let params = render_opt(r.send.params.as_ref(), &ctx.vars)?;
-        // The capture that continues the loop must come from this page's answer.
-        ctx.vars.unset(&r.until_unbound);
-        let id = ctx.conn.next_id();
-        let msg = Message::request(id.clone(), &r.send.method, params);
-        ctx.conn.send(&msg).await.map_err(target_gone)?;
-        let what = format!("{} (id {id}, page {page})", r.send.method);
-        let got =
-            expect_response_value(ctx, at, &r.expect, &what, |m| is_response_to(m, &id)).await?;
-        if got.is_none() {
-            // A non-MUST failure was recorded; the listing cannot be followed further.
-            return Ok(());
-        }
-        if ctx.vars.get(&r.until_unbound).is_none() {
-            return match &r.unique_by {
-                Some(u) => check_unique(ctx, at, &u.list, &u.key),
-                None => Ok(()),
-            };
-        }
-    }
-    let level = ctx.fail(
-        at,
-        vec![format!("the listing ends within {} pages", r.max)],
-        format!(
-            "{} still returned a cursor after {} pages",
-            r.send.method, r.max
-        ),
-    );
-    checked(level)
-}
-
-fn check_unique(
-    ctx: &mut Ctx<'_>,
-    at: Option<(usize, &Step)>,
-    list: &str,
-    key: &str,
-) -> Result<(), Stop> {
-    let items = ctx.vars.get(list).cloned().unwrap_or(Value::Null);
-    let mut seen = std::collections::HashSet::new();
-    let mut repeats = Vec::new();
-    for item in items.as_array().into_iter().flatten() {
-        let k = item.get(key).map(Value::to_string).unwrap_or_default();
-        if !seen.insert(k.clone()) {
-            repeats.push(k);
-        }
-    }
-    if repeats.is_empty() {
-        return Ok(());
-    }
-    let level = ctx.fail(
-        at,
-        vec![format!(
-            "every item's `{key}` appears once across all pages"
-        )],
-        format!("repeated: {}", repeats.join(", ")),
-    );
     checked(level)
 }
 

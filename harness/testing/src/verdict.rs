@@ -37,7 +37,16 @@ pub(crate) fn judge(r: &CaseResult, strict: bool) -> Result<Completion, Failed> 
         Outcome::Pass => Ok(Completion::Completed),
         Outcome::Warn if !strict => Ok(Completion::Completed),
         Outcome::NotApplicable { reason } => Ok(Completion::ignored_with(reason)),
-        Outcome::Warn | Outcome::Fail | Outcome::Error { .. } => Err(Failed::from(explain(r))),
+        // A block weighs what blocked it (as in the exit code and JUnit).
+        Outcome::Blocked { level, .. }
+            if *level == mcpspec_engine::Level::May
+                || (!strict && *level == mcpspec_engine::Level::Should) =>
+        {
+            Ok(Completion::ignored_with(r.message()))
+        }
+        Outcome::Blocked { .. } | Outcome::Warn | Outcome::Fail | Outcome::Error { .. } => {
+            Err(Failed::from(explain(r)))
+        }
     }
 }
 

@@ -46,6 +46,8 @@ pub struct LegacySseSession {
     posts: u64,
     raws: u64,
     closed: bool,
+    /// Raw exchanges wait for the POSTs sent before them.
+    order: crate::order::PostOrder,
 }
 
 /// What the stream task tells `connect`.
@@ -109,6 +111,7 @@ impl LegacySseSession {
             posts: 0,
             raws: 0,
             closed: false,
+            order: crate::order::PostOrder::new(),
         })
     }
 
@@ -162,10 +165,13 @@ impl LegacySseSession {
         );
         let timeout = self.options.request_timeout;
         let max = self.options.max_message;
+        let headed = self.order.pending();
         let task = tokio::spawn(async move {
             let mut record = request_record("POST", &url, &headers, &body, false);
             let request = client.post(url).headers(headers).body(body);
-            match tokio::time::timeout(timeout, request.send()).await {
+            let sent = tokio::time::timeout(timeout, request.send()).await;
+            drop(headed);
+            match sent {
                 Ok(Ok(resp)) => {
                     response_into(&mut record, resp.status().as_u16(), resp.headers());
                     // Answers belong on the stream; one sent in the POST's
@@ -197,7 +203,11 @@ impl LegacySseSession {
 
     /// A transport-level exchange (relative URLs resolve against the POST
     /// endpoint); recorded via `Raw(n)`, its answer not put on the frame stream.
+    /// Like Streamable HTTP's, it waits (bounded) for the POSTs sent before it.
     pub async fn exchange(&mut self, req: RawRequest) -> Result<RawResponse, TransportError> {
+        self.order
+            .after(self.posts, self.options.request_timeout)
+            .await;
         self.raws += 1;
         let via = Via::Raw(self.raws);
         let url = raw::resolve(&self.endpoint, req.url.as_deref())?;

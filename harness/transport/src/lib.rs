@@ -28,6 +28,7 @@ mod client;
 pub mod connection;
 pub mod event;
 pub mod legacy;
+mod order;
 pub mod peer;
 pub mod raw;
 pub mod serve;

@@ -7,11 +7,13 @@
 //! ```text
 //!  stdout ──► NdjsonDecoder ──► Event::Frame / Event::FrameError ─┐
 //!  stderr ──► lines ──────────► Event::Stderr ────────────────────┼──► mpsc ──► recv()
-//!  wait() ──► (after stdout EOF, or 500 ms) ──► Event::Exited ────┘
+//!  wait() ──► (after stdout and stderr EOF, or 500 ms) ──► Event::Exited
 //! ```
 //!
-//! `Exited` comes after the last stdout frame (the exit watcher waits for
-//! stdout to close, bounded, because a grandchild may hold it open). Dropping
+//! `Exited` comes after the last stdout frame and the last stderr line (the
+//! exit watcher waits for both to close, bounded, because a grandchild may
+//! hold them open), so a crashing target's last words are read before its
+//! exit is reported. Dropping
 //! the [`StdioProcess`] kills the whole process group, so a target that
 //! spawned helpers (`npx`, shells) leaves nothing behind; if mcpspec is
 //! killed before the drop (SIGKILL), the `watchdog` kills the group.
@@ -144,17 +146,29 @@ impl StdioProcess {
             None => stdout_closed.notify_one(),
         }
 
-        if let Some(stderr) = child.stderr.take() {
-            let tx = tx.clone();
-            tokio::spawn(async move { forward_lines(stderr, started, Event::Stderr, &tx).await });
+        let stderr_closed = Arc::new(Notify::new());
+        match child.stderr.take() {
+            Some(stderr) => {
+                let tx = tx.clone();
+                let closed = stderr_closed.clone();
+                tokio::spawn(async move {
+                    forward_lines(stderr, started, Event::Stderr, &tx).await;
+                    closed.notify_one();
+                });
+            }
+            None => stderr_closed.notify_one(),
         }
 
         let stdin = child.stdin.take();
         tokio::spawn(async move {
             let status = child.wait().await;
-            // Let stdout drain so that Exited follows the last frame.
-            let _ =
-                tokio::time::timeout(Duration::from_millis(500), stdout_closed.notified()).await;
+            // Let stdout and stderr drain so that Exited follows the last
+            // frame and the last words.
+            let _ = tokio::time::timeout(Duration::from_millis(500), async {
+                stdout_closed.notified().await;
+                stderr_closed.notified().await;
+            })
+            .await;
             let (code, signal) = match status {
                 Ok(s) => (s.code(), exit_signal(&s)),
                 Err(_) => (None, None),

@@ -128,6 +128,9 @@ pub(crate) struct Shared {
     pub(crate) protocol_version: Mutex<Option<String>>,
     /// Starts as `options.misbehave`; see [`HttpSession::set_misbehaviour`].
     pub(crate) misbehave: Mutex<HttpMisbehaviour>,
+    /// Which POSTs have their response head: a scenario's raw exchange
+    /// waits for the POSTs sent before it ([`HttpSession::exchange`]).
+    pub(crate) order: crate::order::PostOrder,
 }
 
 impl Shared {
@@ -237,6 +240,7 @@ impl HttpSession {
                 session_id: Mutex::new(None),
                 protocol_version: Mutex::new(None),
                 misbehave: Mutex::new(options.misbehave.clone()),
+                order: crate::order::PostOrder::new(),
                 options,
             }),
             events,
@@ -275,6 +279,13 @@ impl HttpSession {
     /// Time since the session was created.
     pub fn elapsed(&self) -> Duration {
         self.shared.emitter.elapsed()
+    }
+
+    /// Waits until every POST sent so far has its response head, at most
+    /// the request timeout.
+    async fn after_posts(&self) {
+        let within = self.shared.options.request_timeout;
+        self.shared.order.after(self.posts, within).await;
     }
 
     fn track(&mut self, handle: AbortHandle) {
@@ -321,7 +332,13 @@ impl HttpSession {
     /// A transport-level exchange for a scenario step; recorded via `Raw(n)`,
     /// its answer is not put on the frame stream, and it never changes the
     /// captured session id. Relative URLs resolve against the endpoint.
+    ///
+    /// Steps do not overtake the POSTs they follow: the exchange starts once
+    /// every POST sent before it has its response head (bounded by the
+    /// request timeout), so a scenario's DELETE cannot reach the server
+    /// before the harness's own `notifications/initialized`.
     pub async fn exchange(&mut self, req: RawRequest) -> Result<RawResponse, TransportError> {
+        self.after_posts().await;
         self.raws += 1;
         let via = Via::Raw(self.raws);
         let url = raw::resolve(&self.shared.url, req.url.as_deref())?;
@@ -347,6 +364,7 @@ impl HttpSession {
             return;
         }
         self.closed = true;
+        self.after_posts().await;
         delete(self.shared.clone()).await;
         self.abort_all();
     }
@@ -467,6 +485,7 @@ async fn failed(shared: &Shared, via: Via, mut record: HttpRecord, e: &reqwest::
 
 /// One POST and everything its response brings, resumption included.
 async fn post(shared: Arc<Shared>, via: Via, headers: HeaderMap, body: Vec<u8>) {
+    let headed = shared.order.pending();
     let mut record = request_record("POST", &shared.url, &headers, &body, false);
     let mut owed = Owed::of_body(&body);
     let request = shared
@@ -488,6 +507,7 @@ async fn post(shared: Arc<Shared>, via: Via, headers: HeaderMap, body: Vec<u8>) 
         }
     };
     shared.capture_session(resp.headers());
+    drop(headed);
     response_into(&mut record, resp.status().as_u16(), resp.headers());
     if media_type(resp.headers()).as_deref() != Some("text/event-stream") {
         let max = shared.options.max_message;

@@ -15,45 +15,12 @@
 //! The order of checks is fixed and documented on [`classify_value`], so that
 //! a message with several defects is always reported the same way.
 
-use serde_json::{Map, Number, Value};
+use serde_json::{Map, Value};
 use std::fmt;
 
-/// A JSON-RPC request id as MCP allows it: a string or an integer.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub enum Id {
-    Number(Number),
-    String(String),
-}
+mod id;
 
-impl Id {
-    pub fn to_value(&self) -> Value {
-        match self {
-            Id::Number(n) => Value::Number(n.clone()),
-            Id::String(s) => Value::String(s.clone()),
-        }
-    }
-}
-
-impl From<i64> for Id {
-    fn from(n: i64) -> Self {
-        Id::Number(n.into())
-    }
-}
-
-impl From<&str> for Id {
-    fn from(s: &str) -> Self {
-        Id::String(s.to_owned())
-    }
-}
-
-impl fmt::Display for Id {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Id::Number(n) => write!(f, "{n}"),
-            Id::String(s) => write!(f, "{s:?}"),
-        }
-    }
-}
+pub use id::Id;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Request {
@@ -476,9 +443,9 @@ pub fn classify_value(v: &Value) -> Result<Message, Invalid> {
     let id_member = obj.get("id");
     let id: Result<Option<Id>, InvalidKind> = match id_member {
         None | Some(Value::Null) => Ok(None),
-        Some(Value::String(s)) => Ok(Some(Id::String(s.clone()))),
-        Some(Value::Number(n)) if n.is_f64() => Err(InvalidKind::IdFloat),
-        Some(Value::Number(n)) => Ok(Some(Id::Number(n.clone()))),
+        Some(v @ (Value::String(_) | Value::Number(_))) => {
+            Id::from_value(v).map(Some).ok_or(InvalidKind::IdFloat)
+        }
         Some(Value::Bool(_)) => Err(InvalidKind::IdBool),
         Some(Value::Object(_)) => Err(InvalidKind::IdObject),
         Some(Value::Array(_)) => Err(InvalidKind::IdArray),

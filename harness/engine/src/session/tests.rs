@@ -96,6 +96,31 @@ fn responses_must_match_a_pending_request_once() {
 }
 
 #[test]
+fn a_response_id_matches_its_request_by_value() {
+    // `-0.0` is the integer zero under the schema: `0` answers it, once.
+    let mut s = client();
+    let Ok(mcpspec_wire::Inbound::Single(req)) =
+        mcpspec_wire::classify(br#"{"jsonrpc":"2.0","id":-0.0,"method":"ping"}"#)
+    else {
+        panic!("-0.0 is a valid id")
+    };
+    s.outbound(&req, 1);
+    assert!(s
+        .inbound(&Message::result(Id::from(0), json!({})), 2)
+        .is_empty());
+    assert_eq!(
+        ids(&s.inbound(&Message::result(Id::from(0), json!({})), 3)),
+        ["jsonrpc.response.once"]
+    );
+    // A string is not a number: `"0"` answers nothing sent.
+    s.outbound(&Message::request(0, "ping", None), 4);
+    assert_eq!(
+        ids(&s.inbound(&Message::result(Id::from("0"), json!({})), 5)),
+        ["jsonrpc.response.id-matches"]
+    );
+}
+
+#[test]
 fn null_id_error_needs_an_unreadable_message() {
     let mut s = client();
     let err = Message::error(None, -32700, "Parse error", None);

@@ -35,7 +35,7 @@ use crate::driver::HandshakeError;
 use crate::expect::{notifications_only, Expect};
 use crate::feed::Feed;
 use crate::input::Input;
-use crate::oracle::{Judge, Oracle, Verdict};
+use crate::oracle::{Judge, Oracle, TimedOut, Verdict};
 use crate::target::Target;
 
 /// The message kind of sync ping findings: one finding, whatever the input.
@@ -61,8 +61,11 @@ pub struct SessionConfig {
     /// The version to answer `initialize` with; `None`: the one the client
     /// asks for when it has the handshake, else the newest that has.
     pub version: Option<Version>,
-    /// Wait for the sync ping, and for each owed answer, this long.
+    /// Wait for the sync ping this long; an owed answer may go this long
+    /// without a sign of life from the client ([`crate::oracle::wait`]).
     pub timeout: Duration,
+    /// Wait for an owed answer at most this long.
+    pub max_wait: Duration,
     pub max_line: usize,
 }
 
@@ -77,6 +80,8 @@ pub struct ClientSession {
     forced: Option<Version>,
     capabilities: Value,
     timeout: Duration,
+    /// Requests waited for to the end without an answer: notes, not findings.
+    timed_out: Vec<TimedOut>,
     seq: u64,
     /// Our pings: id → answer (once it came).
     own: HashMap<Id, Option<Message>>,
@@ -99,16 +104,17 @@ impl ClientSession {
     pub async fn connect(cfg: &SessionConfig) -> Result<Self, String> {
         let conn = cfg.target.connect(cfg.max_line, STARTUP_TIMEOUT).await?;
         let version = cfg.version.unwrap_or(Version::LATEST_HANDSHAKE);
-        let timeout_ms = u64::try_from(cfg.timeout.as_millis()).unwrap_or(u64::MAX);
+        let ms = |d: Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);
         Ok(ClientSession {
             conn,
             fixture: Fixture::new(),
             feed: Feed::new(Role::Client, version, Transport::Stdio),
-            judge: Judge::new(timeout_ms),
+            judge: Judge::new(ms(cfg.timeout)).max_wait(ms(cfg.max_wait)),
             version,
             forced: cfg.version,
             capabilities: json!({}),
             timeout: cfg.timeout,
+            timed_out: Vec::new(),
             seq: 0,
             own: HashMap::new(),
             init: None,
@@ -239,8 +245,7 @@ impl ClientSession {
         }
         self.ping(&last, &mut verdicts).await;
         verdicts.append(&mut self.carry);
-        let now = self.now_ms();
-        verdicts.extend(self.judge.overdue(now));
+        self.expire().await;
         self.finish(verdicts, exec)
     }
 
@@ -308,20 +313,49 @@ impl ClientSession {
         }
     }
 
-    /// Waits (up to the timeout) for every owed answer; returns what tripped.
+    /// Waits for every owed answer: as long as the client shows signs of
+    /// life (asked with a ping when it is silent for a timeout), up to the
+    /// bound ([`crate::oracle::wait`]); returns what tripped.
     pub async fn drain(&mut self) -> Vec<Verdict> {
         let mut verdicts = Vec::new();
         while self.judge.owed() > 0 && self.exit.is_none() {
+            self.expire().await;
             let Some(due) = self.judge.next_deadline() else {
                 break;
             };
             let wait = Duration::from_millis(due.saturating_sub(self.now_ms()) + 1);
             let deadline = Instant::now() + wait;
             while self.pump(deadline, &mut verdicts).await && self.judge.owed() > 0 {}
-            let now = self.now_ms();
-            verdicts.extend(self.judge.overdue(now));
+            if self.exit.is_none() && self.judge.quiet(self.now_ms()) {
+                let before = verdicts.len();
+                self.ping(&[], &mut verdicts).await;
+                if verdicts.len() > before {
+                    break; // not even a ping answered: that is the finding
+                }
+            }
         }
+        self.expire().await;
         client_verdicts(verdicts, false, &self.capabilities)
+    }
+
+    /// Owed requests waited for to the bound: noted, cancelled as a sender
+    /// should, and no longer waited for.
+    async fn expire(&mut self) {
+        let now = self.now_ms();
+        for t in self.judge.overdue(now) {
+            if let Some(cancel) = t.cancellation() {
+                let mut line = cancel.to_json().into_bytes();
+                line.push(b'\n');
+                let _ = self.send(&line).await;
+            }
+            self.timed_out.push(t);
+        }
+    }
+
+    /// The requests waited for to the end without an answer since the
+    /// last call: notes of the run, not findings.
+    pub fn take_timeouts(&mut self) -> Vec<TimedOut> {
+        std::mem::take(&mut self.timed_out)
     }
 
     /// Kills the client (its process group, the shim with it).
@@ -455,6 +489,7 @@ impl ClientSession {
         match ev.event {
             Event::Frame(f) => {
                 self.frames += 1;
+                self.judge.alive(at_ms);
                 verdicts.extend(self.judge.frame(Via::Stdio, &f.bytes, found));
                 match classify(&f.bytes) {
                     Ok(Inbound::Single(msg)) => {

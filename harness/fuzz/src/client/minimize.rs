@@ -18,7 +18,7 @@ use tokio::time::Instant;
 use super::driver::{ClientSession, SessionConfig};
 use super::expect::{derive, kind};
 use crate::input::Input;
-use crate::minimize::{shrink_around, trips, with_kinds, Tripped};
+use crate::minimize::{shrink_around, trips, with_kinds, within_budget, Tripped};
 use crate::oracle::Oracle;
 
 /// Runs `inputs` against a fresh client until an oracle trips or the
@@ -93,7 +93,13 @@ pub async fn minimize(
         trigger,
         deadline,
         |keep| keep.iter().map(|&i| inputs[i].clone()).collect::<Vec<_>>(),
-        async |trial: &Vec<Input>| reproduces(cfg, trial, oracle, kind).await,
+        async |trial: &Vec<Input>| {
+            let cfg = SessionConfig {
+                max_wait: within_budget(cfg.max_wait, cfg.timeout, deadline),
+                ..cfg.clone()
+            };
+            reproduces(&cfg, trial, oracle, kind).await
+        },
     )
     .await
 }

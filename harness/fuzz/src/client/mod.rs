@@ -43,7 +43,9 @@
 //!   status), `ping` (the sync ping unanswered or refused: `ping.respond`),
 //!   `stdout` (what it writes is not JSON-RPC:
 //!   `stdio.client.stdin-only-mcp`, `jsonrpc.message.valid`, …),
-//!   `error-class`, `notification`, `unanswered`.
+//!   `error-class`, `notification`. A request the client leaves
+//!   unanswered up to `--max-wait` is cancelled and noted as a timeout, as
+//!   for servers ([`crate::oracle::wait`]).
 //! - **Deterministic**: an input depends only on the seed, its exec index
 //!   and the version the session speaks; the same seed against the same
 //!   client behaviour sends the same bytes in the same order (where fresh

@@ -6,9 +6,9 @@
 //!  session k: the same; a client that leaves during the handshake FAILED_SESSIONS
 //!             times in a row ends the run (Summary::stopped)
 //!  each exec: generate(seed, exec, version) ─► derive what the client owes ─► exec ─► verdicts
-//!  a verdict ⇒ key (oracle, message kind); a new key is minimised and saved;
-//!               the session ends and a fresh client starts (also after a crash;
-//!               known keys of a client still alive and answering do not end it)
+//!  a verdict ⇒ key (oracle, cause or message kind); a new key is minimised and
+//!               saved, a known one counted; the session ends and a fresh client
+//!               starts only after alive or ping (a client still answering goes on)
 //!  a client that ends its session cleanly, or gives up the held request ⇒ a fresh client
 //!  every SESSION_EXECS execs, or after --session-time, a fresh client
 //!  the client answers no ping even without input (a confirmed finding with
@@ -35,7 +35,7 @@ use super::expect::{derive, kind};
 use super::gen::generate;
 use super::minimize::{minimize, reproduces, run_sequence};
 use crate::input::{Input, Level};
-use crate::minimize::{index_in, kind_at};
+use crate::minimize::{index_in, key_of, kind_at};
 use crate::oracle::{Oracle, Verdict};
 use crate::repro::Reproducer;
 use crate::run::common::{outcome, replay_version, Books, Minimized, ReproTarget};
@@ -66,7 +66,11 @@ pub struct ClientFuzzConfig {
     pub levels: Vec<Level>,
     /// The version to answer `initialize` with (`None`: the client's own).
     pub version: Option<Version>,
+    /// How long the sync ping is waited for, and how long an owed answer
+    /// may go without a sign of life ([`crate::oracle::wait`]).
     pub timeout: Duration,
+    /// The most an owed answer is waited for: then a note, not a finding.
+    pub max_wait: Duration,
     pub report_dir: PathBuf,
     pub max_line: usize,
     /// Time allowed to minimise one finding.
@@ -82,6 +86,7 @@ impl ClientFuzzConfig {
             target: self.target.clone(),
             version,
             timeout: self.timeout,
+            max_wait: self.max_wait,
             max_line: self.max_line,
         }
     }
@@ -112,6 +117,7 @@ pub async fn fuzz_client(
             url: None,
             command,
             timeout: cfg.timeout,
+            max_wait: cfg.max_wait,
         },
     );
     let mut l = Loop { cfg, books };
@@ -173,7 +179,7 @@ pub async fn fuzz_client(
                 tripped = s
                     .take_carry()
                     .into_iter()
-                    .filter(|v| !l.books.known(v.oracle, &kind_at(v, 0, &[])))
+                    .filter(|v| !l.books.known(v.oracle, &key_of(v, &kind_at(v, 0, &[]))))
                     .collect();
                 while tripped.is_empty() {
                     let spent = !l.books.budget_left();
@@ -183,7 +189,11 @@ pub async fn fuzz_client(
                     let rotate = l.books.exec - session_start >= SESSION_EXECS
                         || t0.elapsed() >= cfg.session_time;
                     if spent || rotate {
-                        tripped.extend(s.drain().await);
+                        // At the end of the run, what is still owed is
+                        // waited for; a fresh client need not wait.
+                        if spent {
+                            tripped.extend(s.drain().await);
+                        }
                         break;
                     }
                     let input = generate(cfg.seed, &cfg.levels, s.version(), l.books.exec);
@@ -191,17 +201,20 @@ pub async fn fuzz_client(
                     kinds.push(kind(&expects));
                     history.push(input.clone());
                     let v = s.exec(l.books.exec, &input, &expects).await;
+                    l.books.timed_out(s.take_timeouts());
                     l.books.exec += 1;
-                    // A finding ends the session; a known one that leaves the
-                    // client alive and answering does not (unlike a server's
-                    // session, which ends on any verdict: a client process is
-                    // slower to start, and its findings recur every session).
-                    let news = v.iter().any(|v| {
-                        matches!(v.oracle, Oracle::Alive | Oracle::Ping)
-                            || !l.books.known(v.oracle, &kind_at(v, session_start, &kinds))
-                    });
-                    if news {
+                    // A client gone or not answering ends the session; any
+                    // other finding is recorded now and the session goes on.
+                    if v.iter().any(|v| v.oracle.ends_session()) {
                         tripped = v;
+                    } else {
+                        for v in v {
+                            let idx = index_in(&v, session_start);
+                            let seen = kind_at(&v, session_start, &kinds);
+                            let stderr = s.stderr_tail().to_vec();
+                            l.record(&history, idx, v, seen, s.version(), &stderr)
+                                .await?;
+                        }
                     }
                     l.books.tick(progress);
                     if s.exited() || s.wound_down() {
@@ -211,13 +224,14 @@ pub async fn fuzz_client(
             }
         }
         let stderr = s.stderr_tail().to_vec();
+        l.books.timed_out(s.take_timeouts());
         let version = s.version();
         s.end().await;
         drop(s);
         for v in tripped {
             let idx = index_in(&v, session_start);
-            let kind = kind_at(&v, session_start, &kinds);
-            l.record(&history, idx, v, kind, version, &stderr).await?;
+            let seen = kind_at(&v, session_start, &kinds);
+            l.record(&history, idx, v, seen, version, &stderr).await?;
         }
         if let Some(f) = l.books.findings().iter().find(|f| mute(f)) {
             stopped = Some(format!(
@@ -241,17 +255,20 @@ fn mute(f: &Finding) -> bool {
 }
 
 impl Loop<'_> {
-    /// A new (oracle, kind) is minimised and saved; a known one is dropped.
+    /// A new (oracle, key) is minimised and saved; a known one is counted
+    /// on its finding, with `seen`, the message kind it was seen with.
     async fn record(
         &mut self,
         history: &[Input],
         idx: Option<usize>,
         v: Verdict,
-        kind: String,
+        seen: String,
         version: Version,
         stderr: &[String],
     ) -> Result<(), RunError> {
+        let kind = key_of(&v, &seen);
         if !self.books.claim(v.oracle, &kind) {
+            self.books.sighted(v.oracle, &kind, &seen);
             return Ok(());
         }
         // Trials answer initialize as the session did.
@@ -273,7 +290,7 @@ impl Loop<'_> {
             confirmed,
             version,
         };
-        self.books.save(v, kind, stderr, min)
+        self.books.save(v, kind, seen, stderr, min)
     }
 }
 
@@ -300,6 +317,7 @@ pub async fn replay_client(
         target,
         version: Some(version),
         timeout: Duration::from_millis(repro.timeout_ms),
+        max_wait: repro.max_wait(),
         max_line,
     };
     let tripped = run_sequence(&cfg, &repro.inputs)
@@ -324,6 +342,7 @@ mod tests {
             seen: "x".into(),
             version: "2025-11-25".into(),
             timeout_ms: 500,
+            max_wait_ms: None,
             handshake_at: 0,
             confirmed: true,
             transport: TRANSPORT.into(),

@@ -4,7 +4,7 @@
 //! | label                        | what                                                        |
 //! |------------------------------|-------------------------------------------------------------|
 //! | `jsonrpc/id-null`            | a request with `"id": null`                                  |
-//! | `jsonrpc/id-type`            | a float, boolean, object or array id                         |
+//! | `jsonrpc/id-type`            | a float (or an integer written as one), boolean, object or array id |
 //! | `jsonrpc/id-edge`            | a valid but unusual id (negative, huge, unicode, long)       |
 //! | `jsonrpc/jsonrpc-missing`    | no `jsonrpc` member                                          |
 //! | `jsonrpc/jsonrpc-wrong`      | `"1.0"`, `2.0` (a number), `null`                            |

@@ -155,16 +155,20 @@ fn answered_notifications_trip() {
 }
 
 #[test]
-fn unanswered_requests_trip_after_the_timeout_unless_progressing_or_cancelled() {
+fn owed_requests_end_as_notes_at_the_bound_unless_cancelled() {
     let mut f = Fixture::new();
+    f.judge = Judge::new(1000).max_wait(1800);
     f.judge.sent(0, &[owed(1, None), owed(2, None)], 0);
     f.judge.sent(1, &[Expect::Cancel { id: Id::from(2) }], 10);
     f.judge.progress(&Value::from("t"), 900);
     assert!(f.judge.overdue(1500).is_empty());
     let v = f.judge.overdue(1900);
     assert_eq!(v.len(), 1);
-    assert_eq!(v[0].oracle, Oracle::Unanswered);
-    // Late answers are accepted once reported, and the cancelled one may still come.
+    assert_eq!(
+        (&v[0].id, v[0].exec, v[0].progressed),
+        (&Id::from(1), Some(0), true)
+    );
+    // Late answers are accepted once the wait ended, and the cancelled one may still come.
     let mut j = f.judge;
     for id in [1, 2] {
         let text = format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{{}}}}"#);
@@ -201,4 +205,85 @@ fn echoed_unusable_ids_arrays_for_arrays_and_junk_stdout() {
     f.send(1, &format!("[{CALL}]"), &[Expect::Batch, owed(1, None)]);
     let v = f.recv(r#"[{"jsonrpc":"2.0","id":1,"result":{"content":[]}}]"#);
     assert!(v.is_empty(), "{v:?}");
+}
+
+#[test]
+fn an_id_written_as_minus_zero_is_answered_by_zero_or_refused() {
+    let line = r#"{"jsonrpc":"2.0","id":-0.0,"method":"ping"}"#;
+    let caps = serde_json::json!({});
+    let ctx = crate::expect::Ctx {
+        version: Version::V2025_06_18,
+        initialized: true,
+        capabilities: Some(&caps),
+        framing: crate::input::Framing::Ndjson,
+    };
+    let input = crate::Input::new(
+        crate::Level::Jsonrpc,
+        "jsonrpc/id-type",
+        crate::Hint::Exact,
+        format!("{line}\n").into_bytes(),
+    );
+    let expects = crate::expect::derive(&input, ctx);
+    // The same integer, written plainly, answers it…
+    let mut f = Fixture::new();
+    f.send(0, line, &expects);
+    let v = f.recv(r#"{"jsonrpc":"2.0","id":0,"result":{}}"#);
+    assert!(v.is_empty(), "{v:?}");
+    // …once.
+    let v = f.recv(r#"{"jsonrpc":"2.0","id":0,"result":{}}"#);
+    assert_eq!(v[0].requirement.id, "jsonrpc.response.once");
+    // A reader that takes it for a float may refuse it with a null id,
+    // or say nothing: nothing was owed.
+    let mut f = Fixture::new();
+    f.send(0, line, &expects);
+    let v = f.recv(r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"id"}}"#);
+    assert!(v.is_empty(), "{v:?}");
+    assert!(f.judge.overdue(10_000).is_empty());
+    // The string "0" is another id.
+    let mut f = Fixture::new();
+    f.send(0, line, &expects);
+    let v = f.recv(r#"{"jsonrpc":"2.0","id":"0","result":{}}"#);
+    assert_eq!(v[0].requirement.id, "jsonrpc.response.id-matches");
+}
+
+#[test]
+fn one_wrong_error_class_across_methods_is_one_cause() {
+    let mut j = Judge::new(1000);
+    let owed = |id: i64, method: &str| Expect::Owed {
+        id: Id::from(id),
+        method: method.into(),
+        error: Some(INVALID_PARAMS),
+        token: None,
+        batch: false,
+    };
+    j.sent(
+        0,
+        &[
+            owed(1, "tools/call"),
+            owed(2, "prompts/get"),
+            owed(3, "resources/read"),
+        ],
+        0,
+    );
+    let answer = |j: &mut Judge, text: &str| j.frame(Via::Stdio, text.as_bytes(), Vec::new());
+    let internal =
+        |id| format!(r#"{{"jsonrpc":"2.0","id":{id},"error":{{"code":-32603,"message":"x"}}}}"#);
+    let a = answer(&mut j, &internal(1));
+    let b = answer(&mut j, &internal(2));
+    // Seen with two methods, one cause: the key findings are deduplicated by.
+    assert_eq!(a[0].subject.as_deref(), Some("malformed tools/call"));
+    assert_eq!(b[0].subject.as_deref(), Some("malformed prompts/get"));
+    assert_eq!(a[0].cause, b[0].cause);
+    assert_eq!(
+        a[0].cause.as_deref(),
+        Some("invalid params answered with error -32603")
+    );
+    let key = |v: &Verdict| crate::minimize::key_of(v, v.subject.as_deref().unwrap_or(""));
+    assert_eq!(key(&a[0]), key(&b[0]));
+    // Another wrong answer to the same class is another cause.
+    let c = answer(&mut j, r#"{"jsonrpc":"2.0","id":3,"result":{}}"#);
+    assert_eq!(
+        c[0].cause.as_deref(),
+        Some("invalid params answered with a success result")
+    );
 }

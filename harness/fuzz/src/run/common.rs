@@ -6,9 +6,10 @@
 //!  Books::new(runs, duration, ReproTarget)      one per run
 //!    budget_left()            --runs / --duration, minimisation not counted
 //!    tick(progress)           about once a second
-//!    known(oracle, kind)      dedup: is the key a finding already?
-//!    claim(oracle, kind)      a new key: it is minimised, then
-//!    save(verdict, kind, …)   written as NNN-oracle-kind.json and listed
+//!    known(oracle, key)       dedup: is the key a finding already?
+//!    claim(oracle, key)       a new key: it is minimised, then
+//!    save(verdict, key, …)    written as NNN-oracle-key.json and listed
+//!    sighted(oracle, key, …)  a known key again: counted, with what it was seen with
 //!    summary(progress, why)   the last progress report and the Summary
 //!  replay: replay_version(repro) ─► run the inputs ─► outcome(repro, tripped)
 //! ```
@@ -21,18 +22,21 @@
 //! liveness), and how a finding is minimised (a [`crate::minimize::Sequence`]
 //! in a fresh process or HTTP session, or inputs to a fresh client).
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 use std::time::Duration;
 
 use mcpspec_engine::Version;
 use tokio::time::Instant;
 
-use super::{Finding, Progress, ReplayOutcome, RunError, Summary};
+use super::{Finding, Progress, ReplayOutcome, RunError, Summary, TimeoutNote};
 use crate::input::Input;
 use crate::minimize::{trips, Tripped};
-use crate::oracle::{Oracle, Verdict};
+use crate::oracle::{Oracle, TimedOut, Verdict};
 use crate::repro::{ReproError, Reproducer, FORMAT};
+
+/// How many of the message kinds a finding was seen with are listed.
+pub(crate) const SEEN_WITH_SHOWN: usize = 8;
 
 /// What every reproducer of a run says about its target.
 #[derive(Debug, Clone)]
@@ -44,6 +48,7 @@ pub(crate) struct ReproTarget {
     /// The command that was fuzzed (stdio; empty over HTTP).
     pub command: Vec<String>,
     pub timeout: Duration,
+    pub max_wait: Duration,
 }
 
 /// One minimised finding, ready to be saved.
@@ -66,6 +71,9 @@ pub(crate) struct Books {
     last_report: Instant,
     seen: HashSet<(Oracle, String)>,
     findings: Vec<Finding>,
+    /// Per finding (its index): the distinct message kinds it was seen with.
+    seen_with: HashMap<usize, HashSet<String>>,
+    timeouts: Vec<TimeoutNote>,
     pub exec: u64,
     pub sessions: u64,
     /// Time spent minimising: not fuzzing, so not part of the budget or the rate.
@@ -83,6 +91,8 @@ impl Books {
             last_report: Instant::now(),
             seen: HashSet::new(),
             findings: Vec::new(),
+            seen_with: HashMap::new(),
+            timeouts: Vec::new(),
             exec: 0,
             sessions: 0,
             minimizing: Duration::ZERO,
@@ -135,12 +145,36 @@ impl Books {
         &self.findings
     }
 
-    /// Writes the reproducer of a claimed finding and lists it. `stderr`:
+    /// A verdict whose key (`kind`) is a finding already, seen again with a
+    /// message of kind `seen`: counted on the finding, `seen` listed among
+    /// its examples when new. (No finding yet: nothing to count.)
+    pub fn sighted(&mut self, oracle: Oracle, kind: &str, seen: &str) {
+        let Some(i) = self
+            .findings
+            .iter()
+            .position(|f| f.oracle == oracle && f.kind == kind)
+        else {
+            return;
+        };
+        let f = &mut self.findings[i];
+        f.count += 1;
+        let distinct = self.seen_with.entry(i).or_default();
+        if distinct.insert(seen.to_owned()) {
+            f.seen_with_total = distinct.len();
+            if f.seen_with.len() < SEEN_WITH_SHOWN {
+                f.seen_with.push(seen.to_owned());
+            }
+        }
+    }
+
+    /// Writes the reproducer of a claimed finding and lists it. `kind`:
+    /// its key, `seen`: the message kind it was first seen with; `stderr`:
     /// the target's last lines, added to what an `alive` finding saw.
     pub fn save(
         &mut self,
         v: Verdict,
         kind: String,
+        seen: String,
         stderr: &[String],
         min: Minimized,
     ) -> Result<(), RunError> {
@@ -149,9 +183,9 @@ impl Books {
             .target
             .report_dir
             .join(format!("{n:03}-{}-{}.json", v.oracle, slug(&kind)));
-        let mut seen = v.detail.clone();
+        let mut saw = v.detail.clone();
         if v.oracle == Oracle::Alive && !stderr.is_empty() {
-            seen = format!("{seen}; stderr: {}", stderr.join(" | "));
+            saw = format!("{saw}; stderr: {}", stderr.join(" | "));
         }
         let repro = Reproducer {
             format: FORMAT.to_owned(),
@@ -159,9 +193,10 @@ impl Books {
             requirement: v.requirement.id.to_owned(),
             level: v.level().to_string(),
             kind: kind.clone(),
-            seen,
+            seen: saw,
             version: min.version.as_str().to_owned(),
             timeout_ms: u64::try_from(self.target.timeout.as_millis()).unwrap_or(u64::MAX),
+            max_wait_ms: Some(u64::try_from(self.target.max_wait.as_millis()).unwrap_or(u64::MAX)),
             handshake_at: min.handshake_at,
             confirmed: min.confirmed,
             transport: self.target.transport.clone(),
@@ -170,6 +205,8 @@ impl Books {
             inputs: min.inputs.clone(),
         };
         repro.save(&path)?;
+        self.seen_with
+            .insert(self.findings.len(), HashSet::from([seen.clone()]));
         self.findings.push(Finding {
             oracle: v.oracle,
             level: min.inputs.last().map(|i| i.level),
@@ -180,8 +217,35 @@ impl Books {
             reproducer: path,
             inputs: min.inputs.len(),
             confirmed: min.confirmed,
+            count: 1,
+            seen_with: vec![seen],
+            seen_with_total: 1,
         });
         Ok(())
+    }
+
+    /// Notes requests waited for to the end without an answer (one note
+    /// per method: how often, the first exec, the longest wait).
+    pub fn timed_out(&mut self, late: Vec<TimedOut>) {
+        for t in late {
+            let note = match self.timeouts.iter_mut().find(|n| n.method == t.method) {
+                Some(n) => n,
+                None => {
+                    self.timeouts.push(TimeoutNote {
+                        method: t.method.clone(),
+                        count: 0,
+                        first_exec: t.exec,
+                        waited_ms: 0,
+                        progressed: 0,
+                    });
+                    let last = self.timeouts.len() - 1;
+                    &mut self.timeouts[last]
+                }
+            };
+            note.count += 1;
+            note.waited_ms = note.waited_ms.max(t.waited_ms);
+            note.progressed += u64::from(t.progressed);
+        }
     }
 
     /// The last progress report, and what the run did (`stopped`: why it
@@ -196,6 +260,7 @@ impl Books {
             minimize_seconds: self.minimizing.as_secs_f64(),
             sessions: self.sessions,
             findings: self.findings,
+            timeouts: self.timeouts,
             stopped,
         }
     }
@@ -221,7 +286,7 @@ pub(crate) fn outcome(repro: &Reproducer, tripped: Vec<Tripped>) -> ReplayOutcom
         reproduced,
         tripped: tripped
             .into_iter()
-            .map(|Tripped { verdict, kind }| (verdict, kind))
+            .map(|Tripped { verdict, kind, .. }| (verdict, kind))
             .collect(),
     }
 }
@@ -259,6 +324,7 @@ mod tests {
             url: None,
             command: vec!["server".into()],
             timeout: Duration::from_millis(500),
+            max_wait: Duration::from_secs(3),
         }
     }
 
@@ -303,9 +369,22 @@ mod tests {
             confirmed: true,
             version: Version::LATEST_HANDSHAKE,
         };
-        b.save(v, "unparsable".to_owned(), &["boom".to_owned()], min)
-            .unwrap();
+        b.save(
+            v,
+            "unparsable".to_owned(),
+            "unparsable".to_owned(),
+            &["boom".to_owned()],
+            min,
+        )
+        .unwrap();
+        // Seen again, with another input: counted, listed once.
+        for seen in ["unparsable", "invalid json-rpc", "unparsable"] {
+            b.sighted(Oracle::Alive, "unparsable", seen);
+        }
+        b.sighted(Oracle::Ping, "unparsable", "x");
         let f = &b.findings()[0];
+        assert_eq!((f.count, f.seen_with_total), (4, 2));
+        assert_eq!(f.seen_with, ["unparsable", "invalid json-rpc"]);
         assert_eq!(
             f.reproducer.file_name().and_then(|n| n.to_str()),
             Some("001-alive-unparsable.json")
@@ -323,6 +402,7 @@ mod tests {
                     None,
                 ),
                 kind: "unparsable".to_owned(),
+                seen: "unparsable".to_owned(),
             }],
         );
         assert!(out.reproduced);

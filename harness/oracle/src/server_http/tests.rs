@@ -138,3 +138,172 @@ fn a_server_body_that_is_not_utf8_breaks_the_utf8_rule() {
         ["http.post.request-content-type"]
     );
 }
+
+/// How a wait for the answer to request 1 ends after POST #1 got `answer`
+/// (and, when given, `body` as a frame of that POST's response).
+fn refusal_of_request(
+    answer: HttpRecord,
+    body: Option<&str>,
+) -> (Option<crate::Refusal>, Vec<&'static str>) {
+    let mut oracle = Oracle::new(Role::Server, V2025, Transport::Http);
+    let mut found = oracle.observe(0, Observed::Posted(REQUEST.as_bytes()));
+    found.extend(oracle.observe(0, Observed::SentBytes(REQUEST.as_bytes())));
+    let event = Event::Http(Box::new(answer));
+    let via = Via::Post(1);
+    found.extend(oracle.observe(1, Observed::Received { via, event: &event }));
+    if let Some(text) = body {
+        let frame = Event::Frame(mcpspec_wire::Frame {
+            bytes: text.as_bytes().to_vec(),
+            line: 1,
+            crlf: false,
+        });
+        found.extend(oracle.observe(2, Observed::Received { via, event: &frame }));
+    }
+    let is_answer = |m: &mcpspec_wire::Message| matches!(m, mcpspec_wire::Message::Response(r) if r.id == Some(mcpspec_wire::Id::from(1)));
+    let refusal = oracle.refused_for(is_answer);
+    (
+        refusal,
+        found.into_iter().map(|v| v.requirement.id).collect(),
+    )
+}
+
+#[test]
+fn a_request_answered_with_a_page_that_carries_no_answer_is_refused() {
+    let (refusal, found) = refusal_of_request(record(200, Some("text/html"), "<html>"), None);
+    let refusal = refusal.expect("no answer will come");
+    assert_eq!(refusal.status, Some(200));
+    assert!(refusal.how.contains("text/html"), "{}", refusal.how);
+    assert_eq!(found, ["http.post.request-content-type"]);
+}
+
+#[test]
+fn an_error_body_with_the_servers_own_id_is_a_refusal_not_an_answer() {
+    let body = r#"{"jsonrpc":"2.0","id":"server-error","error":{"code":-32600,"message":"Missing session ID"}}"#;
+    let (refusal, found) =
+        refusal_of_request(record(400, Some("application/json"), body), Some(body));
+    let refusal = refusal.expect("refused");
+    assert_eq!(refusal.status, Some(400));
+    assert!(refusal.how.contains("-32600"), "{}", refusal.how);
+    assert!(found.is_empty(), "{found:?}");
+    // The request's own id in the error body is an answer, not a refusal.
+    let own = r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32600,"message":"no"}}"#;
+    let (refusal, _) = refusal_of_request(record(400, Some("application/json"), own), Some(own));
+    assert_eq!(refusal, None);
+}
+
+#[test]
+fn a_post_that_got_no_response_is_refused_without_a_status() {
+    let failed = HttpRecord {
+        method: "POST".into(),
+        error: Some("connection refused".into()),
+        ..HttpRecord::default()
+    };
+    let (refusal, _) = refusal_of_request(failed, None);
+    assert_eq!(refusal.map(|r| r.status), Some(None));
+}
+
+/// A legacy session, fed as the runner and the fuzzer feed it: POST #n's
+/// bytes, its exchange (status, JSON body), then the body as a frame.
+struct Legacy {
+    oracle: Oracle,
+    posts: u64,
+    found: Vec<crate::Violation>,
+}
+
+impl Legacy {
+    fn new() -> Self {
+        Legacy {
+            oracle: Oracle::new(Role::Server, Version::V2024_11_05, Transport::Sse),
+            posts: 0,
+            found: Vec::new(),
+        }
+    }
+
+    fn post(&mut self, body: &str, answer: HttpRecord) {
+        self.posts += 1;
+        let via = Via::Post(self.posts);
+        let o = &mut self.oracle;
+        self.found
+            .extend(o.observe(0, Observed::SentBytes(body.as_bytes())));
+        self.found
+            .extend(o.observe(0, Observed::Posted(body.as_bytes())));
+        let json = answer.body.trim_start().starts_with('{');
+        let text = answer.body.clone();
+        let event = Event::Http(Box::new(answer));
+        self.found
+            .extend(o.observe(1, Observed::Received { via, event: &event }));
+        if json {
+            self.found.extend(o.observe(
+                2,
+                Observed::Received {
+                    via,
+                    event: &frame(&text),
+                },
+            ));
+        }
+    }
+
+    fn on_stream(&mut self, text: &str) {
+        let event = frame(text);
+        self.found.extend(self.oracle.observe(
+            3,
+            Observed::Received {
+                via: Via::Legacy,
+                event: &event,
+            },
+        ));
+    }
+
+    fn ids(&self) -> Vec<&'static str> {
+        self.found.iter().map(|v| v.requirement.id).collect()
+    }
+}
+
+fn frame(text: &str) -> Event {
+    Event::Frame(mcpspec_wire::Frame {
+        bytes: text.as_bytes().to_vec(),
+        line: 1,
+        crlf: false,
+    })
+}
+
+const PARSE_ERROR: &str =
+    r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}"#;
+
+/// Issue 14, item 13: a legacy server that refuses a POST it cannot read
+/// with HTTP 400 and a -32700 body has sent no protocol message outside its
+/// stream. The POST carried nothing to answer on the stream, and the 2024-11-05
+/// transport page asks for nothing more (it says server messages travel as
+/// message events; it has no rule for a POST that carried no message). The
+/// same body with 200 is an answer in the POST's body: `sse.message-event`.
+#[test]
+fn a_legacy_refusal_of_an_unreadable_post_is_no_message_outside_the_stream() {
+    let mut s = Legacy::new();
+    s.post(
+        "this is not json at all",
+        record(400, Some("application/json"), PARSE_ERROR),
+    );
+    // A request with a null id is no readable request either.
+    s.post(
+        r#"{"jsonrpc":"2.0","id":null,"method":"ping"}"#,
+        record(
+            400,
+            Some("application/json"),
+            r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request"}}"#,
+        ),
+    );
+    // The session goes on: a request accepted, answered on the stream.
+    s.post(REQUEST, record(202, None, "Accepted"));
+    s.on_stream(r#"{"jsonrpc":"2.0","id":1,"result":{}}"#);
+    // A server that also reports the parse error on the stream is fine too.
+    s.on_stream(PARSE_ERROR);
+    s.found.extend(s.oracle.observe(4, Observed::End));
+    assert!(s.found.is_empty(), "{:?}", s.found);
+
+    let mut s = Legacy::new();
+    s.post(
+        "this is not json at all",
+        record(200, Some("application/json"), PARSE_ERROR),
+    );
+    assert_eq!(s.ids(), ["sse.message-event"]);
+}

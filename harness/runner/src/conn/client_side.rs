@@ -42,7 +42,8 @@ impl Conn {
             .map_err(|e| format!("could not open the GET stream: {e}"))?;
         let deadline = Instant::now() + within;
         while self.get_record().is_none() {
-            if !self.pump(deadline).await && Instant::now() >= deadline {
+            self.pump(deadline).await;
+            if self.get_record().is_none() && (Instant::now() >= deadline || self.flooded) {
                 return Err(format!(
                     "no answer to the GET within {}ms",
                     within.as_millis()

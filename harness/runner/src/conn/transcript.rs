@@ -43,6 +43,23 @@ impl Transcript {
             self.dropped += 1;
             return;
         }
+        // What a target wrote is quoted safely: a control character (an
+        // escape sequence on stderr, a NUL in a broken frame) is shown
+        // escaped, never passed to a terminal or a report as is. The exact
+        // bytes stay in `raw`.
+        if text.contains(char::is_control) {
+            text = text
+                .chars()
+                .flat_map(|c| {
+                    let escaped: Vec<char> = if c.is_control() {
+                        c.escape_default().collect()
+                    } else {
+                        vec![c]
+                    };
+                    escaped
+                })
+                .collect();
+        }
         if text.len() > LINE_MAX {
             let mut cut = LINE_MAX;
             while !text.is_char_boundary(cut) {
@@ -101,7 +118,18 @@ pub(crate) fn raw_text(bytes: &[u8]) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::raw_text;
+    use super::{raw_text, Transcript};
+    use mcpspec_transport::Transport;
+
+    #[test]
+    fn control_characters_are_shown_escaped_and_kept_raw() {
+        let mut t = Transcript::new(Transport::Stdio);
+        t.stderr(1, "\u{1b}[2J\u{1b}]0;pwned\u{7}boom".to_owned());
+        t.frame(2, "<<", "a\u{0}b".to_owned(), b"a\0b");
+        assert_eq!(t.lines[0].text, r"\u{1b}[2J\u{1b}]0;pwned\u{7}boom");
+        assert_eq!(t.lines[1].text, r"a\u{0}b");
+        assert_eq!(t.lines[1].raw.as_deref(), Some(&b"a\0b"[..]));
+    }
 
     #[test]
     fn raw_frames_are_shown_plainly_unless_they_hide_something() {

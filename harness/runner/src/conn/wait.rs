@@ -12,6 +12,9 @@ use tokio::time::Instant;
 
 use super::{Conn, Received, WaitError};
 
+/// Events [`Conn::drain_ready`] takes at most.
+const DRAIN_MAX: usize = 4096;
+
 impl Conn {
     /// A wait's deadline: `base`, or the end of the start-up allowance while
     /// the target has not written a line yet (re-evaluated as lines arrive,
@@ -65,15 +68,27 @@ impl Conn {
             if self.flooded {
                 return Err(WaitError::Invalid);
             }
-            if !self.pump(deadline).await && Instant::now() >= deadline {
-                return Err(WaitError::Timeout);
+            // Past the deadline the wait ends, even while events keep coming
+            // (a target that floods must not hold a wait forever).
+            self.pump(deadline).await;
+            if Instant::now() >= deadline {
+                return self
+                    .inbox
+                    .iter()
+                    .position(|r| pred(&r.msg))
+                    .ok_or(WaitError::Timeout);
             }
         }
     }
 
-    /// Receives every event already waiting, without waiting for more.
+    /// Receives every event already waiting, without waiting for more (at
+    /// most [`DRAIN_MAX`]: a flooding target always has more waiting).
     pub async fn drain_ready(&mut self) {
-        while self.pump(Instant::now()).await {}
+        for _ in 0..DRAIN_MAX {
+            if !self.pump(Instant::now()).await {
+                break;
+            }
+        }
     }
 
     /// Like [`Conn::wait_for`], for an answer that is due at once (the
@@ -118,7 +133,8 @@ impl Conn {
     pub async fn wait_exit(&mut self, within: Duration) -> Option<String> {
         let deadline = Instant::now() + within;
         while self.exit.is_none() && !self.flooded {
-            if !self.pump(deadline).await && Instant::now() >= deadline {
+            self.pump(deadline).await;
+            if Instant::now() >= deadline {
                 break;
             }
         }

@@ -217,3 +217,67 @@ fn stateless_posts_name_their_method_and_target() {
         "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"a\\nb\"}}";
     assert_eq!(routing_headers(odd.as_bytes()).len(), 1);
 }
+
+/// A loopback server that answers a POST only after `delay`, and logs, in
+/// the order it happened, each request's arrival (`> METHOD`) and each
+/// POST's answer (`< POST`).
+async fn slow_post_server(
+    delay: Duration,
+) -> (String, Arc<Mutex<Vec<String>>>, tokio::task::JoinHandle<()>) {
+    let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let url = format!("http://{}/mcp", listener.local_addr().expect("addr"));
+    let log = Arc::new(Mutex::new(Vec::new()));
+    let seen = log.clone();
+    let task = tokio::spawn(async move {
+        while let Ok((mut sock, _)) = listener.accept().await {
+            let seen = seen.clone();
+            tokio::spawn(async move {
+                let mut head = Vec::new();
+                let mut buf = [0u8; 1024];
+                while !head.windows(4).any(|w| w == b"\r\n\r\n") {
+                    match sock.read(&mut buf).await {
+                        Ok(0) | Err(_) => return,
+                        Ok(n) => head.extend_from_slice(&buf[..n]),
+                    }
+                }
+                let method = String::from_utf8_lossy(&head)
+                    .split(' ')
+                    .next()
+                    .unwrap_or_default()
+                    .to_owned();
+                if let Ok(mut log) = seen.lock() {
+                    log.push(format!("> {method}"));
+                }
+                if method == "POST" {
+                    tokio::time::sleep(delay).await;
+                    if let Ok(mut log) = seen.lock() {
+                        log.push("< POST".to_owned());
+                    }
+                }
+                let reply =
+                    "HTTP/1.1 202 Accepted\r\ncontent-length: 0\r\nconnection: close\r\n\r\n";
+                let _ = sock.write_all(reply.as_bytes()).await;
+            });
+        }
+    });
+    (url, log, task)
+}
+
+/// #14 item 11: a scenario's DELETE right after the harness's own
+/// notification POST reached the server first, whose 404 for the POST was
+/// then judged. A raw exchange now starts after the POSTs before it.
+#[tokio::test]
+async fn a_raw_step_does_not_overtake_the_post_before_it() {
+    let (url, log, server) = slow_post_server(Duration::from_millis(300)).await;
+    let mut session = HttpSession::connect(&url, HttpOptions::default()).expect("url");
+    session
+        .send(br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#)
+        .await
+        .expect("posted");
+    let _ = session
+        .exchange(crate::raw::RawRequest::new("DELETE"))
+        .await;
+    server.abort();
+    let log = log.lock().map(|l| l.clone()).unwrap_or_default();
+    assert_eq!(log, ["> POST", "< POST", "> DELETE"], "{log:?}");
+}

@@ -1,0 +1,163 @@
+//! One cause, one finding, and exit codes that do not hide verdicts
+//! (#14 items 2 and 10), against the reference server's fault switches.
+
+mod support;
+
+use std::time::Duration;
+
+use serde_json::Value;
+use support::{mcpspec, temp_dir, Run, BIN};
+
+const LIMIT: Duration = Duration::from_secs(240);
+
+/// `server --json … ARGS`: the run and its report.
+fn server(name: &str, args: &[&str]) -> (Run, Value) {
+    let json = temp_dir(name).join("report.json");
+    let mut all = vec!["server", "--json", json.to_str().expect("utf-8 path")];
+    all.extend(args);
+    let run = mcpspec(&all, LIMIT);
+    let text = std::fs::read_to_string(&json).unwrap_or_default();
+    (run, serde_json::from_str(&text).unwrap_or(Value::Null))
+}
+
+fn result<'a>(doc: &'a Value, id: &str) -> &'a Value {
+    doc["results"]
+        .as_array()
+        .and_then(|rs| rs.iter().find(|r| r["id"] == id))
+        .unwrap_or_else(|| panic!("no result {id} in {doc}"))
+}
+
+/// A last page whose nextCursor leads back to the first (a SHOULD broken
+/// by paging) is one SHOULD finding where paging is checked; the cases
+/// that follow the listing to check something else are blocked by it —
+/// not failed as MUST `tools.list.result-shape`, not blamed on
+/// `tools.list.unique-names`.
+#[test]
+fn a_pagination_loop_is_one_should_finding_and_blocks_the_rest() {
+    let filter = [
+        "--spec-version",
+        "2025-06-18",
+        "--filter",
+        "server/tools/list/**",
+        "--filter",
+        "server/pagination/tools/**",
+        "--",
+        BIN,
+        "reference",
+        "server",
+        "--fault",
+        "pagination-loop",
+    ];
+    let (run, doc) = server("loop", &filter);
+    assert_eq!(
+        run.code,
+        Some(0),
+        "a SHOULD: {}\n{}",
+        run.stdout,
+        run.stderr
+    );
+    let owner = result(&doc, "server/pagination/tools/follow-to-end@2025-06-18");
+    assert_eq!(owner["outcome"], "warn", "{owner}");
+    assert_eq!(
+        owner["findings"][0]["requirement"],
+        "pagination.cursor.terminates"
+    );
+    assert_eq!(
+        owner["findings"].as_array().map(Vec::len),
+        Some(1),
+        "{owner}"
+    );
+    for scenario in ["title", "annotations-shape", "unique-names"] {
+        let blocked = result(&doc, &format!("server/tools/list/{scenario}@2025-06-18"));
+        assert_eq!(blocked["outcome"], "blocked", "{blocked}");
+        assert_eq!(blocked["blocked_by"], "pagination.cursor.terminates");
+        let levels: Vec<&Value> = blocked["findings"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|f| &f["level"])
+            .collect();
+        assert_eq!(levels, [&Value::from("should")], "{blocked}");
+    }
+    // Under --strict the SHOULD (and what it blocked) fails the run.
+    let mut strict = vec!["--strict"];
+    strict.extend(filter);
+    assert_eq!(server("loop-strict", &strict).0.code, Some(1));
+}
+
+/// A page that serves the previous page's items again breaks paging's
+/// no-duplicates rule; it is not two tools sharing a name.
+#[test]
+fn items_served_again_are_pagings_finding_not_duplicate_names() {
+    let (run, doc) = server(
+        "dups",
+        &[
+            "--spec-version",
+            "2025-06-18",
+            "--filter",
+            "server/tools/list/unique-names",
+            "--filter",
+            "server/pagination/tools/**",
+            "--",
+            BIN,
+            "reference",
+            "server",
+            "--fault",
+            "pagination-duplicates",
+        ],
+    );
+    assert_eq!(run.code, Some(0), "{}\n{}", run.stdout, run.stderr);
+    let owner = result(&doc, "server/pagination/tools/follow-to-end@2025-06-18");
+    assert_eq!(
+        owner["findings"][0]["requirement"],
+        "pagination.cursor.no-duplicates"
+    );
+    let names = result(&doc, "server/tools/list/unique-names@2025-06-18");
+    assert_eq!(names["outcome"], "blocked", "{names}");
+    assert_eq!(names["blocked_by"], "pagination.cursor.no-duplicates");
+}
+
+/// Failures beside a case that could not run (the target hung on its third
+/// start) exit 1, not 3: a verdict is not hidden by an error.
+#[test]
+fn failures_beside_an_error_exit_1() {
+    let dir = temp_dir("hangs-once");
+    let script = dir.join("target.sh");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\n\
+             n=$(cat '{count}' 2>/dev/null || echo 0); n=$((n+1)); echo $n > '{count}'\n\
+             if [ $n -eq 3 ]; then exec sleep 20; fi\n\
+             exec '{BIN}' reference server --fault title-not-string --fault tool-annotation-strings\n",
+            count = dir.join("count").display()
+        ),
+    )
+    .expect("write the target script");
+    let (run, doc) = server(
+        "hangs-once-run",
+        &[
+            "--spec-version",
+            "2025-06-18",
+            "--jobs",
+            "1",
+            "--timeout",
+            "2s",
+            "--startup-timeout",
+            "2s",
+            "--filter",
+            "server/tools/list/title",
+            "--filter",
+            "server/tools/list/annotations-shape",
+            "--filter",
+            "server/tools/list/unique-names",
+            "--",
+            "sh",
+            script.to_str().expect("utf-8 path"),
+        ],
+    );
+    let summary = &doc["summary"];
+    assert_eq!(summary["errored"], 1, "{summary}\n{}", run.stdout);
+    assert!(summary["failed"].as_u64() >= Some(1), "{summary}");
+    assert_eq!(run.code, Some(1), "{}\n{}", run.stdout, run.stderr);
+}

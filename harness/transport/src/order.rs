@@ -1,0 +1,79 @@
+//! Steps do not overtake the POSTs they follow.
+//!
+//! POSTs run in background tasks (their answers stream in as events), so a
+//! scenario's raw exchange — a DELETE, a hand-made POST — could reach the
+//! server before a POST the harness sent just before it (say its own
+//! `notifications/initialized`), and the server would judge them out of
+//! order. [`PostOrder`] counts the POSTs that stopped pending (their
+//! response head arrived, they failed, or their task ended); a raw exchange
+//! first waits, bounded, until every POST sent before it has.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::sync::watch;
+
+/// The count of POSTs that stopped pending, shared with their tasks.
+#[derive(Debug, Clone)]
+pub(crate) struct PostOrder {
+    headed: Arc<watch::Sender<u64>>,
+}
+
+/// Held by a POST's task while it waits for its response head; counts the
+/// POST as headed when dropped, on every path (an abort included).
+pub(crate) struct Pending(Arc<watch::Sender<u64>>);
+
+impl Drop for Pending {
+    fn drop(&mut self) {
+        self.0.send_modify(|n| *n += 1);
+    }
+}
+
+impl PostOrder {
+    pub(crate) fn new() -> Self {
+        PostOrder {
+            headed: Arc::new(watch::Sender::new(0)),
+        }
+    }
+
+    /// A POST starts: drop the guard once its response head is in.
+    pub(crate) fn pending(&self) -> Pending {
+        Pending(self.headed.clone())
+    }
+
+    /// Waits until `sent` POSTs have their response head, at most `within`
+    /// (a server that holds a POST's head back does not hang the step).
+    pub(crate) async fn after(&self, sent: u64, within: Duration) {
+        let mut headed = self.headed.subscribe();
+        let _ = tokio::time::timeout(within, headed.wait_for(|n| *n >= sent)).await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_step_waits_for_the_posts_before_it_and_no_longer() {
+        let order = PostOrder::new();
+        let first = order.pending();
+        let second = order.pending();
+        let waiter = {
+            let order = order.clone();
+            tokio::spawn(async move { order.after(2, Duration::from_secs(30)).await })
+        };
+        drop(first);
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        assert!(!waiter.is_finished(), "one POST is still pending");
+        drop(second);
+        tokio::time::timeout(Duration::from_secs(5), waiter)
+            .await
+            .expect("released once both are headed")
+            .expect("joined");
+        // A POST that never gets its head holds a step only as long as allowed.
+        let _stuck = order.pending();
+        let started = tokio::time::Instant::now();
+        order.after(3, Duration::from_millis(50)).await;
+        assert!(started.elapsed() < Duration::from_secs(5));
+    }
+}
