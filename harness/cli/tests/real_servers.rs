@@ -28,12 +28,13 @@ const MCP_VERSION: &str = "1.30.0";
 
 /// Cases whose verdict against this server depends on timing, so that they
 /// can be listed neither as expected (a pass would be stale) nor left to
-/// fail: FastMCP answers the cancelled call ("Request cancelled") at about
-/// the moment it answers the ping sent after the cancellation, and the
-/// scenario's silence window, which opens once the ping is answered, catches
-/// that answer only when both arrive within the same millisecond. The
-/// honest verdict is the warning `cancellation.no-response` (as in
-/// `server/cancellation/in-flight/no-response`, listed).
+/// fail: FastMCP answers the cancelled call ("Request cancelled") a few
+/// milliseconds after the cancellation, next to its answer to the ping sent
+/// after it, and the scenario's silence window, which opens once the ping
+/// is answered, catches that answer only when both arrive within the same
+/// millisecond (a warning, `cancellation.no-response`); otherwise the case
+/// passes. The same answer is judged, and listed, in
+/// `server/cancellation/in-flight/no-response`.
 const TIMING_DEPENDENT: &[&str] = &["server/cancellation/in-flight/still-responsive"];
 
 fn dir() -> PathBuf {
