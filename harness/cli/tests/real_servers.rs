@@ -26,17 +26,6 @@ use support::{mcpspec, path, temp_dir};
 /// The `mcp` release the venv must hold: the expectations were read off it.
 const MCP_VERSION: &str = "1.30.0";
 
-/// Cases whose verdict against this server depends on timing, so that they
-/// can be listed neither as expected (a pass would be stale) nor left to
-/// fail: FastMCP answers the cancelled call ("Request cancelled") a few
-/// milliseconds after the cancellation, next to its answer to the ping sent
-/// after it, and the scenario's silence window, which opens once the ping
-/// is answered, catches that answer only when both arrive within the same
-/// millisecond (a warning, `cancellation.no-response`); otherwise the case
-/// passes. The same answer is judged, and listed, in
-/// `server/cancellation/in-flight/no-response`.
-const TIMING_DEPENDENT: &[&str] = &["server/cancellation/in-flight/still-responsive"];
-
 fn dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/real-servers")
 }
@@ -187,7 +176,6 @@ fn fastmcp_1x_over_streamable_http() {
         .iter()
         .filter(|r| r["outcome"] != "pass" && r["outcome"] != "not_applicable")
         .filter(|r| r["expectation"]["status"] != "expected_failure")
-        .filter(|r| !TIMING_DEPENDENT.iter().any(|s| r["scenario"] == *s))
         .map(|r| &r["id"])
         .collect();
     assert!(

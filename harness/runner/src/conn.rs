@@ -53,6 +53,8 @@ use transcript::{raw_text, Transcript};
 #[derive(Debug, Clone)]
 pub struct Received {
     pub at_ms: u64,
+    /// Its place in the order of arrival (see [`Conn::mark`]).
+    pub seq: u64,
     pub msg: Message,
 }
 
@@ -145,6 +147,8 @@ pub struct Conn {
     exit: Option<String>,
     next_id: i64,
     frames: usize,
+    /// Messages put in the inbox so far (the next one's `seq`).
+    arrived: u64,
     /// Frames that held at least one JSON-RPC message.
     messages: usize,
     /// Frames that were, or tried to be, a response (an object with an
@@ -189,6 +193,7 @@ impl Conn {
             exit: None,
             next_id: 1,
             frames: 0,
+            arrived: 0,
             messages: 0,
             answers: 0,
             first_unreadable: None,
@@ -587,7 +592,9 @@ impl Conn {
                 continue; // answered by the fixture: no step takes it
             }
             if self.inbox.len() < INBOX_MAX {
-                self.inbox.push(Received { at_ms, msg });
+                let seq = self.arrived;
+                self.arrived += 1;
+                self.inbox.push(Received { at_ms, seq, msg });
             }
         }
     }

@@ -451,7 +451,11 @@ async fn silence(
     all: bool,
     filter: Option<(&str, Option<&Matcher>)>,
 ) -> Result<(), Stop> {
-    let since = ctx.conn.now_ms();
+    // What was taken in before the step began is not the step's. Events
+    // come in order, so what arrived before the message that ended the
+    // previous step is behind the mark, and what came after it (even if
+    // not read yet) is ahead of it.
+    let since = ctx.conn.mark();
     ctx.conn.idle(d).await;
     let vars = ctx.vars.clone();
     let pred = |m: &Message| match (filter, m) {
@@ -466,7 +470,7 @@ async fn silence(
         }
         (Some(_), _) => false,
     };
-    let heard = ctx.conn.drain_since(since, pred);
+    let heard = ctx.conn.drain_after(since, pred);
     if heard.is_empty() {
         return Ok(());
     }

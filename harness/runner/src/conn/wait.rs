@@ -120,11 +120,19 @@ impl Conn {
         }
     }
 
-    /// Messages received after `since_ms` that satisfy `pred`, consumed.
-    pub fn drain_since(&mut self, since_ms: u64, pred: impl Fn(&Message) -> bool) -> Vec<Received> {
+    /// Where the order of arrival stands now: [`Conn::drain_after`] takes
+    /// only what arrives later. Arrival order, not milliseconds: a message
+    /// that came just before a step began (in the same millisecond) is not
+    /// the step's.
+    pub fn mark(&self) -> u64 {
+        self.arrived
+    }
+
+    /// Messages that arrived after `mark` and satisfy `pred`, consumed.
+    pub fn drain_after(&mut self, mark: u64, pred: impl Fn(&Message) -> bool) -> Vec<Received> {
         let (hit, keep): (Vec<_>, Vec<_>) = std::mem::take(&mut self.inbox)
             .into_iter()
-            .partition(|r| r.at_ms >= since_ms && pred(&r.msg));
+            .partition(|r| r.seq >= mark && pred(&r.msg));
         self.inbox = keep;
         hit
     }
