@@ -122,13 +122,13 @@ impl HumanReporter {
         Self::new(Box::new(std::io::stdout()), color, verbose)
     }
 
-    /// Shows every case during the run, and problems in the final list.
+    /// Shows problems only, during the run and in the final list.
     pub fn new(out: Box<dyn Write + Send>, color: bool, verbose: bool) -> Self {
         HumanReporter {
             out,
             color,
             verbose,
-            status: StatusLevel::All,
+            status: StatusLevel::Warn,
             final_status: StatusLevel::Warn,
             problems: Vec::new(),
             noted: Vec::new(),
@@ -262,7 +262,8 @@ impl HumanReporter {
         if problem || noted {
             let mut kept = r.clone();
             rollup::dedup_case(&mut kept);
-            let skip = kept.transcript.len().saturating_sub(EXCERPT_LINES);
+            // One line more than an excerpt shows: it then says it is cut.
+            let skip = kept.transcript.len().saturating_sub(EXCERPT_LINES + 1);
             kept.transcript.drain(..skip);
             for l in &mut kept.transcript {
                 l.raw = None;
