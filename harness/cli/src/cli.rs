@@ -181,6 +181,14 @@ pub struct ServerArgs {
     /// Also show the MAY-level notes of passing cases in detail
     #[arg(long, short = 'v')]
     pub verbose: bool,
+    /// Which cases print a line as they finish (nextest's levels; each shows the ones before it too)
+    #[arg(long, value_enum, value_name = "LEVEL", default_value_t = StatusLevel::Warn)]
+    pub status_level: StatusLevel,
+    /// Which cases are listed again once the run ends: problems in detail (at most 3 per broken
+    /// requirement), other cases a line each; the rollup of broken requirements and the totals
+    /// always print
+    #[arg(long, value_enum, value_name = "LEVEL", default_value_t = StatusLevel::Warn)]
+    pub final_status_level: StatusLevel,
     /// No progress bar (one is drawn only when stdout and stderr are terminals and TERM is not dumb)
     #[arg(long)]
     pub no_progress: bool,
@@ -190,6 +198,37 @@ pub struct ServerArgs {
     /// The server command and its arguments (after `--`; none: the built-in reference server)
     #[arg(last = true, value_name = "CMD")]
     pub command: Vec<String>,
+}
+
+/// `--status-level` and `--final-status-level`: which per-case lines print.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum StatusLevel {
+    /// No per-case line
+    None,
+    /// Failures, errors, stale expectations, cases blocked by a MUST
+    Fail,
+    /// Also warnings (SHOULD) and cases blocked by a SHOULD
+    Warn,
+    /// Also passes and expected failures of --expected-failures
+    Pass,
+    /// Also cases that are not applicable (nextest's "skip")
+    Skip,
+    /// Every case
+    All,
+}
+
+impl From<StatusLevel> for mcpspec_report::human::StatusLevel {
+    fn from(level: StatusLevel) -> Self {
+        use mcpspec_report::human::StatusLevel as L;
+        match level {
+            StatusLevel::None => L::None,
+            StatusLevel::Fail => L::Fail,
+            StatusLevel::Warn => L::Warn,
+            StatusLevel::Pass => L::Pass,
+            StatusLevel::Skip => L::Skip,
+            StatusLevel::All => L::All,
+        }
+    }
 }
 
 #[derive(Debug, Args)]
@@ -418,6 +457,34 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn status_levels_default_to_problems_and_parse_nextest_names() {
+        let parse = |extra: &[&str]| {
+            let mut argv = vec!["mcpspec", "server"];
+            argv.extend_from_slice(extra);
+            match Cli::try_parse_from(argv).map(|c| c.command) {
+                Ok(Command::Server(a)) => Ok((a.status_level, a.final_status_level)),
+                Ok(other) => panic!("{other:?}"),
+                Err(e) => Err(e.kind()),
+            }
+        };
+        assert_eq!(parse(&[]), Ok((StatusLevel::Warn, StatusLevel::Warn)));
+        assert_eq!(
+            parse(&["--status-level", "all", "--final-status-level", "none"]),
+            Ok((StatusLevel::All, StatusLevel::None))
+        );
+        assert_eq!(
+            parse(&["--status-level", "slow"]),
+            Err(clap::error::ErrorKind::InvalidValue)
+        );
+        let help = Cli::command()
+            .find_subcommand_mut("server")
+            .map(|c| c.render_long_help().to_string())
+            .unwrap_or_default();
+        assert!(help.contains("--status-level <LEVEL>"), "{help}");
+        assert!(help.contains("cases blocked by a SHOULD"), "{help}");
     }
 
     #[test]

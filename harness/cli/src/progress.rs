@@ -1,15 +1,16 @@
 //! The progress bar of `mcpspec server` on a terminal (indicatif).
 //!
 //! ```text
-//!   PASS [  0.031s] server/lifecycle/ping/after-init@2025-06-18      ← the human reporter's lines,
-//!   FAIL [  0.402s] server/notifications/…@2025-06-18                  printed above the bar
-//! ⠙ [00:00:07] [=============>                ] 41/96 cases · 1 failed
+//!   FAIL [  0.402s] server/notifications/…@2025-06-18                  ← the human reporter's lines
+//!  BLOCK [  0.020s] server/tools/list/title@2025-06-18 (blocked by …)    (--status-level), above the bar
+//! ⠙ [00:00:07] [=============>                ] 41/96 cases · 1 failed, 1 blocked
 //! ```
 //!
 //! [`Progress`] is a thin stage in front of the human reporter: it forwards
 //! every event to it with the bar cleared (`ProgressBar::suspend`), so the
 //! lines print exactly as they would without it, then redraws the bar:
-//! cases done / planned, failures so far, elapsed time. At `RunFinished`
+//! cases done / planned, failures (errors, blocked cases, warnings) so
+//! far, elapsed time. At `RunFinished`
 //! the bar is cleared before the closing lines print. It consumes runner
 //! events only, like every reporter.
 //!
@@ -38,6 +39,7 @@ pub struct Progress<R> {
     bar: ProgressBar,
     failed: usize,
     errored: usize,
+    blocked: usize,
     warned: usize,
 }
 
@@ -64,6 +66,7 @@ impl<R: Reporter> Progress<R> {
             bar,
             failed: 0,
             errored: 0,
+            blocked: 0,
             warned: 0,
         }
     }
@@ -71,7 +74,11 @@ impl<R: Reporter> Progress<R> {
     /// The failures so far, for the bar's message.
     fn tally(&self) -> String {
         let mut text = format!("{} failed", self.failed);
-        for (n, what) in [(self.errored, "errored"), (self.warned, "warned")] {
+        for (n, what) in [
+            (self.errored, "errored"),
+            (self.blocked, "blocked"),
+            (self.warned, "warned"),
+        ] {
             if n > 0 {
                 text.push_str(&format!(", {n} {what}"));
             }
@@ -102,7 +109,8 @@ impl<R: Reporter> Reporter for Progress<R> {
                     Outcome::Fail => self.failed += 1,
                     Outcome::Error { .. } => self.errored += 1,
                     Outcome::Warn => self.warned += 1,
-                    Outcome::Pass | Outcome::NotApplicable { .. } | Outcome::Blocked { .. } => {}
+                    Outcome::Blocked { .. } => self.blocked += 1,
+                    Outcome::Pass | Outcome::NotApplicable { .. } => {}
                 }
                 self.forward(event);
                 self.bar.inc(1);
@@ -119,5 +127,48 @@ impl<R: Reporter> Reporter for Progress<R> {
             }
             Event::Probe { .. } | Event::CaseStarted { .. } => self.forward(event),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mcpspec_engine::{Level, Version};
+    use mcpspec_runner::CaseResult;
+
+    struct Nothing;
+    impl Reporter for Nothing {
+        fn event(&mut self, _: &Event) {}
+    }
+
+    #[test]
+    fn the_bar_counts_blocked_cases_among_the_problems() {
+        let mut progress = Progress::new(Nothing);
+        for outcome in [
+            Outcome::Fail,
+            Outcome::Blocked {
+                by: "pagination.cursor.terminates".into(),
+                level: Level::Should,
+            },
+            Outcome::Blocked {
+                by: "pagination.cursor.terminates".into(),
+                level: Level::Should,
+            },
+            Outcome::Pass,
+        ] {
+            progress.event(&Event::CaseFinished(Box::new(CaseResult {
+                id: "server/x@2025-06-18".into(),
+                scenario: "server/x".into(),
+                title: String::new(),
+                version: Version::V2025_06_18,
+                level: Level::Must,
+                requirements: Vec::new(),
+                outcome,
+                findings: Vec::new(),
+                duration: Duration::ZERO,
+                transcript: Vec::new(),
+            })));
+        }
+        assert_eq!(progress.tally(), "1 failed, 2 blocked");
     }
 }

@@ -317,7 +317,9 @@ async fn run_as(args: ServerArgs, role: Role) -> Exit {
         },
         None => None,
     };
-    let human = HumanReporter::stdout(args.verbose).with_baseline(baseline.clone());
+    let human = HumanReporter::stdout(args.verbose)
+        .with_status_levels(args.status_level.into(), args.final_status_level.into())
+        .with_baseline(baseline.clone());
     let mut human: Box<dyn Reporter> = if crate::progress::wanted(args.no_progress) {
         Box::new(crate::progress::Progress::new(human))
     } else {

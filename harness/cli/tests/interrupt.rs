@@ -72,6 +72,9 @@ fn interrupt(name: &str, signal: i32, after: usize) -> Stopped {
             "server/lifecycle/",
             "--jobs",
             "2",
+            // A line per case, passes too: the test counts them.
+            "--status-level",
+            "all",
             "--report-dir",
         ])
         .arg(dir.join("reports"))

@@ -5,8 +5,9 @@
 //! Chromium), and every case has its transcript file.
 //!
 //! The browser part needs `/usr/bin/chromium` (Debian's `chromium`
-//! package); without it the part is skipped with a note, and fails when
-//! `CI=true`.
+//! package; see `chromium/mod.rs`); without it the part is skipped with a
+//! note, and fails when `CI=true`. `report_page.rs` checks that the page
+//! opens on the problem.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -18,9 +19,9 @@ use mcpspec_report::{ReportDir, SCHEMA_PATH};
 use mcpspec_runner::{CaseResult, Event, Outcome, Reporter, Summary, TranscriptLine};
 use serde_json::Value;
 
+mod chromium;
+
 const BIN: &str = env!("CARGO_BIN_EXE_mcpspec");
-const CHROMIUM: &str = "/usr/bin/chromium";
-const CHROMIUM_TIMEOUT: Duration = Duration::from_secs(60);
 
 fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("mcpspec-report-{}-{name}", std::process::id()));
@@ -167,57 +168,7 @@ fn summary_md_names_the_failing_requirement_with_its_link() {
 /// The DOM Chromium renders for `page` (with `query`), or `None` when
 /// Chromium is not installed (fails under `CI=true`).
 fn render(page: &Path, query: &str) -> Option<String> {
-    if !Path::new(CHROMIUM).exists() {
-        assert!(
-            std::env::var("CI").as_deref() != Ok("true"),
-            "{CHROMIUM} is missing: install Debian's chromium package"
-        );
-        eprintln!("note: {CHROMIUM} not found; the browser check is skipped");
-        return None;
-    }
-    static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let n = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let profile = temp_dir(&format!("chromium-{n}"));
-    let url = format!("file://{}{query}", page.display());
-    // Output goes to files, so that a hung browser can be killed.
-    let stdout = profile.join("dom.html");
-    let stderr = profile.join("stderr.txt");
-    let mut child = Command::new(CHROMIUM)
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-dev-shm-usage",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--no-first-run",
-            "--virtual-time-budget=5000",
-        ])
-        .arg(format!("--user-data-dir={}", profile.display()))
-        .arg("--dump-dom")
-        .arg(&url)
-        .stdout(std::fs::File::create(&stdout).expect("dom file"))
-        .stderr(std::fs::File::create(&stderr).expect("stderr file"))
-        .spawn()
-        .expect("chromium starts");
-    let deadline = std::time::Instant::now() + CHROMIUM_TIMEOUT;
-    while child.try_wait().expect("wait for chromium").is_none() {
-        if std::time::Instant::now() > deadline {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("chromium did not finish within {CHROMIUM_TIMEOUT:?}");
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    let dom = std::fs::read_to_string(&stdout).expect("the dumped DOM");
-    assert!(
-        dom.contains("data-rendered=\"true\""),
-        "the page's script did not finish:\n{}\n{}",
-        std::fs::read_to_string(&stderr).unwrap_or_default(),
-        &dom[..dom.len().min(2000)]
-    );
-    Some(dom)
+    chromium::dom(page, query)
 }
 
 #[test]

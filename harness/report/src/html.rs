@@ -1,20 +1,37 @@
 //! `index.html`: one self-contained page (inline CSS and JS, no external
-//! URL) to browse a run: totals, filters by outcome, area (`server/tools`)
-//! and version, and per case its findings and transcript, expanded inline.
+//! URL) that opens on the problem:
 //!
-//! The page's data is the report document plus every transcript as
-//! `[at_ms, dir, text]` triples, embedded as JSON in
+//! ```text
+//! ┌ header (sticky): verdict · target · totals ─────────────────────────┐
+//! │ banner: no case could run (reason, probe) / interrupted              │
+//! │ the case named by ?case= (landed here, open, below the header)       │
+//! │ broken requirements: the rollup, MUST first, with an example each    │
+//! │ areas × versions: a coloured cell per case, problem areas open       │
+//! │ cases: problems first; filters; group by requirement or area         │
+//! └──────────────────────────────────────────────────────────────────────┘
+//! ```
+//!
+//! The header, banners, rollup and matrix are written into the page here
+//! ([`summary`], [`matrix`]): they need no script. The case list, its
+//! filters and each case's findings and transcript are built by the page's
+//! script (`html/page.js`) from the report document plus every transcript
+//! as `[at_ms, dir, text]` triples, embedded as JSON in
 //! `<script type="application/json" id="mcpspec-data">`. [`script_json`]
 //! escapes `<`, `>`, `&` and U+2028/2029 inside it, so no text can close
-//! the script element; the page's script (`html/page.js`) puts every string
-//! into the DOM as text, never as markup. The target under test controls
-//! transcript content: nothing it sends can run in the page.
+//! the script element; the script puts every string into the DOM as text,
+//! never as markup. The target under test controls transcript content:
+//! nothing it sends can run in the page.
 //!
-//! An interrupted run (Ctrl-C) shows a banner under the totals, written
-//! into the page itself (it needs no script).
-//!
-//! The URL selects: `index.html?outcome=fail&area=server/tools&version=…&case=<id>`
-//! (`case` expands that case; `#case=<id>` works too).
+//! The URL selects: `index.html?outcome=fail&area=server/tools&version=…&group=requirement&case=<id>`
+//! (`#case=<id>` works too). The named case is moved to the top of the
+//! page, open, rather than scrolled to: a page scrolled by its own script
+//! at load hid the case under the sticky header, and Chromium's headless
+//! screenshot of such a page came out blank. Clicking a matrix cell or an
+//! example does the same; in-page links (`#req-<id>`) land below the
+//! header (`scroll-margin-top`).
+
+mod matrix;
+mod summary;
 
 use serde_json::{json, Map, Value};
 
@@ -58,12 +75,26 @@ pub fn script_json(value: &Value) -> String {
     out
 }
 
+/// `?case=<id>`, the id percent-encoded where a query needs it.
+pub(crate) fn case_href(id: &str) -> String {
+    let mut out = String::from("?case=");
+    for b in id.bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~/@:".contains(&b) {
+            out.push(char::from(b));
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
 /// The page for `report`; `transcripts` maps case ids to their lines.
 pub fn render(report: &Report, transcripts: Map<String, Value>) -> String {
     let data = json!({ "report": report, "transcripts": transcripts });
+    let s = &report.summary;
     let title = format!(
-        "mcpspec: {} failed, {} passed — {}",
-        report.summary.failed, report.summary.passed, report.run.target
+        "mcpspec: {} failed, {} blocked, {} warned, {} passed — {}",
+        s.failed, s.blocked, s.warned, s.passed, report.run.target
     );
     let mut page = String::new();
     page.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
@@ -75,30 +106,30 @@ pub fn render(report: &Report, transcripts: Map<String, Value>) -> String {
     );
     page.push_str(&format!("<title>{}</title>\n<style>\n", escape(&title)));
     page.push_str(CSS);
-    page.push_str("</style>\n</head>\n<body>\n<header>\n<h1>mcpspec report: <span id=\"target\"></span></h1>\n");
+    page.push_str("</style>\n</head>\n<body>\n");
+    page.push_str(&summary::header(report));
+    page.push_str(&summary::banners(report));
     page.push_str(
-        "<div class=\"meta\" id=\"meta\"></div>\n<div class=\"totals\" id=\"totals\"></div>\n",
+        "<section id=\"focus\" hidden><h2>Case <button type=\"button\" id=\"focus-close\">close</button></h2></section>\n",
     );
-    if report.interrupted {
-        page.push_str(&format!(
-            "<p class=\"interrupted\" id=\"interrupted\">Interrupted ({}): {} of {} planned \
-             cases finished; the others did not run.</p>\n",
-            escape(report.run.interrupted_by.as_deref().unwrap_or("stopped")),
-            report.results.len(),
-            report.run.planned
+    page.push_str(&summary::rollup(report));
+    page.push_str(&matrix::render(report));
+    if !report.results.is_empty() {
+        page.push_str(concat!(
+            "<section id=\"list\"><h2>Cases</h2>\n<div class=\"filters\">\n",
+            "<label>outcome <select id=\"f-outcome\" name=\"outcome\"><option value=\"\">all</option></select></label>\n",
+            "<label>area <select id=\"f-area\" name=\"area\"><option value=\"\">all</option></select></label>\n",
+            "<label>version <select id=\"f-version\" name=\"version\"><option value=\"\">all</option></select></label>\n",
+            "<label>group by <select id=\"f-group\" name=\"group\"><option value=\"\">nothing (problems first)</option>",
+            "<option value=\"requirement\">broken requirement</option><option value=\"area\">area</option></select></label>\n",
+            "<label>search <input id=\"f-text\" type=\"search\" placeholder=\"id, title, message\"></label>\n",
+            "<span class=\"meta\" id=\"shown\"></span>\n</div>\n",
+            "<noscript><p>The case list needs JavaScript. The same data is in report.json, ",
+            "summary.md and transcripts/.</p></noscript>\n",
+            "<main id=\"cases\"></main>\n<p class=\"empty\" id=\"none\" hidden>No case matches the filters.</p>\n",
+            "</section>\n",
         ));
     }
-    page.push_str(concat!(
-        "<div class=\"filters\">\n",
-        "<label>outcome <select id=\"f-outcome\" name=\"outcome\"><option value=\"\">all</option></select></label>\n",
-        "<label>area <select id=\"f-area\" name=\"area\"><option value=\"\">all</option></select></label>\n",
-        "<label>version <select id=\"f-version\" name=\"version\"><option value=\"\">all</option></select></label>\n",
-        "<label>search <input id=\"f-text\" type=\"search\" placeholder=\"id, title, message\"></label>\n",
-        "<span class=\"meta\" id=\"shown\"></span>\n</div>\n</header>\n",
-        "<noscript><p>This page needs JavaScript. The same data is in report.json, ",
-        "summary.md and transcripts/.</p></noscript>\n",
-        "<main id=\"cases\"></main>\n<p class=\"empty\" id=\"none\" hidden>No case matches the filters.</p>\n",
-    ));
     page.push_str("<script type=\"application/json\" id=\"mcpspec-data\">");
     page.push_str(&script_json(&data));
     page.push_str("</script>\n<script>\n");
@@ -126,6 +157,65 @@ mod tests {
             escape("<a href='x'>\"&"),
             "&lt;a href=&#39;x&#39;&gt;&quot;&amp;"
         );
+    }
+
+    #[test]
+    fn target_text_in_the_banner_and_rollup_stays_text() {
+        use mcpspec_engine::{Level, Version};
+        use mcpspec_model::{CaseResult, Event, Finding, FindingSource, Outcome, Summary};
+        let evil = "<script>document.title='pwned'</script><img src=x>";
+        let mut log = crate::log::RunLog::new(false, None);
+        log.observe(&Event::Probe {
+            version: Version::V2025_06_18,
+            supported: false,
+            detail: evil.into(),
+        });
+        let case = CaseResult {
+            id: "server/x@2025-06-18".into(),
+            scenario: "server/x".into(),
+            title: String::new(),
+            version: Version::V2025_06_18,
+            level: Level::Must,
+            requirements: Vec::new(),
+            outcome: Outcome::Fail,
+            findings: vec![Finding {
+                requirement: "ping.respond".into(),
+                level: Level::Must,
+                spec_url: "javascript:alert(1)".into(),
+                summary: evil.into(),
+                expected: vec![evil.into()],
+                actual: evil.into(),
+                location: None,
+                source: FindingSource::Step,
+            }],
+            duration: std::time::Duration::ZERO,
+            transcript: Vec::new(),
+        };
+        let mut summary = Summary::default();
+        summary.add(&case.outcome);
+        summary.unavailable = Some(evil.into());
+        log.observe(&Event::CaseFinished(Box::new(case)));
+        log.observe(&Event::RunFinished {
+            summary,
+            wall: std::time::Duration::ZERO,
+            strict: false,
+        });
+        let page = render(&crate::model::build(&log, &|_| None), Map::new());
+        assert_eq!(page.matches("<script").count(), 2, "only the page's own");
+        assert!(!page.contains("<img"), "no markup from the target");
+        // The link is refused (the URL stays in the embedded data, as text).
+        assert!(!page.contains("href=\"javascript:"));
+        assert!(page.contains("<p class=\"reason\">&lt;script&gt;"));
+        assert!(page.contains("<tr id=\"req-ping.respond\" class=\"l-must\">"));
+    }
+
+    #[test]
+    fn case_links_encode_what_a_query_cannot_hold() {
+        assert_eq!(
+            case_href("server/tools/list/title@2025-06-18"),
+            "?case=server/tools/list/title@2025-06-18"
+        );
+        assert_eq!(case_href("a b&c#d"), "?case=a%20b%26c%23d");
     }
 
     #[test]

@@ -1,19 +1,25 @@
 //! The terminal reporter.
 //!
 //! ```text
-//!    PASS [ 0.031s] server/ping/after-init@2025-06-18
-//!    FAIL [ 0.402s] server/notifications/initialized/no-answer@2025-06-18
-//! …
-//! ── failures ──
-//! FAIL server/notifications/initialized/no-answer@2025-06-18
-//!   MUST jsonrpc.notification.no-response: A notification is never answered.
-//!   spec: https://modelcontextprotocol.io/specification/2025-06-18/basic#notifications
-//!   Expected:
-//!     - no response or request for 300ms
-//!   Actual: result for id null at 12ms
-//! …
-//! 57 passed, 1 failed, 0 warned, 4 not applicable, 0 errored in 1.93s
+//! mcpspec 0.1.0: 62 cases against `my-server` (2 jobs)
+//!   version 2025-06-18: offered (answered 2025-06-18)
+//!   FAIL [ 0.402s] server/notifications/initialized/no-answer@2025-06-18
+//!  BLOCK [ 0.020s] server/tools/list/title@2025-06-18 (blocked by SHOULD pagination.cursor.terminates)
+//! ── problems (at most 3 per requirement; …) ──        see `problems`
+//! ── 2 requirements broken (1 MUST, 1 SHOULD) ──       the rollup
+//! 57 passed, 1 failed, 0 warned, 1 blocked, 4 not applicable, 0 errored in 1.93s
 //! ```
+//!
+//! Which per-case lines print is nextest's choice of words: the
+//! [`StatusLevel`] during the run (`--status-level`) and in the final list
+//! (`--final-status-level`). By default only problems print, so a clean
+//! run is short and a failing one leads with its problems; the rollup and
+//! the closing totals always print. The probe lines print once the cases
+//! start.
+//!
+//! A run in which no case could run (the summary's `unavailable`: the
+//! target could not be started or reached, or negotiated no version) is
+//! one error block: the reason, then what the probe learnt per version.
 //!
 //! An interrupted run (Ctrl-C) says so when it happens, and again before
 //! the closing line: `interrupted (SIGINT): 12 of 62 cases finished; …`.
@@ -22,22 +28,60 @@
 //! and it is listed apart from the problems; a listed case that passed says
 //! `(stale expectation: …)` and is listed under "stale expectations".
 
+mod problems;
+
 use std::io::{IsTerminal, Write};
 use std::sync::Arc;
 
-use mcpspec_model::{CaseResult, Event, Outcome, Reporter};
+use mcpspec_engine::Level;
+use mcpspec_model::{CaseResult, Event, Outcome, Reporter, Summary};
 
 use crate::baseline::{Baseline, Expectation, Tally};
+use crate::rollup::{self, EXAMPLES};
+pub(crate) use problems::findings_block;
+use problems::{Paint, EXCERPT_LINES};
 
-/// How much of the transcript a failure shows: lines, and characters a line.
-const EXCERPT_LINES: usize = 12;
-const EXCERPT_WIDTH: usize = 400;
+/// Which per-case lines print, in nextest's words: each level shows its
+/// own and those before it (`warn` shows failures too).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum StatusLevel {
+    /// No per-case line.
+    None,
+    /// Failures, errors, stale expectations, cases blocked by a MUST.
+    Fail,
+    /// Also warnings and cases blocked by a SHOULD.
+    Warn,
+    /// Also passes and expected failures (baseline).
+    Pass,
+    /// Also not applicable cases (nextest's "skip").
+    Skip,
+    /// Every case.
+    All,
+}
 
-/// `text` cut to at most `max` characters, marked when cut.
-fn cut(text: &str, max: usize) -> String {
-    match text.char_indices().nth(max) {
-        Some((i, _)) => format!("{} … ({} more bytes)", &text[..i], text.len() - i),
-        None => text.to_owned(),
+impl StatusLevel {
+    /// The least level at which a case shows.
+    pub fn of(outcome: &Outcome, expectation: Option<Expectation>, strict: bool) -> StatusLevel {
+        match (expectation, outcome) {
+            (Some(Expectation::Stale(_)), _) => StatusLevel::Fail,
+            (Some(Expectation::ExpectedFailure(_)), _) => StatusLevel::Pass,
+            (_, Outcome::Fail | Outcome::Error { .. }) => StatusLevel::Fail,
+            (_, Outcome::Warn) if strict => StatusLevel::Fail,
+            (_, Outcome::Warn) => StatusLevel::Warn,
+            (_, Outcome::Blocked { level, .. }) => match level {
+                Level::Must => StatusLevel::Fail,
+                Level::Should if strict => StatusLevel::Fail,
+                Level::Should => StatusLevel::Warn,
+                Level::May => StatusLevel::Pass,
+            },
+            (_, Outcome::Pass) => StatusLevel::Pass,
+            (_, Outcome::NotApplicable { .. }) => StatusLevel::Skip,
+        }
+    }
+
+    /// Whether a case needing `needed` shows at this level.
+    pub fn shows(self, needed: StatusLevel) -> bool {
+        self != StatusLevel::None && needed <= self
     }
 }
 
@@ -45,7 +89,15 @@ pub struct HumanReporter {
     out: Box<dyn Write + Send>,
     color: bool,
     verbose: bool,
+    status: StatusLevel,
+    final_status: StatusLevel,
+    /// Problem cases (fail, warn, blocked, error; not expected failures),
+    /// with their findings deduplicated and their transcript's last lines.
     problems: Vec<CaseResult>,
+    /// Passing cases with MAY notes (`verbose`).
+    noted: Vec<CaseResult>,
+    /// Lines of the final list for cases that are not problems.
+    final_lines: Vec<(String, StatusLevel, String)>,
     baseline: Option<Arc<Baseline>>,
     tally: Tally,
     /// `id — reason` of expected failures, and of stale expectations.
@@ -53,6 +105,9 @@ pub struct HumanReporter {
     stale: Vec<String>,
     /// Cases planned (`RunStarted`).
     planned: usize,
+    /// The probe's lines, until the cases start.
+    probes: Vec<String>,
+    probes_printed: bool,
     /// Why the run was stopped early.
     interrupted: Option<String>,
 }
@@ -67,25 +122,44 @@ impl HumanReporter {
         Self::new(Box::new(std::io::stdout()), color, verbose)
     }
 
+    /// Shows problems only, during the run and in the final list.
     pub fn new(out: Box<dyn Write + Send>, color: bool, verbose: bool) -> Self {
         HumanReporter {
             out,
             color,
             verbose,
+            status: StatusLevel::Warn,
+            final_status: StatusLevel::Warn,
             problems: Vec::new(),
+            noted: Vec::new(),
+            final_lines: Vec::new(),
             baseline: None,
             tally: Tally::default(),
             expected: Vec::new(),
             stale: Vec::new(),
             planned: 0,
+            probes: Vec::new(),
+            probes_printed: false,
             interrupted: None,
         }
+    }
+
+    /// The per-case lines printed during the run (`status`) and in the
+    /// final list (`final_status`).
+    pub fn with_status_levels(mut self, status: StatusLevel, final_status: StatusLevel) -> Self {
+        self.status = status;
+        self.final_status = final_status;
+        self
     }
 
     /// Judges cases against `baseline` (`--expected-failures`).
     pub fn with_baseline(mut self, baseline: Option<Arc<Baseline>>) -> Self {
         self.baseline = baseline;
         self
+    }
+
+    fn paint(&self) -> Paint {
+        Paint(self.color)
     }
 
     /// The baseline's judgement of `r`, with its line suffix.
@@ -111,87 +185,193 @@ impl HumanReporter {
         (judged, suffix)
     }
 
-    fn paint(&self, code: &str, text: &str) -> String {
-        if self.color {
-            format!("\x1b[{code}m{text}\x1b[0m")
-        } else {
-            text.to_owned()
-        }
-    }
-
     fn label(&self, outcome: &Outcome) -> String {
+        let p = self.paint();
         match outcome {
-            Outcome::Pass => self.paint("32", "  PASS"),
-            Outcome::Fail => self.paint("1;31", "  FAIL"),
-            Outcome::Warn => self.paint("33", "  WARN"),
-            Outcome::NotApplicable { .. } => self.paint("2", "   N/A"),
-            Outcome::Blocked { .. } => self.paint("35", " BLOCK"),
-            Outcome::Error { .. } => self.paint("1;35", " ERROR"),
+            Outcome::Pass => p.with("32", "  PASS"),
+            Outcome::Fail => p.with("1;31", "  FAIL"),
+            Outcome::Warn => p.with("33", "  WARN"),
+            Outcome::NotApplicable { .. } => p.with("2", "   N/A"),
+            Outcome::Blocked { .. } => p.with("35", " BLOCK"),
+            Outcome::Error { .. } => p.with("1;35", " ERROR"),
         }
     }
 
-    /// One problem in detail. `versions` lists every version at which the
-    /// scenario failed the same way (see [`group`]); `r` is the first.
-    fn detail(&mut self, r: &CaseResult, versions: &[String]) {
-        let mut text = String::new();
-        let head = if versions.len() > 1 {
-            format!(
-                "{} {} @ {}",
-                r.outcome.as_str().to_uppercase(),
-                r.scenario,
-                versions.join(", ")
-            )
-        } else {
-            format!("{} {}", r.outcome.as_str().to_uppercase(), r.id)
-        };
-        text.push_str(&self.paint("1", &head));
-        text.push('\n');
-        text.push_str(&format!("  {}\n", r.title));
-        text.push_str(&findings_block(r, "  "));
-        if !r.transcript.is_empty() {
-            let skip = r.transcript.len().saturating_sub(EXCERPT_LINES);
-            let at = if versions.len() > 1 {
-                format!(" at {}", r.version)
-            } else {
-                String::new()
-            };
-            let last = if skip > 0 { ", last lines" } else { "" };
-            text.push_str(&format!("  Transcript{at}{last}:\n"));
-            for line in &r.transcript[skip..] {
-                text.push_str(&format!("    {}\n", cut(&line.to_string(), EXCERPT_WIDTH)));
+    /// The probe's lines, once.
+    fn print_probes(&mut self) {
+        if !self.probes_printed {
+            self.probes_printed = true;
+            for line in std::mem::take(&mut self.probes) {
+                let _ = writeln!(self.out, "{line}");
             }
         }
-        let _ = writeln!(self.out, "{text}");
     }
-}
 
-/// What makes two cases of one scenario "the same problem": the outcome and
-/// the rules broken, with what was expected (the actual text may differ in
-/// timings).
-fn signature(r: &CaseResult) -> String {
-    let mut key = format!("{}|{}", r.scenario, r.outcome.as_str());
-    for f in &r.findings {
-        key.push_str(&format!("|{}|{}|{:?}", f.requirement, f.level, f.expected));
+    /// The error block of a run in which no case could run.
+    fn unavailable(&mut self, reason: &str, summary: &Summary, wall: std::time::Duration) {
+        let p = self.paint();
+        let _ = writeln!(
+            self.out,
+            "{} {reason}",
+            p.with("1;31", "error: no case could run:")
+        );
+        if !self.probes.is_empty() {
+            let _ = writeln!(self.out, "  what the version probe learnt:");
+        }
+        for line in std::mem::take(&mut self.probes) {
+            let _ = writeln!(self.out, "  {line}");
+        }
+        self.probes_printed = true;
+        let _ = writeln!(
+            self.out,
+            "{} of {} case{} ran; nothing was judged (exit 3) in {:.2}s",
+            summary.total(),
+            self.planned,
+            if self.planned == 1 { "" } else { "s" },
+            wall.as_secs_f64()
+        );
     }
-    key
-}
 
-/// Groups problems of one scenario that failed the same way at several
-/// versions, so a report lists each once with its versions. Sorted by id.
-pub fn group(mut problems: Vec<CaseResult>) -> Vec<(CaseResult, Vec<String>)> {
-    problems.sort_by(|a, b| a.id.cmp(&b.id));
-    let mut out: Vec<(CaseResult, Vec<String>)> = Vec::new();
-    for p in problems {
-        let version = p.version.to_string();
-        match out
-            .iter_mut()
-            .find(|(first, _)| signature(first) == signature(&p))
-        {
-            Some((_, versions)) => versions.push(version),
-            None => out.push((p, vec![version])),
+    fn case_finished(&mut self, r: &CaseResult) {
+        self.print_probes();
+        let (judged, expectation) = self.expectation(r);
+        let needed = StatusLevel::of(&r.outcome, judged, false);
+        let suffix = match &r.outcome {
+            Outcome::NotApplicable { reason } => format!(" ({reason})"),
+            Outcome::Blocked { by, level } => format!(" (blocked by {level} {by})"),
+            // A pass can carry MAY-level notes: say so, so that a
+            // check that saw nothing is not mistaken for one that held.
+            Outcome::Pass if !r.findings.is_empty() => {
+                format!(" ({} MAY note(s); -v shows them)", r.findings.len())
+            }
+            _ => String::new(),
+        };
+        let line = format!("{}{suffix}{expectation}", r.id);
+        if self.status.shows(needed) {
+            let _ = writeln!(
+                self.out,
+                "{} [{:>7.3}s] {line}",
+                self.label(&r.outcome),
+                r.duration.as_secs_f64(),
+            );
+        }
+        let problem = matches!(
+            r.outcome,
+            Outcome::Fail | Outcome::Warn | Outcome::Error { .. } | Outcome::Blocked { .. }
+        ) && !matches!(judged, Some(Expectation::ExpectedFailure(_)));
+        let noted = self.verbose && matches!(r.outcome, Outcome::Pass) && !r.findings.is_empty();
+        if problem || noted {
+            let mut kept = r.clone();
+            rollup::dedup_case(&mut kept);
+            // One line more than an excerpt shows: it then says it is cut.
+            let skip = kept.transcript.len().saturating_sub(EXCERPT_LINES + 1);
+            kept.transcript.drain(..skip);
+            for l in &mut kept.transcript {
+                l.raw = None;
+            }
+            if problem {
+                self.problems.push(kept);
+            } else {
+                self.noted.push(kept);
+            }
+        } else {
+            let labelled = format!("{} {line}", self.label(&r.outcome));
+            self.final_lines.push((r.id.clone(), needed, labelled));
         }
     }
-    out
+
+    /// Everything after the last case: the final list, the rollup, totals.
+    fn finish(&mut self, summary: &Summary, wall: std::time::Duration, strict: bool) {
+        if let Some(reason) = &summary.unavailable {
+            if summary.total() == 0 {
+                self.unavailable(&reason.clone(), summary, wall);
+                return;
+            }
+        }
+        self.print_probes();
+        let p = self.paint();
+        let problems = std::mem::take(&mut self.problems);
+        let broken = rollup::rollup(&problems);
+        // The final list: cases that are not problems, one line each.
+        let final_status = self.final_status;
+        let mut lines = std::mem::take(&mut self.final_lines);
+        lines.retain(|(_, needed, _)| final_status.shows(*needed));
+        lines.sort();
+        if !lines.is_empty() {
+            let _ = writeln!(self.out, "\n{}", p.with("1", "── cases ──"));
+        }
+        for (_, _, line) in lines {
+            let _ = writeln!(self.out, "{line}");
+        }
+        let listed: Vec<CaseResult> = problems
+            .into_iter()
+            // Expected failures are not among the problems; stale ones pass.
+            .filter(|r| final_status.shows(StatusLevel::of(&r.outcome, None, strict)))
+            .chain(std::mem::take(&mut self.noted))
+            .collect();
+        let groups = rollup::group(listed, itself, |r| rollup::signature(r, ""));
+        let sections = rollup::sections(groups, itself, &broken, EXAMPLES);
+        let text = problems::problems(p, &broken, &sections);
+        let _ = write!(self.out, "{text}");
+        for (title, lines) in [
+            (
+                "expected failures (baseline)",
+                std::mem::take(&mut self.expected),
+            ),
+            (
+                "stale expectations (they passed: remove them from the baseline)",
+                std::mem::take(&mut self.stale),
+            ),
+        ] {
+            if !lines.is_empty() {
+                let _ = writeln!(self.out, "\n{}", p.with("1", &format!("── {title} ──")));
+                for line in lines {
+                    let _ = writeln!(self.out, "  {line}");
+                }
+            }
+        }
+        let _ = write!(self.out, "{}", problems::rollup(p, &broken));
+        if strict {
+            let _ = writeln!(self.out, "--strict: warnings (SHOULD) fail the run");
+        }
+        if self.baseline.is_some() {
+            let _ = writeln!(
+                self.out,
+                "baseline: {} expected failure(s), {} stale expectation(s)",
+                self.tally.expected_total(),
+                self.tally.stale
+            );
+        }
+        if let Some(reason) = &self.interrupted {
+            let _ = writeln!(
+                self.out,
+                "{}: {} of {} case{} finished; the others did not run",
+                p.with("1;33", &format!("interrupted ({reason})")),
+                summary.total(),
+                self.planned,
+                if self.planned == 1 { "" } else { "s" },
+            );
+        }
+        let blocked = if summary.blocked > 0 {
+            format!("{} blocked, ", summary.blocked)
+        } else {
+            String::new()
+        };
+        let _ = writeln!(
+            self.out,
+            "{} passed, {} failed, {} warned, {blocked}{} not applicable, {} errored in {:.2}s",
+            summary.passed,
+            summary.failed,
+            summary.warned,
+            summary.not_applicable,
+            summary.errored,
+            wall.as_secs_f64()
+        );
+    }
+}
+
+fn itself(r: &CaseResult) -> &CaseResult {
+    r
 }
 
 impl Reporter for HumanReporter {
@@ -217,12 +397,16 @@ impl Reporter for HumanReporter {
                 detail,
             } => {
                 let state = if *supported { "offered" } else { "not offered" };
-                let _ = writeln!(self.out, "  version {version}: {state} ({detail})");
+                self.probes
+                    .push(format!("  version {version}: {state} ({detail})"));
             }
-            Event::CaseStarted { .. } => {}
+            Event::CaseStarted { .. } => self.print_probes(),
             Event::Interrupted { reason, .. } => {
+                self.print_probes();
                 self.interrupted = Some(reason.clone());
-                let head = self.paint("1;33", &format!("interrupted ({reason})"));
+                let head = self
+                    .paint()
+                    .with("1;33", &format!("interrupted ({reason})"));
                 let _ = writeln!(
                     self.out,
                     "{head}: no case starts any more, running cases are cancelled; \
@@ -230,179 +414,18 @@ impl Reporter for HumanReporter {
                 );
                 let _ = self.out.flush();
             }
-            Event::CaseFinished(r) => {
-                let (judged, expectation) = self.expectation(r);
-                let suffix = match &r.outcome {
-                    Outcome::NotApplicable { reason } => format!(" ({reason})"),
-                    // A pass can carry MAY-level notes: say so, so that a
-                    // check that saw nothing is not mistaken for one that held.
-                    Outcome::Pass if !r.findings.is_empty() => {
-                        format!(" ({} MAY note(s); -v shows them)", r.findings.len())
-                    }
-                    _ => String::new(),
-                };
-                let label = self.label(&r.outcome);
-                let _ = writeln!(
-                    self.out,
-                    "{label} [{:>7.3}s] {}{suffix}{expectation}",
-                    r.duration.as_secs_f64(),
-                    r.id
-                );
-                let noted =
-                    self.verbose && matches!(r.outcome, Outcome::Pass) && !r.findings.is_empty();
-                let problem = matches!(
-                    r.outcome,
-                    Outcome::Fail | Outcome::Warn | Outcome::Error { .. }
-                ) && !matches!(judged, Some(Expectation::ExpectedFailure(_)));
-                if noted || problem {
-                    self.problems.push((**r).clone());
-                }
-            }
+            Event::CaseFinished(r) => self.case_finished(r),
             Event::RunFinished {
                 summary,
                 wall,
                 strict,
             } => {
-                if !self.problems.is_empty() {
-                    let _ = writeln!(self.out, "\n{}", self.paint("1", "── problems ──"));
-                    let problems = std::mem::take(&mut self.problems);
-                    for (first, versions) in group(problems) {
-                        self.detail(&first, &versions);
-                    }
-                }
-                for (title, lines) in [
-                    (
-                        "expected failures (baseline)",
-                        std::mem::take(&mut self.expected),
-                    ),
-                    (
-                        "stale expectations (they passed: remove them from the baseline)",
-                        std::mem::take(&mut self.stale),
-                    ),
-                ] {
-                    if !lines.is_empty() {
-                        let _ =
-                            writeln!(self.out, "\n{}", self.paint("1", &format!("── {title} ──")));
-                        for line in lines {
-                            let _ = writeln!(self.out, "  {line}");
-                        }
-                    }
-                }
-                if *strict {
-                    let _ = writeln!(self.out, "--strict: warnings (SHOULD) fail the run");
-                }
-                if self.baseline.is_some() {
-                    let _ = writeln!(
-                        self.out,
-                        "baseline: {} expected failure(s), {} stale expectation(s)",
-                        self.tally.expected_total(),
-                        self.tally.stale
-                    );
-                }
-                if let Some(reason) = &self.interrupted {
-                    let _ = writeln!(
-                        self.out,
-                        "{}: {} of {} case{} finished; the others did not run",
-                        self.paint("1;33", &format!("interrupted ({reason})")),
-                        summary.total(),
-                        self.planned,
-                        if self.planned == 1 { "" } else { "s" },
-                    );
-                }
-                let _ = writeln!(
-                    self.out,
-                    "{} passed, {} failed, {} warned, {} not applicable, {} errored in {:.2}s",
-                    summary.passed,
-                    summary.failed,
-                    summary.warned,
-                    summary.not_applicable,
-                    summary.errored,
-                    wall.as_secs_f64()
-                );
+                self.finish(summary, *wall, *strict);
                 let _ = self.out.flush();
             }
         }
     }
 }
 
-/// Why a case did not pass, as the human report prints it and JUnit quotes
-/// it: who is at fault for an error, then each finding with its level,
-/// requirement, spec link, location, Expected and Actual. `lead` indents
-/// the first line of each entry.
-pub(crate) fn findings_block(r: &CaseResult, lead: &str) -> String {
-    let mut text = String::new();
-    if let Outcome::Error { blame, message } = &r.outcome {
-        text.push_str(&format!("{lead}{} at fault: {message}\n", blame.as_str()));
-    }
-    for f in &r.findings {
-        text.push_str(&format!(
-            "{lead}{} {}: {}\n",
-            f.level, f.requirement, f.summary
-        ));
-        if !f.spec_url.is_empty() {
-            text.push_str(&format!("  spec: {}\n", f.spec_url));
-        }
-        if let Some(loc) = &f.location {
-            text.push_str(&format!("  at: {loc}\n"));
-        }
-        if !f.expected.is_empty() {
-            text.push_str("  Expected:\n");
-            for e in &f.expected {
-                text.push_str(&format!("    - {e}\n"));
-            }
-        }
-        // A multi-line Actual (a snapshot diff) stays indented under its heading.
-        text.push_str(&format!("  Actual: {}\n", f.actual.replace('\n', "\n    ")));
-    }
-    text
-}
-
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use mcpspec_engine::{Level, Version};
-    use mcpspec_model::{Finding, FindingSource};
-    use std::time::Duration;
-
-    fn case(version: Version, actual: &str, requirement: &str) -> CaseResult {
-        CaseResult {
-            id: format!("server/x@{version}"),
-            scenario: "server/x".into(),
-            title: "x".into(),
-            version,
-            level: Level::Should,
-            requirements: vec![requirement.into()],
-            outcome: Outcome::Warn,
-            findings: vec![Finding {
-                requirement: requirement.into(),
-                level: Level::Should,
-                spec_url: String::new(),
-                summary: String::new(),
-                expected: vec!["e".into()],
-                actual: actual.into(),
-                location: None,
-                source: FindingSource::Step,
-            }],
-            duration: Duration::ZERO,
-            transcript: Vec::new(),
-        }
-    }
-
-    #[test]
-    fn long_lines_are_cut_on_a_char_boundary() {
-        assert_eq!(cut("abc", 5), "abc");
-        assert_eq!(cut("aé€xyz", 3), "aé€ … (3 more bytes)");
-    }
-
-    #[test]
-    fn same_problem_at_several_versions_is_grouped() {
-        let groups = group(vec![
-            case(Version::V2025_06_18, "at 5ms: x", "a.b"),
-            case(Version::V2024_11_05, "at 9ms: x", "a.b"),
-            case(Version::V2025_11_25, "x", "c.d"),
-        ]);
-        assert_eq!(groups.len(), 2);
-        assert_eq!(groups[0].1, ["2024-11-05", "2025-06-18"]);
-        assert_eq!(groups[1].1, ["2025-11-25"]);
-    }
-}
+mod tests;

@@ -8,8 +8,18 @@
 //! | warn (not strict) | success; the findings in `<system-out>` |
 //! | error | `<error>`, saying who is at fault |
 //! | not applicable | `<skipped>` with the reason |
+//! | blocked by a MUST (a SHOULD under `--strict`) | `<failure>` type `blocked`: "blocked by LEVEL requirement: …" |
+//! | blocked by a SHOULD (not strict) | `<skipped>` type `blocked`, with the same message |
 //! | expected failure (baseline) | `<skipped>` "expected failure: reason" |
 //! | stale expectation (baseline) | `<failure>` "stale expectation" |
+//!
+//! A blocked case is never a failure of its own requirement: its message
+//! and its property `blocked_by` name the requirement that blocked it.
+//!
+//! A run in which no case could run (the target could not be started or
+//! reached, or negotiated no version) is one test case, class name
+//! `mcpspec`, name `target`, as an `<error>` with the reason and what the
+//! version probe learnt, so that CI shows it rather than an empty suite.
 //!
 //! Failures and errors carry the last transcript lines in `<system-out>`.
 //! An interrupted run has the cases that finished, and each suite a
@@ -123,6 +133,9 @@ fn case(log: &RunLog, j: &Judged) -> TestCase {
             tc.add_property(Property::new("spec", f.spec_url.clone()));
         }
     }
+    if let Outcome::Blocked { by, .. } = &r.outcome {
+        tc.add_property(Property::new("blocked_by", by.clone()));
+    }
     if let Some(e) = j.expectation {
         tc.add_property(Property::new("baseline", e.label()));
     }
@@ -132,6 +145,35 @@ fn case(log: &RunLog, j: &Judged) -> TestCase {
         tc.set_system_out(excerpt(r));
     }
     tc
+}
+
+/// The suite of a run in which no case could run: one errored test case.
+fn unavailable(log: &RunLog, reason: &str) -> TestSuite {
+    let mut status = TestCaseStatus::non_success(NonSuccessKind::Error);
+    let probes: String = log
+        .probes
+        .iter()
+        .map(|p| {
+            let state = if p.supported {
+                "offered"
+            } else {
+                "not offered"
+            };
+            format!("version {}: {state} ({})\n", p.version, p.detail)
+        })
+        .collect();
+    status
+        .set_type("target unavailable")
+        .set_message(format!("no case could run: {reason}"))
+        .set_description(probes);
+    let mut tc = TestCase::new("target", status);
+    tc.set_classname("mcpspec").set_time(log.wall());
+    let mut suite = TestSuite::new("mcpspec target");
+    suite.add_property(Property::new("target", log.target.clone()));
+    suite.add_property(Property::new("unavailable", reason.to_owned()));
+    suite.add_test_case(tc);
+    suite.set_time(log.wall());
+    suite
 }
 
 /// The JUnit document.
@@ -145,6 +187,9 @@ pub fn render(log: &RunLog) -> Result<String, String> {
     }
     let mut report = Report::new("mcpspec");
     report.set_time(log.wall());
+    if let Some(reason) = &log.summary.unavailable {
+        report.add_test_suite(unavailable(log, reason));
+    }
     for (version, cases) in by_version {
         let mut suite = TestSuite::new(format!("mcpspec server @{version}"));
         suite.add_property(Property::new("target", log.target.clone()));
@@ -163,4 +208,103 @@ pub fn render(log: &RunLog) -> Result<String, String> {
     report
         .to_string()
         .map_err(|e| format!("failed to serialize junit.xml: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mcpspec_engine::{Level, Version};
+    use mcpspec_model::{Event, Finding, FindingSource, Summary};
+    use std::time::Duration;
+
+    fn log_of(cases: Vec<CaseResult>, unavailable: Option<&str>) -> RunLog {
+        let mut log = RunLog::new(false, None);
+        log.observe(&Event::RunStarted {
+            target: "srv".into(),
+            cases: 5,
+            jobs: 1,
+        });
+        log.observe(&Event::Probe {
+            version: Version::V2025_06_18,
+            supported: false,
+            detail: "connection refused".into(),
+        });
+        let mut summary = Summary::default();
+        for c in cases {
+            summary.add(&c.outcome);
+            log.observe(&Event::CaseFinished(Box::new(c)));
+        }
+        summary.unavailable = unavailable.map(str::to_owned);
+        log.observe(&Event::RunFinished {
+            summary,
+            wall: Duration::from_millis(1),
+            strict: false,
+        });
+        log
+    }
+
+    #[test]
+    fn a_run_in_which_nothing_could_run_is_one_errored_test_case() {
+        let xml = render(&log_of(
+            Vec::new(),
+            Some("connection refused at every version"),
+        ))
+        .unwrap();
+        let report = quick_junit::Report::deserialize_from_str(&xml).expect("parses");
+        assert_eq!((report.tests, report.errors), (1, 1), "{xml}");
+        let case = &report.test_suites[0].test_cases[0];
+        assert_eq!(case.name.as_str(), "target");
+        assert_eq!(case.classname.as_ref().map(|c| c.as_str()), Some("mcpspec"));
+        match &case.status {
+            TestCaseStatus::NonSuccess {
+                kind: NonSuccessKind::Error,
+                message: Some(m),
+                description: Some(d),
+                ..
+            } => {
+                assert_eq!(
+                    m.as_str(),
+                    "no case could run: connection refused at every version"
+                );
+                assert!(d
+                    .as_str()
+                    .contains("version 2025-06-18: not offered (connection refused)"));
+            }
+            other => panic!("not an error: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_blocked_case_names_what_blocked_it() {
+        let blocked = CaseResult {
+            id: "server/t@2025-06-18".into(),
+            scenario: "server/t".into(),
+            title: String::new(),
+            version: Version::V2025_06_18,
+            level: Level::Must,
+            requirements: vec!["tools.title".into()],
+            outcome: Outcome::Blocked {
+                by: "pagination.cursor.terminates".into(),
+                level: Level::Must,
+            },
+            findings: vec![Finding {
+                requirement: "pagination.cursor.terminates".into(),
+                level: Level::Must,
+                spec_url: String::new(),
+                summary: "Paging ends.".into(),
+                expected: Vec::new(),
+                actual: "50 pages".into(),
+                location: None,
+                source: FindingSource::Step,
+            }],
+            duration: Duration::ZERO,
+            transcript: Vec::new(),
+        };
+        let xml = render(&log_of(vec![blocked], None)).unwrap();
+        assert!(xml.contains(r#"<failure message="blocked by MUST pagination.cursor.terminates: 50 pages" type="blocked">"#), "{xml}");
+        assert!(
+            xml.contains(r#"name="blocked_by" value="pagination.cursor.terminates""#),
+            "{xml}"
+        );
+    }
 }

@@ -11,9 +11,13 @@
 //! `report merge`) builds without tokio, hyper or reqwest
 //! (`tests/no_async_stack.rs` keeps it so).
 //!
-//! - [`human`]: a line per case as it finishes, then the failures in detail
+//! - [`human`]: a line per problem case as it finishes (`--status-level`),
+//!   then the problems in detail, at most a few per broken requirement
 //!   (requirement, level, spec link, Expected / Actual, transcript excerpt),
-//!   then the closing `N passed, N failed, …` line with the wall time.
+//!   the rollup of broken requirements, and the closing
+//!   `N passed, N failed, …` line with the wall time.
+//! - [`rollup`]: root causes: each broken requirement once across the
+//!   run, with its failed, warned and blocked cases; every report uses it.
 //! - [`json`]: `--json FILE`, the report document, written once the run finishes.
 //! - [`dir`]: `--report-dir DIR`: [`model`] (report.json and its schema),
 //!   [`junit`], [`markdown`] (summary.md), [`html`] (index.html) and
@@ -45,6 +49,7 @@ pub mod matrix;
 pub mod model;
 pub mod normalize;
 pub mod redact;
+pub mod rollup;
 pub mod snapshot;
 pub mod textdiff;
 pub mod transcript;

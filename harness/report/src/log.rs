@@ -102,6 +102,8 @@ impl RunLog {
                 // The exact frame bytes are only for the transcript files,
                 // written as the case finishes: not kept for the whole run.
                 let mut result = (**r).clone();
+                // The same finding twice in one case is reported once.
+                crate::rollup::dedup_case(&mut result);
                 for line in &mut result.transcript {
                     line.raw = None;
                 }

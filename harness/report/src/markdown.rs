@@ -1,9 +1,14 @@
 //! `summary.md`: made for a CI step summary (`cat summary.md >>
-//! "$GITHUB_STEP_SUMMARY"`): a headline, a totals table, then the problems
-//! grouped (stale expectations, failures, errors, warnings, expected
-//! failures), each with its requirements linked to the specification and a
-//! compact Expected / Actual. An interrupted run (Ctrl-C) says so in the
-//! headline (`## mcpspec: interrupted (exit 130)`) and a line below it.
+//! "$GITHUB_STEP_SUMMARY"`): a headline with the verdict, a totals table,
+//! the broken requirements (the rollup: each once, with its level, spec
+//! link, failed / warned / blocked cases and one example), then the
+//! problems grouped (stale expectations, failures, blocked, errors,
+//! warnings, expected failures), at most [`EXAMPLES`] per requirement,
+//! each with a compact Expected / Actual. A blocked case is one line naming
+//! what blocked it and its rollup entry. An interrupted run (Ctrl-C) says
+//! so in the headline (`## mcpspec: interrupted (exit 130)`) and a line
+//! below it; a run in which no case could run opens with a banner giving
+//! the reason and what the version probe learnt.
 //!
 //! GitHub caps a step summary at 1 MiB: the text stops at [`LIMIT`] bytes,
 //! at a case boundary, with a note saying how many problems were left out
@@ -12,10 +17,11 @@
 
 use std::fmt::Write as _;
 
-use mcpspec_model::{Exit, Outcome};
+use mcpspec_model::{CaseResult, Exit, Outcome};
 
 use crate::baseline::Expectation;
 use crate::log::{rfc3339, Judged, RunLog};
+use crate::rollup::{self, expected_lines, Broken, EXAMPLES};
 
 /// The most bytes written (under GitHub's 1 MiB, with room for the note).
 pub const LIMIT: usize = 1_000_000;
@@ -60,45 +66,91 @@ fn link(text: &str, url: &str) -> String {
     }
 }
 
-/// What makes cases of one scenario "the same problem" at several
-/// versions: outcome, baseline entry, and the rules broken with what was
-/// expected (actual texts may differ in timings).
-fn signature(j: &Judged) -> String {
-    let r = &j.result;
-    let mut key = format!(
-        "{}|{}|{:?}",
-        r.scenario,
-        r.outcome.as_str(),
-        j.expectation.map(|e| (e.as_str(), e.entry()))
-    );
-    for f in &r.findings {
-        let _ = write!(key, "|{}|{}|{:?}", f.requirement, f.level, f.expected);
-    }
-    key
+fn result<'a>(j: &'a &Judged) -> &'a CaseResult {
+    &j.result
 }
 
-/// `cases` (sorted by id) with the same problem at several versions
-/// shown once: the first case and every version.
-fn grouped(cases: Vec<&Judged>) -> Vec<(&Judged, Vec<&'static str>)> {
-    let mut out: Vec<(&Judged, Vec<&'static str>, String)> = Vec::new();
-    for j in cases {
-        let key = signature(j);
-        let version = j.result.version.as_str();
-        match out.iter_mut().find(|(_, _, k)| *k == key) {
-            Some((_, versions, _)) => versions.push(version),
-            None => out.push((j, vec![version], key)),
+/// What makes cases of one scenario "the same problem" at several
+/// versions ([`rollup::signature`]), with the baseline entry.
+fn signature(j: &&Judged) -> String {
+    let extra = format!("{:?}", j.expectation.map(|e| (e.as_str(), e.entry())));
+    rollup::signature(&j.result, &extra)
+}
+
+/// Groups shown (a case and its versions), and per requirement the cases
+/// left out.
+type Grouped<'a> = (Vec<(&'a Judged, Vec<String>)>, Vec<(String, usize)>);
+
+/// `cases` with the same problem at several versions shown once (the
+/// first case and every version), at most [`EXAMPLES`] groups per
+/// requirement; then, per requirement, the cases left out.
+fn grouped(cases: Vec<&Judged>) -> Grouped<'_> {
+    let mut shown = Vec::new();
+    let mut per: Vec<(String, usize, usize)> = Vec::new();
+    for g in rollup::group(cases, result, signature) {
+        let key = rollup::primary(&g.first.result).map_or_else(String::new, |(req, _)| req);
+        let i = match per.iter().position(|(k, _, _)| *k == key) {
+            Some(i) => i,
+            None => {
+                per.push((key, 0, 0));
+                per.len() - 1
+            }
+        };
+        if per[i].1 < EXAMPLES || per[i].0.is_empty() {
+            per[i].1 += 1;
+            shown.push((g.first, g.versions));
+        } else {
+            per[i].2 += g.versions.len();
         }
     }
-    out.into_iter().map(|(j, v, _)| (j, v)).collect()
+    let more = per
+        .into_iter()
+        .filter(|(_, _, more)| *more > 0)
+        .map(|(k, _, more)| (k, more))
+        .collect();
+    (shown, more)
 }
 
-fn case_block(log: &RunLog, j: &Judged, versions: &[&str]) -> String {
+/// ` (rollup 2)`: where `requirement` is in the rollup.
+fn rank_of(broken: &[Broken], requirement: &str) -> String {
+    broken
+        .iter()
+        .position(|b| b.requirement == requirement)
+        .map(|i| format!(" (rollup {})", i + 1))
+        .unwrap_or_default()
+}
+
+/// A blocked group: one line.
+fn blocked_line(broken: &[Broken], j: &Judged, versions: &[String]) -> String {
     let r = &j.result;
-    let name = if versions.len() > 1 {
+    let (by, level) = match &r.outcome {
+        Outcome::Blocked { by, level } => (by.as_str(), *level),
+        _ => ("", mcpspec_engine::Level::May),
+    };
+    let url = r
+        .findings
+        .iter()
+        .find(|f| f.requirement == by)
+        .map_or("", |f| f.spec_url.as_str());
+    format!(
+        "- {} — blocked by **{level}** {}{}\n",
+        escape(&case_name(r, versions), ITEM_MAX),
+        link(by, url),
+        rank_of(broken, by)
+    )
+}
+
+fn case_name(r: &CaseResult, versions: &[String]) -> String {
+    if versions.len() > 1 {
         format!("{} @ {}", r.scenario, versions.join(", "))
     } else {
         r.id.clone()
-    };
+    }
+}
+
+fn case_block(log: &RunLog, j: &Judged, versions: &[String]) -> String {
+    let r = &j.result;
+    let name = case_name(r, versions);
     let mut s = format!(
         "#### {} — {}\n\n",
         escape(&name, ITEM_MAX),
@@ -131,8 +183,9 @@ fn case_block(log: &RunLog, j: &Judged, versions: &[&str]) -> String {
             link(&f.requirement, &f.spec_url),
             escape(&f.summary, ITEM_MAX)
         );
-        if !f.expected.is_empty() {
-            let items: Vec<String> = f.expected.iter().map(|e| escape(e, ITEM_MAX)).collect();
+        let expected = expected_lines(f);
+        if !expected.is_empty() {
+            let items: Vec<String> = expected.iter().map(|e| escape(e, ITEM_MAX)).collect();
             let _ = writeln!(s, "  - Expected: {}", items.join("; "));
         }
         let _ = writeln!(s, "  - Actual: {}", escape(&f.actual, ITEM_MAX));
@@ -145,6 +198,7 @@ fn case_block(log: &RunLog, j: &Judged, versions: &[&str]) -> String {
 fn sections(log: &RunLog) -> Vec<(&'static str, Vec<&Judged>)> {
     let mut stale = Vec::new();
     let mut failed = Vec::new();
+    let mut blocked = Vec::new();
     let mut errored = Vec::new();
     let mut warned = Vec::new();
     let mut expected = Vec::new();
@@ -153,6 +207,7 @@ fn sections(log: &RunLog) -> Vec<(&'static str, Vec<&Judged>)> {
             (Some(Expectation::Stale(_)), _) => stale.push(j),
             (Some(Expectation::ExpectedFailure(_)), _) => expected.push(j),
             (_, Outcome::Fail) => failed.push(j),
+            (_, Outcome::Blocked { .. }) => blocked.push(j),
             (_, Outcome::Error { .. }) => errored.push(j),
             (_, Outcome::Warn) => warned.push(j),
             _ => {}
@@ -166,25 +221,94 @@ fn sections(log: &RunLog) -> Vec<(&'static str, Vec<&Judged>)> {
     vec![
         ("Stale expectations (listed as failing, but passed)", stale),
         ("Failures (MUST)", failed),
+        (
+            "Blocked (the target broke another requirement first)",
+            blocked,
+        ),
         ("Errors", errored),
         (warn_title, warned),
         ("Expected failures (baseline)", expected),
     ]
 }
 
+/// The cases the rollup counts: all but the baseline's expected failures.
+fn counted(log: &RunLog) -> Vec<&CaseResult> {
+    log.cases
+        .iter()
+        .filter(|j| !matches!(j.expectation, Some(Expectation::ExpectedFailure(_))))
+        .map(|j| &j.result)
+        .collect()
+}
+
+/// The banner of a run in which no case could run.
+fn unavailable(log: &RunLog, reason: &str) -> String {
+    let mut out = format!("> **No case could run:** {}\n>\n", escape(reason, ITEM_MAX));
+    if !log.probes.is_empty() {
+        out.push_str("> | version | probe |\n> |---|---|\n");
+        for p in &log.probes {
+            let state = if p.supported {
+                "offered"
+            } else {
+                "not offered"
+            };
+            let _ = writeln!(
+                out,
+                "> | {} | {state}: {} |",
+                p.version,
+                escape(&p.detail, ITEM_MAX)
+            );
+        }
+    }
+    out.push('\n');
+    out
+}
+
+/// The rollup: each broken requirement once, in at most `budget` bytes
+/// (then a note of how many were left out).
+fn broken_section(broken: &[Broken], budget: usize) -> String {
+    let mut out = format!("### Broken requirements: {}\n\n", broken.len());
+    for (i, b) in broken.iter().enumerate() {
+        let mut entry = format!(
+            "{}. **{}** {}: {} — {}\n",
+            i + 1,
+            b.level,
+            link(&b.requirement, &b.spec_url),
+            b.counts(),
+            escape(&b.summary, ITEM_MAX)
+        );
+        let e = &b.example;
+        let _ = write!(entry, "   - e.g. {}", escape(&e.case, ITEM_MAX));
+        if !e.expected.is_empty() {
+            let items: Vec<String> = e.expected.iter().map(|x| escape(x, ITEM_MAX)).collect();
+            let _ = write!(entry, " — Expected: {}", items.join("; "));
+        }
+        let _ = writeln!(entry, " — Actual: {}", escape(&e.actual, ITEM_MAX));
+        if out.len() + entry.len() > budget {
+            let _ = writeln!(
+                out,
+                "\n_… and {} more broken requirement(s); report.json has them all._",
+                broken.len() - i
+            );
+            break;
+        }
+        out.push_str(&entry);
+    }
+    out.push('\n');
+    out
+}
+
 /// The summary, at most `limit` bytes.
 pub fn render(log: &RunLog, limit: usize) -> String {
     let s = &log.summary;
     let code = log.exit_code();
-    let verdict = if code == Exit::Success {
+    let verdict = if log.interrupted.is_some() {
+        "interrupted"
+    } else if s.unavailable.is_some() && s.total() == 0 {
+        "nothing could be judged"
+    } else if code == Exit::Success {
         "conforming"
     } else {
         "not conforming"
-    };
-    let verdict = if log.interrupted.is_some() {
-        "interrupted"
-    } else {
-        verdict
     };
     let mut out = format!(
         "## mcpspec: {verdict} (exit {code}){}\n\n",
@@ -194,6 +318,9 @@ pub fn render(log: &RunLog, limit: usize) -> String {
             " — run cut short"
         }
     );
+    if let Some(reason) = &s.unavailable {
+        out.push_str(&unavailable(log, reason));
+    }
     if let Some((reason, _)) = &log.interrupted {
         let _ = writeln!(
             out,
@@ -217,6 +344,7 @@ pub fn render(log: &RunLog, limit: usize) -> String {
         ("pass", s.passed),
         ("fail", s.failed),
         ("warn", s.warned),
+        ("blocked", s.blocked),
         ("not applicable", s.not_applicable),
         ("error", s.errored),
     ] {
@@ -231,6 +359,14 @@ pub fn render(log: &RunLog, limit: usize) -> String {
         let _ = writeln!(out, "| stale expectation | {} |", log.tally.stale);
     }
     out.push('\n');
+    let broken = rollup::rollup(counted(log));
+    if !broken.is_empty() {
+        // Half of what is left at most: the cases need room too.
+        out.push_str(&broken_section(
+            &broken,
+            limit.saturating_sub(out.len()) / 2,
+        ));
+    }
     let mut left_out = 0usize;
     for (title, cases) in sections(log) {
         if cases.is_empty() {
@@ -242,13 +378,30 @@ pub fn render(log: &RunLog, limit: usize) -> String {
             continue;
         }
         out.push_str(&head);
-        for (j, versions) in grouped(cases) {
-            let block = case_block(log, j, &versions);
+        let (shown, more) = grouped(cases);
+        for (j, versions) in shown {
+            let block = if matches!(j.result.outcome, Outcome::Blocked { .. }) {
+                blocked_line(&broken, j, &versions)
+            } else {
+                case_block(log, j, &versions)
+            };
             if left_out > 0 || out.len() + block.len() > limit {
                 left_out += versions.len();
             } else {
                 out.push_str(&block);
             }
+        }
+        if !more.is_empty() && left_out == 0 {
+            for (requirement, n) in more {
+                let _ = writeln!(
+                    out,
+                    "- _… and {n} more case(s) under {} (report.json has every case)_",
+                    escape(&requirement, ITEM_MAX)
+                );
+            }
+        }
+        if !out.ends_with("\n\n") {
+            out.push('\n');
         }
     }
     if left_out > 0 {
@@ -261,63 +414,4 @@ pub fn render(log: &RunLog, limit: usize) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn target_text_is_inert() {
-        assert_eq!(
-            escape("<img src=x> *b* [l](u)\n`c`", 100),
-            "&lt;img src=x&gt; \\*b\\* \\[l\\](u) \\`c\\`"
-        );
-        assert_eq!(escape("abcdef", 3), "abc…");
-        assert_eq!(link("r", "javascript:alert(1)"), "r");
-        assert_eq!(link("a.b", "https://x/y#z"), "[a.b](https://x/y#z)");
-    }
-}
-
-#[cfg(test)]
-mod truncation {
-    use super::*;
-    use mcpspec_engine::{Level, Version};
-    use mcpspec_model::{CaseResult, Event, Finding, FindingSource};
-    use std::time::Duration;
-
-    fn failing(n: usize) -> CaseResult {
-        CaseResult {
-            id: format!("server/s{n}@2025-06-18"),
-            scenario: format!("server/s{n}"),
-            title: "t".into(),
-            version: Version::V2025_06_18,
-            level: Level::Must,
-            requirements: vec!["r".into()],
-            outcome: Outcome::Fail,
-            findings: vec![Finding {
-                requirement: "r".into(),
-                level: Level::Must,
-                spec_url: "https://x/y".into(),
-                summary: "s".into(),
-                expected: vec!["e".into()],
-                actual: "a".repeat(200),
-                location: None,
-                source: FindingSource::Step,
-            }],
-            duration: Duration::ZERO,
-            transcript: Vec::new(),
-        }
-    }
-
-    #[test]
-    fn a_long_summary_stops_at_the_limit_with_a_note() {
-        let mut log = RunLog::new(false, None);
-        for n in 0..100 {
-            log.observe(&Event::CaseFinished(Box::new(failing(n))));
-        }
-        let full = render(&log, LIMIT);
-        assert!(!full.contains("Truncated"));
-        let cut = render(&log, 4000);
-        assert!(cut.len() < 4000 + 200, "{}", cut.len());
-        assert!(cut.contains("more case(s) left out"), "{cut}");
-        assert!(cut.contains("#### server/s0@2025-06-18"));
-    }
-}
+mod tests;

@@ -14,9 +14,17 @@
 //!   "summary": { "passed": 57, "failed": 1, …, "expected_failures": 0, "stale_expectations": 0 },
 //!   "probes": [ { "version": "2025-06-18", "supported": true, "detail": "…" } ],
 //!   "baseline": { "file": "…", "entries": [ { "pattern", "reason", "origin", "cases", "stale" } ] },
+//!   "rollup": [ { "requirement", "level", "spec_url", "summary", "failed", "warned", "blocked",
+//!                 "cases", "example": { "case", "expected", "actual", "location" } } ],
 //!   "results": [ { "id", "scenario", "title", "version", "outcome", "level", "requirements",
-//!                  "message", "duration_ms", "findings", "expectation", "transcript" } ] }
+//!                  "message", "blocked_by", "duration_ms", "findings", "expectation",
+//!                  "transcript" } ] }
 //! ```
+//!
+//! `rollup` is the root causes ([`crate::rollup`]): each broken requirement
+//! once, MUST first, then by the number of cases, with the cases it failed,
+//! warned or blocked (a baseline's expected failures left out). A run in
+//! which no case could run has `run.unavailable` and no results.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -50,8 +58,43 @@ pub struct Report {
     /// The `--expected-failures` file, when one was given.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub baseline: Option<BaselineEntries>,
+    /// Each broken requirement once (MUST first, then by cases affected).
+    #[serde(default)]
+    pub rollup: Vec<RollupEntry>,
     /// One per case, sorted by id.
     pub results: Vec<CaseEntry>,
+}
+
+/// One broken requirement across the run.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RollupEntry {
+    pub requirement: String,
+    pub level: LevelName,
+    /// The example's specification link (empty when not catalogued).
+    pub spec_url: String,
+    pub summary: String,
+    /// Cases it failed (broken at MUST level).
+    pub failed: usize,
+    /// Cases it warned (broken at SHOULD level).
+    pub warned: usize,
+    /// Cases it blocked: they could not reach what they check.
+    pub blocked: usize,
+    /// Every case it affected, sorted by id.
+    pub cases: Vec<String>,
+    pub example: RollupExample,
+}
+
+/// One case where a requirement was broken.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RollupExample {
+    /// The case id.
+    pub case: String,
+    /// Without lines that only repeat the summary.
+    pub expected: Vec<String>,
+    pub actual: String,
+    pub location: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
@@ -330,6 +373,29 @@ pub fn build(log: &RunLog, transcript_of: &dyn Fn(&str) -> Option<String>) -> Re
             .collect(),
     });
     let s = &log.summary;
+    let counted = sorted
+        .iter()
+        .filter(|j| !matches!(j.expectation, Some(crate::Expectation::ExpectedFailure(_))))
+        .map(|j| &j.result);
+    let rollup = crate::rollup::rollup(counted)
+        .into_iter()
+        .map(|b| RollupEntry {
+            level: b.level.into(),
+            failed: b.failed,
+            warned: b.warned,
+            blocked: b.blocked,
+            example: RollupExample {
+                case: b.example.case,
+                expected: b.example.expected,
+                actual: b.example.actual,
+                location: b.example.location,
+            },
+            requirement: b.requirement,
+            spec_url: b.spec_url,
+            summary: b.summary,
+            cases: b.cases,
+        })
+        .collect();
     Report {
         format: FORMAT,
         complete: log.complete(),
@@ -367,6 +433,7 @@ pub fn build(log: &RunLog, transcript_of: &dyn Fn(&str) -> Option<String>) -> Re
             })
             .collect(),
         baseline,
+        rollup,
         results: sorted
             .iter()
             .map(|j| case_entry(log, j, transcript_of(&j.result.id)))

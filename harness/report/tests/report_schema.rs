@@ -46,7 +46,10 @@ fn case(id: &str, version: Version, outcome: Outcome, level: Level) -> CaseResul
         version,
         level,
         requirements: vec!["jsonrpc.x".into()],
-        findings: if matches!(outcome, Outcome::Fail | Outcome::Warn) {
+        findings: if matches!(
+            outcome,
+            Outcome::Fail | Outcome::Warn | Outcome::Blocked { .. }
+        ) {
             vec![Finding {
                 requirement: "jsonrpc.x".into(),
                 level,
@@ -113,6 +116,15 @@ fn sample_log() -> mcpspec_report::log::RunLog {
             },
             Level::Must,
         ),
+        case(
+            "server/blocked",
+            v,
+            Outcome::Blocked {
+                by: "jsonrpc.x".into(),
+                level: Level::Must,
+            },
+            Level::Must,
+        ),
     ];
     log.observe(&Event::RunStarted {
         target: "srv --flag".into(),
@@ -157,7 +169,25 @@ fn every_kind_of_case_validates() {
         doc["baseline"]["entries"][1]["stale"][0],
         "server/stale@2025-06-18"
     );
-    let fail = &doc["results"][1];
+    let blocked = &doc["results"][0];
+    assert_eq!(blocked["outcome"], "blocked");
+    assert_eq!(blocked["blocked_by"], "jsonrpc.x");
+    // The rollup counts the requirement once: the unlisted warning and the
+    // blocked case (the listed failure is expected).
+    assert_eq!(
+        doc["rollup"].as_array().map(Vec::len),
+        Some(1),
+        "{}",
+        doc["rollup"]
+    );
+    assert_eq!(doc["rollup"][0]["requirement"], "jsonrpc.x");
+    assert_eq!(doc["rollup"][0]["blocked"], 1);
+    assert_eq!(doc["rollup"][0]["warned"], 1);
+    assert_eq!(
+        doc["rollup"][0]["example"]["case"],
+        "server/warn@2024-11-05"
+    );
+    let fail = &doc["results"][2];
     assert_eq!(fail["id"], "server/fail@2025-06-18");
     assert_eq!(fail["expectation"]["status"], "expected_failure");
 
@@ -206,4 +236,40 @@ fn an_interrupted_run_validates_and_says_so() {
     assert_eq!(doc["run"]["exit_code"], 143);
     assert_eq!(doc["run"]["planned"], 4);
     assert_eq!(doc["results"].as_array().map(Vec::len), Some(1));
+}
+
+#[test]
+fn a_run_in_which_nothing_could_run_validates_and_says_why() {
+    let validator = jsonschema::draft202012::new(&report_schema()).expect("the schema compiles");
+    let mut log = mcpspec_report::log::RunLog::new(false, None);
+    log.observe(&Event::RunStarted {
+        target: "http://127.0.0.1:1/mcp".into(),
+        cases: 500,
+        jobs: 2,
+    });
+    log.observe(&Event::Probe {
+        version: Version::V2025_06_18,
+        supported: false,
+        detail: "connection refused".into(),
+    });
+    let summary = Summary {
+        unavailable: Some("the target could not be reached".into()),
+        ..Summary::default()
+    };
+    log.observe(&Event::RunFinished {
+        summary,
+        wall: Duration::from_millis(20),
+        strict: false,
+    });
+    let doc = serde_json::to_value(model::build(&log, &|_| None)).unwrap();
+    let errors: Vec<String> = validator
+        .iter_errors(&doc)
+        .map(|e| format!("{}: {e}", e.instance_path()))
+        .collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+    assert_eq!(doc["run"]["unavailable"], "the target could not be reached");
+    assert_eq!(doc["run"]["exit_code"], 3);
+    assert_eq!(doc["results"].as_array().map(Vec::len), Some(0));
+    assert_eq!(doc["rollup"].as_array().map(Vec::len), Some(0));
+    assert_eq!(doc["probes"][0]["supported"], false);
 }

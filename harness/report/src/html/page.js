@@ -1,14 +1,24 @@
-// mcpspec report page. Renders the embedded report (script#mcpspec-data)
-// with DOM APIs only: every string from the report is set as text, never
-// parsed as HTML, since the target under test controls transcript content.
-// URL query (kept in sync): ?outcome=fail&area=server/tools&version=2025-06-18&q=text&case=<id>
-// (`case` expands that case; a fragment #case=<id> does too).
+// mcpspec report page. The header, rollup and matrix are in the page
+// already; this builds the case list from the embedded report
+// (script#mcpspec-data) with DOM APIs only: every string from the report is
+// set as text, never parsed as HTML, since the target under test controls
+// transcript content.
+// URL query (kept in sync): ?outcome=fail&area=server/tools&version=2025-06-18&group=requirement&q=text&case=<id>
+// `case` (or a fragment #case=<id>) moves that case to the top of the page,
+// open, below the sticky header: landing there needs no scrolling.
 (function () {
   'use strict';
   var data = JSON.parse(document.getElementById('mcpspec-data').textContent);
   var rep = data.report;
   var transcripts = data.transcripts || {};
   var DIRS = { '>>': 'sent', '<<': 'received', '!!': 'stderr', '--': 'note' };
+  // Problems first: the order of the case list and of each group.
+  var ORDER = ['fail', 'stale_expectation', 'error', 'blocked', 'warn', 'expected_failure',
+    'pass', 'not_applicable'];
+  var LEVELS = { must: 3, should: 2, may: 1 };
+  var header = document.getElementById('top');
+  var focus = document.getElementById('focus');
+  var list = document.getElementById('cases');
 
   function el(tag, cls, text) {
     var e = document.createElement(tag);
@@ -25,33 +35,35 @@
   function status(c) {
     return c.expectation ? c.expectation.status : null;
   }
-
-  // Header: target, totals.
-  var s = rep.summary;
-  document.getElementById('target').textContent = rep.run.target;
-  document.getElementById('meta').textContent =
-    'mcpspec ' + rep.run.mcpspec_version + ' · started ' + rep.run.started_at +
-    ' · ' + (rep.run.wall_ms / 1000).toFixed(2) + 's · ' + rep.run.jobs + ' jobs · strict: ' +
-    (rep.run.strict ? 'yes' : 'no') + ' · exit ' + rep.run.exit_code +
-    (rep.interrupted ? ' · interrupted (' + (rep.run.interrupted_by || 'stopped') + ')'
-      : rep.complete ? '' : ' · run cut short');
-  var counts = [
-    ['pass', 'passed', s.passed], ['fail', 'failed', s.failed], ['warn', 'warned', s.warned],
-    ['not_applicable', 'not applicable', s.not_applicable], ['error', 'errored', s.errored]
-  ];
-  if (rep.baseline) {
-    counts.push(['expected_failure', 'expected failures', s.expected_failures]);
-    counts.push(['stale_expectation', 'stale expectations', s.stale_expectations]);
+  // What a case counts as: its outcome, or what the baseline made of it.
+  function kind(c) {
+    var st = status(c);
+    return st === 'stale_expectation' || st === 'expected_failure' ? st : c.outcome;
   }
-  var totals = document.getElementById('totals');
-  counts.forEach(function (c) {
-    var span = el('span');
-    var strong = el('strong', null, c[2]);
-    strong.id = 'count-' + c[0];
-    span.appendChild(strong);
-    span.appendChild(document.createTextNode(' ' + c[1]));
-    totals.appendChild(span);
-  });
+  function rank(c) {
+    var i = ORDER.indexOf(kind(c));
+    return i < 0 ? ORDER.length : i;
+  }
+  // The requirement a case is listed under: what blocked it, or its worst finding's.
+  function primary(c) {
+    if (c.blocked_by) return c.blocked_by;
+    var best = null;
+    c.findings.forEach(function (f) {
+      if (f.level !== 'may' && (!best || LEVELS[f.level] > LEVELS[best.level])) best = f;
+    });
+    return best ? best.requirement : null;
+  }
+  // Keeps the header's height for scroll-margin-top (in-page links land below it).
+  function headerHeight() {
+    document.documentElement.style.setProperty('--header-h', header.offsetHeight + 'px');
+  }
+  headerHeight();
+  window.addEventListener('resize', headerHeight);
+
+  if (!list) {
+    document.body.setAttribute('data-rendered', 'true');
+    return;
+  }
 
   // Filters.
   var params = new URLSearchParams(location.search);
@@ -73,24 +85,22 @@
     return Object.keys(seen).sort().map(function (v) { return [v, v]; });
   }
   var fOutcome = fill('f-outcome', [
-    ['problems', 'problems (fail, warn, error, stale)'], ['pass', 'pass'], ['fail', 'fail'],
-    ['warn', 'warn'], ['not_applicable', 'not applicable'], ['error', 'error'],
-    ['expected_failure', 'expected failure'], ['stale_expectation', 'stale expectation']
+    ['problems', 'problems (fail, blocked, warn, error, stale)'], ['fail', 'fail'],
+    ['blocked', 'blocked'], ['warn', 'warn'], ['error', 'error'], ['pass', 'pass'],
+    ['not_applicable', 'not applicable'], ['expected_failure', 'expected failure'],
+    ['stale_expectation', 'stale expectation']
   ]);
   var fArea = fill('f-area', uniq(area));
   var fVersion = fill('f-version', uniq(function (c) { return c.version; }));
+  var fGroup = fill('f-group', []);
   var fText = document.getElementById('f-text');
   fText.value = params.get('q') || '';
 
   function matches(c) {
-    var o = fOutcome.value, st = status(c);
+    var o = fOutcome.value, k = kind(c);
     if (o === 'problems') {
-      if (st === 'expected_failure') return false;
-      if (!(c.outcome === 'fail' || c.outcome === 'warn' || c.outcome === 'error' ||
-            st === 'stale_expectation')) return false;
-    } else if (o === 'expected_failure' || o === 'stale_expectation') {
-      if (st !== o) return false;
-    } else if (o && c.outcome !== o) {
+      if (rank(c) > ORDER.indexOf('warn')) return false;
+    } else if (o && k !== o) {
       return false;
     }
     if (fArea.value && area(c) !== fArea.value) return false;
@@ -108,7 +118,17 @@
         : c.expectation.status === 'expected_failure' ? 'Expected failure (baseline). ' : 'Listed in the baseline. ') +
         'Entry ' + c.expectation.pattern + ': ' + c.expectation.reason));
     }
-    if (c.message) box.appendChild(el('p', 'message', c.message));
+    if (c.blocked_by) {
+      var p = el('p', 'message', 'Blocked: the target broke ');
+      var a = el('a', null, c.blocked_by);
+      a.href = '#req-' + c.blocked_by;
+      p.appendChild(a);
+      p.appendChild(document.createTextNode(
+        ' first, so this case could not check its own requirement (see the rollup).'));
+      box.appendChild(p);
+    } else if (c.message) {
+      box.appendChild(el('p', 'message', c.message));
+    }
     c.findings.forEach(function (f) {
       var d = el('div', 'finding ' + f.level);
       var head = el('div');
@@ -120,10 +140,13 @@
       head.appendChild(document.createTextNode(': ' + f.summary));
       d.appendChild(head);
       if (f.location) d.appendChild(el('div', 'meta', 'at: ' + f.location));
-      if (f.expected.length) {
+      // An Expected line that only repeats the summary says nothing new.
+      var norm = function (t) { return t.trim().replace(/\.$/, '').trim().toLowerCase(); };
+      var expected = f.expected.filter(function (e) { return norm(e) !== norm(f.summary); });
+      if (expected.length) {
         d.appendChild(el('div', null, 'Expected:'));
         var ul = el('ul');
-        f.expected.forEach(function (e) { ul.appendChild(el('li', null, e)); });
+        expected.forEach(function (e) { ul.appendChild(el('li', null, e)); });
         d.appendChild(ul);
       }
       var act = el('div', 'actual');
@@ -134,9 +157,9 @@
     var lines = transcripts[c.id] || [];
     var h = el('h4', null, 'Transcript (' + lines.length + ' lines) ');
     if (c.transcript) {
-      var a = el('a', null, 'JSONL');
-      a.href = c.transcript.split('/').map(encodeURIComponent).join('/');
-      h.appendChild(a);
+      var link = el('a', null, 'JSONL');
+      link.href = c.transcript.split('/').map(encodeURIComponent).join('/');
+      h.appendChild(link);
     }
     box.appendChild(h);
     if (!lines.length) { box.appendChild(el('div', 'empty', 'no transcript')); return; }
@@ -151,17 +174,23 @@
     box.appendChild(table);
   }
 
-  var list = document.getElementById('cases');
-  var rows = rep.results.map(function (c) {
+  function badge(c) {
+    var k = c.outcome;
+    return el('span', 'badge o-' + k, k === 'not_applicable' ? 'N/A' : k.toUpperCase());
+  }
+
+  var rows = rep.results.slice().sort(function (a, b) {
+    return rank(a) - rank(b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+  }).map(function (c) {
     var d = el('details', 'case');
     d.id = 'case-' + c.id;
     d.dataset.outcome = c.outcome;
     var sum = el('summary');
-    sum.appendChild(el('span', 'badge o-' + c.outcome,
-      c.outcome === 'not_applicable' ? 'N/A' : c.outcome.toUpperCase()));
+    sum.appendChild(badge(c));
     var st = status(c);
     if (st && st !== 'listed') sum.appendChild(el('span', 'tag ' + st, st.replace('_', ' ')));
     sum.appendChild(el('span', 'id', c.id));
+    if (c.blocked_by) sum.appendChild(el('span', 'by', 'blocked by ' + c.blocked_by));
     sum.appendChild(el('span', 'title', c.title));
     d.appendChild(sum);
     var body = el('div', 'body');
@@ -169,40 +198,104 @@
     d.addEventListener('toggle', function () {
       if (d.open && !body.hasChildNodes()) renderBody(c, body);
     });
-    list.appendChild(d);
     return { c: c, d: d, body: body };
   });
+  var byId = {};
+  rows.forEach(function (r) { byId[r.c.id] = r; });
+  var landed = null;
+
+  // The groups of the list: [heading or null, rows].
+  function groups(shown) {
+    var g = fGroup.value;
+    if (!g) return [[null, shown]];
+    var keyed = {}, order = [];
+    function put(key, r) {
+      if (!keyed[key]) { keyed[key] = []; order.push(key); }
+      keyed[key].push(r);
+    }
+    if (g === 'requirement') {
+      (rep.rollup || []).forEach(function (b) { keyed[b.requirement] = []; order.push(b.requirement); });
+      shown.forEach(function (r) {
+        var p = primary(r.c);
+        put(p && keyed[p] ? p : '', r);
+      });
+      return order.filter(function (k) { return keyed[k].length; }).map(function (k) {
+        var b = (rep.rollup || []).filter(function (x) { return x.requirement === k; })[0];
+        return [b ? b.level.toUpperCase() + ' ' + k + ': ' + keyed[k].length + ' case(s)'
+          : 'no broken requirement', keyed[k]];
+      });
+    }
+    shown.forEach(function (r) { put(area(r.c), r); });
+    order.sort();
+    return order.map(function (k) { return [k + ': ' + keyed[k].length + ' case(s)', keyed[k]]; });
+  }
 
   function apply() {
-    var shown = 0;
-    rows.forEach(function (r) {
-      var ok = matches(r.c);
-      r.d.hidden = !ok;
-      if (ok) shown++;
+    var shown = rows.filter(function (r) { return r !== landed && matches(r.c); });
+    while (list.firstChild) list.removeChild(list.firstChild);
+    groups(shown).forEach(function (g) {
+      if (g[0] !== null) list.appendChild(el('h3', 'group', g[0]));
+      g[1].forEach(function (r) { list.appendChild(r.d); });
     });
-    document.getElementById('shown').textContent = shown + ' of ' + rows.length + ' cases shown';
-    document.getElementById('none').hidden = shown > 0;
+    document.getElementById('shown').textContent = shown.length + ' of ' + rows.length + ' cases shown';
+    document.getElementById('none').hidden = shown.length > 0;
     var q = new URLSearchParams();
-    [fOutcome, fArea, fVersion].forEach(function (sel) { if (sel.value) q.set(sel.name, sel.value); });
+    [fOutcome, fArea, fVersion, fGroup].forEach(function (sel) { if (sel.value) q.set(sel.name, sel.value); });
     if (fText.value) q.set('q', fText.value);
-    var open = params.get('case');
-    if (open) q.set('case', open);
+    if (landed) q.set('case', landed.c.id);
     try { history.replaceState(null, '', '?' + q.toString() + location.hash); } catch (e) { /* file: URLs may refuse */ }
   }
-  [fOutcome, fArea, fVersion].forEach(function (sel) { sel.addEventListener('change', apply); });
+  [fOutcome, fArea, fVersion, fGroup].forEach(function (sel) { sel.addEventListener('change', apply); });
   fText.addEventListener('input', apply);
-  apply();
 
-  // Expand the case named in the URL.
+  // Moves a case to the top of the page, open. `scroll`: bring the top
+  // into view (a click further down); a landing needs none.
+  function land(id, scroll) {
+    var r = byId[id];
+    if (!r) return;
+    if (landed) landed.d.removeAttribute('data-landed');
+    landed = r;
+    focus.appendChild(r.d);
+    focus.hidden = false;
+    r.d.open = true;
+    if (!r.body.hasChildNodes()) renderBody(r.c, r.body);
+    apply();
+    if (scroll) focus.scrollIntoView({ block: 'start' });
+    // For tests and the curious: is the case's line below the header and
+    // inside the window?
+    var top = r.d.getBoundingClientRect().top;
+    var bottom = header.getBoundingClientRect().bottom;
+    r.d.setAttribute('data-landed', top >= bottom - 1 && top + 20 <= window.innerHeight
+      ? 'in-view' : 'out-of-view');
+  }
+  document.getElementById('focus-close').addEventListener('click', function () {
+    if (!landed) return;
+    landed.d.removeAttribute('data-landed');
+    landed.d.open = false;
+    landed = null;
+    focus.hidden = true;
+    apply();
+  });
+  // Matrix cells and rollup examples open their case in place.
+  document.addEventListener('click', function (e) {
+    var a = e.target.closest ? e.target.closest('a[data-case]') : null;
+    if (!a || !byId[a.getAttribute('data-case')]) return;
+    e.preventDefault();
+    land(a.getAttribute('data-case'), true);
+  });
+
   var hashCase = /^#case=(.*)$/.exec(location.hash);
   var want = params.get('case') || (hashCase ? decodeURIComponent(hashCase[1]) : null);
-  rows.forEach(function (r) {
-    if (r.c.id === want) {
-      r.d.hidden = false;
-      r.d.open = true;
-      if (!r.body.hasChildNodes()) renderBody(r.c, r.body);
-      r.d.scrollIntoView();
-    }
-  });
+  if (want && byId[want]) {
+    land(want, false);
+  } else {
+    apply();
+  }
+  // Whether the rollup starts in the first window (a failing run opens on it).
+  var rollup = document.getElementById('rollup');
+  if (rollup) {
+    rollup.setAttribute('data-in-view',
+      String(rollup.getBoundingClientRect().top + 40 <= window.innerHeight));
+  }
   document.body.setAttribute('data-rendered', 'true');
 })();
