@@ -7,8 +7,9 @@
 //! (a page that scrolled itself at load used to screenshot blank).
 //!
 //! The failing run is the reference server with its pagination-loop fault
-//! (MUST failures and SHOULD warnings); blocked cases and a run in which no
-//! case could run are written from events. Without `/usr/bin/chromium` the
+//! (SHOULD warnings, and the cases the loop blocks) and its ping-non-empty
+//! fault (MUST failures); a page of blocked cases alone and one of a run in
+//! which no case could run are written from events. Without `/usr/bin/chromium` the
 //! browser checks are skipped with a note (they fail when `CI=true`).
 
 use std::path::{Path, PathBuf};
@@ -55,6 +56,10 @@ fn run_dir() -> &'static Path {
                 "server",
                 "--fault",
                 "pagination-loop",
+                // A MUST beside the SHOULD the loop is (what it blocks weighs
+                // a SHOULD): the run fails, and the page leads with that.
+                "--fault",
+                "ping-non-empty",
             ])
             .output()
             .expect("mcpspec runs");
