@@ -97,6 +97,14 @@ fn looks_like_answer(bytes: &[u8]) -> bool {
     }
 }
 
+/// Whether a frame starts as JSON text does (`{` or `[` after blanks).
+fn looks_like_json(bytes: &[u8]) -> bool {
+    matches!(
+        bytes.iter().find(|b| !b.is_ascii_whitespace()),
+        Some(b'{' | b'[')
+    )
+}
+
 /// `bytes` as one printable line: invalid UTF-8 replaced, control
 /// characters escaped, cut to `max` characters with a mark.
 pub(crate) fn quote(bytes: &[u8], max: usize) -> String {
@@ -154,6 +162,9 @@ pub struct Conn {
     /// Frames that were, or tried to be, a response (an object with an
     /// `id` and no `method`, valid or not).
     answers: usize,
+    /// Frames that start as JSON does (`{` or `[`): a message, or a piece
+    /// of one broken over lines.
+    json_like: usize,
     /// The first frame that was no JSON-RPC message, quoted safely.
     first_unreadable: Option<String>,
     /// The target's last stderr lines (its last words when it dies).
@@ -196,6 +207,7 @@ impl Conn {
             arrived: 0,
             messages: 0,
             answers: 0,
+            json_like: 0,
             first_unreadable: None,
             stderr_tail: std::collections::VecDeque::new(),
         }
@@ -269,6 +281,11 @@ impl Conn {
     /// Frames that were, or tried to be, a response (valid or not).
     pub fn answers_received(&self) -> usize {
         self.answers
+    }
+
+    /// Frames that start as JSON does, JSON-RPC or not.
+    pub fn json_like_received(&self) -> usize {
+        self.json_like
     }
 
     /// What the target said that was no JSON-RPC at all: how many frames,
@@ -507,6 +524,9 @@ impl Conn {
                 }
                 if looks_like_answer(&frame.bytes) {
                     self.answers += 1;
+                }
+                if looks_like_json(&frame.bytes) {
+                    self.json_like += 1;
                 }
                 // Before the oracle absorbs them: an answer's request is
                 // still pending.

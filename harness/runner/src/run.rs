@@ -462,11 +462,12 @@ pub async fn probe(version: Version, cfg: &CaseConfig) -> Offer {
 }
 
 /// After a probe got no valid answer: a target that tried to answer (a
-/// response that breaks the rules) is [`Offer::Unclear`] — its cases run
-/// and judge what it says; one that wrote other messages only (a flood of
-/// notifications) or lines that are no JSON-RPC at all (a log on stdout, an
-/// HTML page) completed no handshake: [`Offer::Broken`], quoting the first
-/// unreadable line. `None` when it wrote nothing.
+/// response that breaks the rules, or JSON broken over lines) is
+/// [`Offer::Unclear`] — its cases run and judge what it says; one that
+/// wrote other messages only (a flood of notifications) or lines that are
+/// no JSON at all (a log on stdout, an HTML page) completed no handshake:
+/// [`Offer::Broken`], quoting the first unreadable line. `None` when it
+/// wrote nothing.
 pub(crate) fn unclear_or_unreadable(conn: &Conn, method: &str) -> Option<Offer> {
     if conn.answers_received() > 0 {
         return Some(Offer::Unclear(format!(
@@ -481,6 +482,15 @@ pub(crate) fn unclear_or_unreadable(conn: &Conn, method: &str) -> Option<Offer> 
                 conn.messages_received()
             ),
             conn,
+        )));
+    }
+    // JSON broken over lines (a pretty-printer on stdout) is MCP spoken
+    // wrongly, not something else spoken: its cases run and judge the
+    // framing.
+    if conn.json_like_received() > 0 {
+        return Some(Offer::Unclear(format!(
+            "{} line(s) that start as JSON, none a JSON-RPC answer to {method}",
+            conn.json_like_received()
         )));
     }
     let unreadable = conn.unreadable()?;

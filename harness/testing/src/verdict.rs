@@ -188,7 +188,10 @@ mod tests {
         let r = before_run(&case(Version::V2025_06_18), &offers).unwrap();
         let failed = judge(&r, false).err().unwrap();
         let msg = failed.message().unwrap();
-        assert!(msg.contains("target at fault: connection refused"), "{msg}");
+        assert!(
+            msg.contains("target at fault: the target completed no handshake at any version: connection refused"),
+            "{msg}"
+        );
     }
 
     #[test]

@@ -315,7 +315,7 @@ fn a_run_where_nothing_could_run_is_one_error_block() {
     );
     assert_eq!(
         text,
-        "mcpspec 0.1.0: 3 cases against `srv` (1 jobs)\n\
+        "mcpspec 0.1.0: 3 cases against `srv` (1 job)\n\
          error: no case could run: the target negotiated no version\n  \
          what the version probe learnt:\n    \
          version 2025-06-18: not offered (connection refused)\n\
