@@ -299,8 +299,24 @@ pub struct CoverageArgs {
     #[arg(long, value_name = "DIR")]
     pub scenarios: Vec<PathBuf>,
     /// Print JSON: {"<version>": {"must_covered", "must_total", "should_covered", "should_total", "excluded"}}
+    /// (with --against: the map's entries)
     #[arg(long)]
     pub json: bool,
+    /// Compare with another suite instead: `official`, the official MCP conformance suite
+    /// (pinned; per official scenario, the mcpspec scenarios that judge the same rule, or
+    /// why none does)
+    #[arg(long, value_enum, value_name = "SUITE")]
+    pub against: Option<Against>,
+    /// With --against: print only the summary, as a Markdown table
+    #[arg(long, requires = "against")]
+    pub markdown: bool,
+}
+
+/// `coverage --against`: the suites mcpspec keeps a parity map with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Against {
+    /// @modelcontextprotocol/conformance (the pinned version: schema/parity/)
+    Official,
 }
 
 #[derive(Debug, Args)]

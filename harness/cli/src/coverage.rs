@@ -19,6 +19,9 @@ pub fn run(args: CoverageArgs) -> Exit {
         Ok(s) => s,
         Err(code) => return code,
     };
+    if let Some(crate::cli::Against::Official) = args.against {
+        return crate::parity::run(&scenarios, args.json, args.markdown);
+    }
     let versions = if args.spec_version.is_empty() {
         Version::ALL.to_vec()
     } else {

@@ -33,6 +33,7 @@ mod fuzz;
 mod interrupt;
 mod list;
 mod merge;
+mod parity;
 mod progress;
 mod reference;
 mod reference_client;
