@@ -302,6 +302,10 @@ pub struct CoverageArgs {
     /// (with --against: the map's entries)
     #[arg(long)]
     pub json: bool,
+    /// Count only the requirements that bind this role (and those binding either side,
+    /// like JSON-RPC framing); default: both roles together
+    #[arg(long, value_enum, value_name = "ROLE")]
+    pub role: Option<CoverageRole>,
     /// Compare with another suite instead: `official`, the official MCP conformance suite
     /// (pinned; per official scenario, the mcpspec scenarios that judge the same rule, or
     /// why none does)
@@ -310,6 +314,15 @@ pub struct CoverageArgs {
     /// With --against: print only the summary, as a Markdown table
     #[arg(long, requires = "against")]
     pub markdown: bool,
+}
+
+/// `coverage --role`: whose requirements are counted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum CoverageRole {
+    /// What servers must do (mcpspec server judges these)
+    Server,
+    /// What clients must do (mcpspec client judges these)
+    Client,
 }
 
 /// `coverage --against`: the suites mcpspec keeps a parity map with.

@@ -1,16 +1,16 @@
 //! `mcpspec coverage`: per protocol version, how many MUSTs and SHOULDs of
 //! the requirement catalogue the scenario corpus covers (see
 //! [`crate::requirements`] for what "covered" means), with the excluded and
-//! not-yet-covered counts. `--json` prints exactly
+//! not-yet-covered counts, for both roles or one (`--role`). `--json` prints exactly
 //! `{"<version>": {"must_covered", "must_total", "should_covered", "should_total", "excluded"}}`.
 
 use std::fmt::Write as _;
 
-use mcpspec_engine::Version;
+use mcpspec_engine::{Binds, Version};
 use mcpspec_model::Exit;
 use serde_json::{Map, Value};
 
-use crate::cli::CoverageArgs;
+use crate::cli::{CoverageArgs, CoverageRole};
 use crate::requirements::{emit, rows, Coverage};
 use crate::server::load_corpus;
 
@@ -27,9 +27,14 @@ pub fn run(args: CoverageArgs) -> Exit {
     } else {
         args.spec_version.clone()
     };
+    let role = args.role;
     let per_version: Vec<(Version, Coverage)> = versions
         .iter()
-        .map(|v| (*v, Coverage::of(&rows(*v, &scenarios))))
+        .map(|v| {
+            let mut rows = rows(*v, &scenarios);
+            rows.retain(|r| binds(r.req.binds, role));
+            (*v, Coverage::of(&rows))
+        })
         .collect();
     if args.json {
         let doc: Map<String, Value> = per_version
@@ -46,6 +51,15 @@ pub fn run(args: CoverageArgs) -> Exit {
     }
     // Writing to a `String` cannot fail, hence the ignored results.
     let mut out = String::new();
+    match role {
+        Some(CoverageRole::Server) => {
+            out.push_str("server requirements (and those binding either side)\n")
+        }
+        Some(CoverageRole::Client) => {
+            out.push_str("client requirements (and those binding either side)\n")
+        }
+        None => {}
+    }
     let _ = writeln!(
         out,
         "{:<12}  {:>10}  {:>10}  {:>10}  {:>8}  {:>15}",
@@ -69,6 +83,16 @@ pub fn run(args: CoverageArgs) -> Exit {
          `mcpspec list --requirements --spec-version V` shows each one."
     );
     emit(&out)
+}
+
+/// Whether a requirement binding `binds` counts for `role` (`None`: both
+/// roles together); rules for either sender count for both.
+fn binds(binds: Binds, role: Option<CoverageRole>) -> bool {
+    match (role, binds) {
+        (None, _) | (_, Binds::Both) => true,
+        (Some(CoverageRole::Server), b) => b == Binds::Server,
+        (Some(CoverageRole::Client), b) => b == Binds::Client,
+    }
 }
 
 fn ratio(covered: usize, total: usize) -> String {

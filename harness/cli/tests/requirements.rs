@@ -84,6 +84,29 @@ fn coverage_json_has_every_version_with_exactly_the_documented_keys() {
     }
 }
 
+/// `--role` splits the figure: each role counts its own requirements and
+/// those binding either side, so each role's total is within the whole and
+/// the two together cover it (the shared ones twice).
+#[test]
+fn coverage_splits_by_role() {
+    let whole = stdout_json(&mcpspec(&["coverage", "--json"]));
+    let server = stdout_json(&mcpspec(&["coverage", "--json", "--role", "server"]));
+    let client = stdout_json(&mcpspec(&["coverage", "--json", "--role", "client"]));
+    let n = |doc: &Value, v: &str, key: &str| doc[v][key].as_u64().expect("a count");
+    for v in ["2024-11-05", "2025-11-25", "2026-07-28"] {
+        for key in ["must_total", "should_total", "must_covered"] {
+            let (w, s, c) = (n(&whole, v, key), n(&server, v, key), n(&client, v, key));
+            assert!(
+                s < w && c < w,
+                "{v} {key}: server {s}, client {c}, whole {w}"
+            );
+            assert!(s + c >= w, "{v} {key}: server {s} + client {c} < whole {w}");
+        }
+    }
+    let text = mcpspec(&["coverage", "--role", "client"]);
+    assert!(String::from_utf8_lossy(&text.stdout).starts_with("client requirements"));
+}
+
 #[test]
 fn coverage_respects_spec_version_and_prints_a_table() {
     let doc = stdout_json(&mcpspec(&[
