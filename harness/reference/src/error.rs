@@ -21,6 +21,7 @@
 //! `resource-not-found-code`) are applied in one place, [`RpcError::with_faults`],
 //! so handlers always state the correct code.
 
+use mcpspec_engine::{Lifecycle, Version};
 use serde_json::Value;
 
 use crate::fault::{Fault, FaultSet};
@@ -81,6 +82,24 @@ impl RpcError {
 
     pub(crate) fn resource_not_found(uri: &str) -> Self {
         Self::new(RESOURCE_NOT_FOUND, format!("resource not found: {uri}"))
+            .with_data(serde_json::json!({ "uri": uri }))
+    }
+
+    /// A resource that does not exist, as `version` names it: -32002 up to
+    /// 2025-11-25; from 2026-07-28 on, -32602 (Invalid Params), which that
+    /// version requires (with the URI in `data`, as its example shows).
+    /// The `resource-not-found-code` fault answers -32603 instead, at every
+    /// version.
+    pub(crate) fn resource_not_found_at(uri: &str, version: Version, faults: FaultSet) -> Self {
+        if version.lifecycle() != Lifecycle::Stateless {
+            return Self::resource_not_found(uri);
+        }
+        let code = if faults.has(Fault::ResourceNotFoundCode) {
+            INTERNAL_ERROR
+        } else {
+            INVALID_PARAMS
+        };
+        Self::new(code, format!("resource not found: {uri}"))
             .with_data(serde_json::json!({ "uri": uri }))
     }
 

@@ -118,6 +118,7 @@ pub enum Fault {
     DiscoverMissingSupportedVersions,
     StatelessResultTypeMissing,
     StatelessCapabilityInferred,
+    StatelessResourceNotFoundEmpty,
     StatelessRemovedMethodAnswered,
     ListenNoAck,
     ListenUnrequested,
@@ -256,6 +257,7 @@ impl Fault {
         Fault::DiscoverMissingSupportedVersions,
         Fault::StatelessResultTypeMissing,
         Fault::StatelessCapabilityInferred,
+        Fault::StatelessResourceNotFoundEmpty,
         Fault::StatelessRemovedMethodAnswered,
         Fault::ListenNoAck,
         Fault::ListenUnrequested,
@@ -509,6 +511,10 @@ impl Fault {
             Fault::StatelessCapabilityInferred => info(
                 "stateless-capability-inferred", Must, &ids::STATELESS_CAPABILITY_NO_INFERENCE, "basic#meta",
                 "remembers client capabilities declared on earlier 2026-07-28 requests: after one request declaring roots, a tools/call of the roots tool whose own _meta declares no roots gets an input_required result instead of -32021",
+            ),
+            Fault::StatelessResourceNotFoundEmpty => info(
+                "stateless-resource-not-found-empty", Must, &ids::RESOURCES_READ_NOT_FOUND_INVALID_PARAMS, "server/resources#error-handling",
+                "answers a 2026-07-28 resources/read of a URI it does not know with a result whose contents array is empty instead of error -32602",
             ),
             Fault::StatelessRemovedMethodAnswered => info(
                 "stateless-removed-method-answered", Should, &ids::STATELESS_REMOVED_METHODS, "basic#messages",

@@ -104,7 +104,7 @@ impl ReferenceServer {
             "resources/templates/list" => {
                 self.list(ListKind::Templates, resources::templates(), &params)
             }
-            "resources/read" => self.read_resource(&params, now_ms),
+            "resources/read" => self.read_resource(&params, now_ms, version),
             "resources/subscribe" => self.subscribe(&params, now_ms, true),
             "resources/unsubscribe" => self.subscribe(&params, now_ms, false),
             "prompts/list" => self.list(ListKind::Prompts, prompts::definitions(), &params),
@@ -317,10 +317,22 @@ impl ReferenceServer {
 }
 
 impl ReferenceServer {
-    fn read_resource(&self, params: &Map<String, Value>, now_ms: u64) -> Result<Value, RpcError> {
+    fn read_resource(
+        &self,
+        params: &Map<String, Value>,
+        now_ms: u64,
+        version: Version,
+    ) -> Result<Value, RpcError> {
         let uri = required_str(params, "uri", "resources/read")?;
-        let mut contents = resources::read(uri, now_ms, self.faults)
-            .ok_or_else(|| RpcError::resource_not_found(uri))?;
+        let found = resources::read(uri, now_ms, self.faults);
+        if found.is_none()
+            && version.lifecycle() == mcpspec_engine::Lifecycle::Stateless
+            && self.faults.has(Fault::StatelessResourceNotFoundEmpty)
+        {
+            return Ok(json!({ "contents": [] }));
+        }
+        let mut contents =
+            found.ok_or_else(|| RpcError::resource_not_found_at(uri, version, self.faults))?;
         if self.faults.has(Fault::ReadWrongUri) {
             contents["uri"] = Value::from(format!("{uri}#contents"));
         }

@@ -55,6 +55,8 @@ entries! {
         "resources/read returns a contents array; each item has a uri and either text or base64 blob content."),
     RESOURCES_READ_NOT_FOUND = req!("resources.read.not-found", Should, Server, V2024_11_05, Some(V2025_11_25), "server/resources#error-handling",
         "Reading a resource that does not exist earns a JSON-RPC error with code -32002."),
+    RESOURCES_READ_NOT_FOUND_INVALID_PARAMS = req!("resources.read.not-found-invalid-params", Must, Server, V2026_07_28, None, "server/resources#error-handling",
+        "Reading a resource that does not exist earns a JSON-RPC error with code -32602 (Invalid Params), never a result: an empty contents array would not tell a missing resource from an empty one."),
     RESOURCES_TEMPLATES_RESULT_SHAPE = req!("resources.templates.result-shape", Must, Server, V2024_11_05, None, "server/resources#resource-templates",
         "resources/templates/list returns a resourceTemplates array whose items have a uriTemplate and a name string."),
     RESOURCES_TEMPLATES_RFC6570 = req!("resources.templates.rfc6570", Must, Server, V2024_11_05, None, "server/resources#resource-templates",

@@ -326,3 +326,12 @@ fn one_connection_mixes_both_eras() {
         "2025-11-25"
     );
 }
+
+/// 2026-07-28 names a missing resource an Invalid Params error (-32602),
+/// with the URI in `data`; earlier versions keep -32002.
+#[test]
+fn a_missing_resource_is_invalid_params_from_2026_07_28() {
+    let r = Client::new(&[]).stateless("resources/read", json!({ "uri": "mcpspec://nope" }));
+    assert_eq!(r["error"]["code"], json!(-32602), "{r}");
+    assert_eq!(r["error"]["data"]["uri"], json!("mcpspec://nope"), "{r}");
+}

@@ -40,6 +40,11 @@ pub fn result_type_missing(f: &[Fault]) -> bool {
     r["result"].is_object() && r["result"].get("resultType").is_none()
 }
 
+pub fn resource_not_found_empty(f: &[Fault]) -> bool {
+    let r = Client::new(f).stateless("resources/read", json!({ "uri": "mcpspec://nope" }));
+    r["result"]["contents"] == json!([])
+}
+
 pub fn capability_inferred(f: &[Fault]) -> bool {
     let mut c = Client::new(f);
     let declaring = json!({ "_meta": meta("2026-07-28", json!({ "roots": {} })) });
