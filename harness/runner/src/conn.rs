@@ -38,6 +38,7 @@ use crate::outcome::TranscriptLine;
 
 mod client_side;
 mod fixture;
+mod heard;
 mod serve;
 mod stateless;
 mod transcript;
@@ -78,53 +79,6 @@ pub const NO_STREAM: &str = "the client keeps no stream open that could carry it
 const INBOX_MAX: usize = 10_000;
 /// Violations kept per case; a flooding target's excess is only counted.
 const VIOLATIONS_MAX: usize = 1_000;
-/// Stderr lines kept as a target's last words.
-const STDERR_TAIL: usize = 5;
-/// Characters kept of a quoted line (stderr, an unreadable frame).
-const TAIL_LINE_MAX: usize = 200;
-
-/// Whether a frame is, or tries to be, a response: a JSON object (or a
-/// batch holding one) with an `id` member and no `method`.
-fn looks_like_answer(bytes: &[u8]) -> bool {
-    let answer = |v: &serde_json::Value| {
-        v.as_object()
-            .is_some_and(|o| o.contains_key("id") && !o.contains_key("method"))
-    };
-    match serde_json::from_slice::<serde_json::Value>(bytes) {
-        Ok(serde_json::Value::Array(items)) => items.iter().any(answer),
-        Ok(v) => answer(&v),
-        Err(_) => false,
-    }
-}
-
-/// Whether a frame starts as JSON text does (`{` or `[` after blanks).
-fn looks_like_json(bytes: &[u8]) -> bool {
-    matches!(
-        bytes.iter().find(|b| !b.is_ascii_whitespace()),
-        Some(b'{' | b'[')
-    )
-}
-
-/// `bytes` as one printable line: invalid UTF-8 replaced, control
-/// characters escaped, cut to `max` characters with a mark.
-pub(crate) fn quote(bytes: &[u8], max: usize) -> String {
-    let text = String::from_utf8_lossy(bytes);
-    let text = text.trim_end_matches(['\r', '\n']);
-    let mut out = String::new();
-    for (n, c) in text.chars().enumerate() {
-        if n == max {
-            out.push_str(" …");
-            break;
-        }
-        if c.is_control() {
-            out.extend(c.escape_default());
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
-
 /// The harness's side of the connection.
 #[derive(Debug)]
 enum Side {
@@ -157,18 +111,8 @@ pub struct Conn {
     frames: usize,
     /// Messages put in the inbox so far (the next one's `seq`).
     arrived: u64,
-    /// Frames that held at least one JSON-RPC message.
-    messages: usize,
-    /// Frames that were, or tried to be, a response (an object with an
-    /// `id` and no `method`, valid or not).
-    answers: usize,
-    /// Frames that start as JSON does (`{` or `[`): a message, or a piece
-    /// of one broken over lines.
-    json_like: usize,
-    /// The first frame that was no JSON-RPC message, quoted safely.
-    first_unreadable: Option<String>,
-    /// The target's last stderr lines (its last words when it dies).
-    stderr_tail: std::collections::VecDeque<String>,
+    /// What the target said beyond the awaited messages (its last words).
+    heard: heard::Heard,
 }
 
 impl Conn {
@@ -205,11 +149,7 @@ impl Conn {
             next_id: 1,
             frames: 0,
             arrived: 0,
-            messages: 0,
-            answers: 0,
-            json_like: 0,
-            first_unreadable: None,
-            stderr_tail: std::collections::VecDeque::new(),
+            heard: heard::Heard::default(),
         }
     }
 
@@ -275,39 +215,29 @@ impl Conn {
 
     /// Frames that held a JSON-RPC message (valid or not by MCP's rules).
     pub fn messages_received(&self) -> usize {
-        self.messages
+        self.heard.messages
     }
 
     /// Frames that were, or tried to be, a response (valid or not).
     pub fn answers_received(&self) -> usize {
-        self.answers
+        self.heard.answers
     }
 
     /// Frames that start as JSON does, JSON-RPC or not.
     pub fn json_like_received(&self) -> usize {
-        self.json_like
+        self.heard.json_like
     }
 
     /// What the target said that was no JSON-RPC at all: how many frames,
     /// and the first, quoted safely (`None` when every frame was JSON-RPC).
     pub fn unreadable(&self) -> Option<String> {
-        let first = self.first_unreadable.as_ref()?;
-        let n = self.frames - self.messages;
-        Some(format!(
-            "{n} line(s) that are no JSON-RPC message; the first: {first}"
-        ))
+        self.heard.unreadable_text()
     }
 
     /// The target's last stderr lines, joined (`None` when it wrote none):
     /// what a target that would not start usually says about why.
     pub fn stderr_tail(&self) -> Option<String> {
-        (!self.stderr_tail.is_empty()).then(|| {
-            self.stderr_tail
-                .iter()
-                .map(String::as_str)
-                .collect::<Vec<_>>()
-                .join(" | ")
-        })
+        self.heard.stderr_text()
     }
 
     /// `stdio`, `http` or `sse`.
@@ -468,25 +398,6 @@ impl Conn {
         }
     }
 
-    /// Keeps the last [`STDERR_TAIL`] stderr lines, each cut.
-    fn keep_stderr(&mut self, line: &str) {
-        let line = line.trim();
-        if line.is_empty() {
-            return;
-        }
-        if self.stderr_tail.len() == STDERR_TAIL {
-            self.stderr_tail.pop_front();
-        }
-        self.stderr_tail
-            .push_back(quote(line.as_bytes(), TAIL_LINE_MAX));
-    }
-
-    fn note_unreadable(&mut self, bytes: &[u8]) {
-        if self.first_unreadable.is_none() {
-            self.first_unreadable = Some(format!("«{}»", quote(bytes, TAIL_LINE_MAX)));
-        }
-    }
-
     fn violation(&mut self, v: Violation) {
         if self.violations.len() < VIOLATIONS_MAX {
             self.violations.push(v);
@@ -517,17 +428,7 @@ impl Conn {
                     Ok(Inbound::Batch(items)) => items.into_iter().flatten().collect(),
                     Err(_) => Vec::new(),
                 };
-                if messages.is_empty() {
-                    self.note_unreadable(&frame.bytes);
-                } else {
-                    self.messages += 1;
-                }
-                if looks_like_answer(&frame.bytes) {
-                    self.answers += 1;
-                }
-                if looks_like_json(&frame.bytes) {
-                    self.json_like += 1;
-                }
+                self.heard.frame(&frame.bytes, !messages.is_empty());
                 // Before the oracle absorbs them: an answer's request is
                 // still pending.
                 for msg in &messages {
@@ -542,7 +443,7 @@ impl Conn {
                     format!("[framing] {err}: {}", String::from_utf8_lossy(&err.bytes)),
                     &err.bytes,
                 );
-                self.note_unreadable(&err.bytes);
+                self.heard.unreadable(&err.bytes);
                 if matches!(err.kind, FrameErrorKind::Oversize { .. }) {
                     // The limit is the harness's, not the spec's: noted only.
                     self.transcript
@@ -550,7 +451,7 @@ impl Conn {
                 }
             }
             Event::Stderr(line) => {
-                self.keep_stderr(line);
+                self.heard.stderr(line);
                 self.transcript.stderr(at_ms, line.clone());
             }
             Event::Stdout(line) => self.transcript.stderr(at_ms, format!("[stdout] {line}")),
