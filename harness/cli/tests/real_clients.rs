@@ -16,7 +16,7 @@ use std::time::Duration;
 
 mod support;
 
-use support::mcpspec;
+use support::{mcpspec, present};
 
 fn dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/real-clients")
@@ -25,24 +25,6 @@ fn dir() -> PathBuf {
 /// Whether the node clients are installed; `false` means skip (never under CI).
 fn installed() -> bool {
     present(&dir().join("node_modules/@modelcontextprotocol/sdk/package.json"))
-}
-
-/// Whether `path` (a client's install) exists; `false` means skip (never under CI).
-fn present(path: &Path) -> bool {
-    if path.exists() {
-        return true;
-    }
-    let ci = std::env::var("CI").is_ok_and(|v| v == "true");
-    assert!(
-        !ci,
-        "CI=true but {} is missing: install the real clients as .ci/run does",
-        path.display()
-    );
-    eprintln!(
-        "note: {} is missing (see .ci/run for the install); skipping",
-        path.display()
-    );
-    false
 }
 
 /// `mcpspec client --expected-failures <baseline> -- client…` must exit 0.

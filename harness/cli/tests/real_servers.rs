@@ -12,40 +12,20 @@
 //! HTTP 400 and an error whose id is its own marker, `"server-error"`: the
 //! probe must call 2026-07-28 not offered, and its cases not applicable.
 
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::sync::mpsc;
 use std::time::Duration;
 
 mod support;
 
 use serde_json::Value;
-use support::{mcpspec, path, temp_dir};
+use support::{first_line, mcpspec, path, present, temp_dir};
 
 /// The `mcp` release the venv must hold: the expectations were read off it.
 const MCP_VERSION: &str = "1.30.0";
 
 fn dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/real-servers")
-}
-
-/// Whether `path` (the venv's python) exists; `false` means skip (never under CI).
-fn present(path: &Path) -> bool {
-    if path.exists() {
-        return true;
-    }
-    let ci = std::env::var("CI").is_ok_and(|v| v == "true");
-    assert!(
-        !ci,
-        "CI=true but {} is missing: install the real servers' venv as .ci/run does",
-        path.display()
-    );
-    eprintln!(
-        "note: {} is missing (see .ci/run for the install); skipping",
-        path.display()
-    );
-    false
 }
 
 /// The FastMCP server, killed when dropped (a panicking test included); it
@@ -64,18 +44,11 @@ impl FastMcp {
             .stderr(Stdio::null())
             .spawn()
             .expect("the FastMCP server starts");
-        let stdout = child.stdout.take().expect("piped stdout");
-        let (tx, rx) = mpsc::channel();
-        std::thread::spawn(move || {
-            let mut line = String::new();
-            let _ = BufReader::new(stdout).read_line(&mut line);
-            let _ = tx.send(line);
-        });
+        let line = first_line(&mut child, Duration::from_secs(30));
         let mut server = FastMcp {
             child,
             url: String::new(),
         };
-        let line = rx.recv_timeout(Duration::from_secs(30)).unwrap_or_default();
         match line
             .strip_prefix("listening on ")
             .map(str::trim)

@@ -135,14 +135,7 @@ impl HttpReference {
             .stderr(Stdio::null())
             .spawn()
             .expect("reference server starts");
-        let stdout = child.stdout.take().expect("piped stdout");
-        let (tx, rx) = mpsc::channel();
-        std::thread::spawn(move || {
-            let mut line = String::new();
-            let _ = BufReader::new(stdout).read_line(&mut line);
-            let _ = tx.send(line);
-        });
-        let line = rx.recv_timeout(Duration::from_secs(30)).unwrap_or_default();
+        let line = first_line(&mut child, Duration::from_secs(30));
         let base = line
             .strip_prefix("listening on ")
             .and_then(|rest| rest.split_whitespace().next())
@@ -175,4 +168,39 @@ impl Drop for HttpReference {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// The first line `child` writes to its (piped) stdout, waiting at most
+/// `within` (empty when none came): how a server started on port 0 says
+/// where it listens.
+pub fn first_line(child: &mut Child, within: Duration) -> String {
+    let Some(stdout) = child.stdout.take() else {
+        return String::new();
+    };
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut line = String::new();
+        let _ = BufReader::new(stdout).read_line(&mut line);
+        let _ = tx.send(line);
+    });
+    rx.recv_timeout(within).unwrap_or_default()
+}
+
+/// Whether `path` (an installed test environment: real clients, real
+/// servers) exists; `false` means skip, which `CI=true` forbids.
+pub fn present(path: &Path) -> bool {
+    if path.exists() {
+        return true;
+    }
+    let ci = std::env::var("CI").is_ok_and(|v| v == "true");
+    assert!(
+        !ci,
+        "CI=true but {} is missing: install it as .ci/run does",
+        path.display()
+    );
+    eprintln!(
+        "note: {} is missing (see .ci/run for the install); skipping",
+        path.display()
+    );
+    false
 }
