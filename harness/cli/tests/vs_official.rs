@@ -9,7 +9,6 @@ use std::process::Command;
 
 use serde_json::json;
 
-#[allow(dead_code)]
 mod support;
 
 const BIN: &str = env!("CARGO_BIN_EXE_mcpspec");
