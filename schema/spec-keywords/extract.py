@@ -9,13 +9,18 @@ spaces to hyphens), the keyword, its ordinal among the same keyword under that h
 and a short hash of the sentence around it (to notice when the spec text drifts). The spec's
 sentences themselves are never written out, only hashed.
 
+A keyword that introduces a list ("Servers **SHOULD**:") counts the list's items as part of
+its sentence, up to an item with a keyword of its own.
+
 Usage:
-  extract.py --repo <git dir> [--rev HEAD] update [--seed F] # rewrite schema/spec-keywords/<version>.yaml,
-                                                        # keeping every mapping whose sentence hash
-                                                        # is unchanged (matched across versions too)
-  extract.py --repo <git dir> [--rev HEAD] show <version> [page-prefix]
-                                                        # print occurrences with their sentence
-                                                        # (to a terminal, for mapping by hand)
+  extract.py --repo <git dir> [--rev HEAD] update [--seed FILE]
+      Rewrite schema/spec-keywords/<version>.yaml for all five versions, keeping every
+      mapping whose sentence hash is unchanged (matched across versions too); new or
+      reworded sentences get `entries: []`, which the test rejects until mapped.
+      --seed FILE applies `<hash>[@[<version>:]<page>] <entry id>...` lines first.
+  extract.py --repo <git dir> [--rev HEAD] show <version> [page-prefix] [--unmapped]
+      Print the occurrences with their sentence and current entries, on the terminal
+      only, for mapping by hand.
 
 Authorization pages (issue #16) are left out: `basic/authorization*`.
 """
@@ -30,7 +35,6 @@ import sys
 VERSIONS = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"]
 KEYWORDS = ["MUST NOT", "MUST", "REQUIRED", "SHALL NOT", "SHALL", "SHOULD NOT", "SHOULD", "RECOMMENDED"]
 BOLD = re.compile(r"\*\*(" + "|".join(KEYWORDS) + r")\*\*")
-STOP = True  # (kept switchable for migrating hashes)
 LIST_KEYWORD = re.compile(r"\*\*(MUST|SHALL|SHOULD|REQUIRED|RECOMMENDED|MAY|OPTIONAL)\b")
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -116,7 +120,7 @@ def occurrences(repo, rev, version):
                     # A keyword that introduces a list ("Clients SHOULD:") governs the
                     # items that follow: they are part of its sentence.
                     for _, item in paras[i + 1:]:
-                        if not re.match(r"^([-*+]|\d+\.)\s", item) or (STOP and LIST_KEYWORD.search(item)):
+                        if not re.match(r"^([-*+]|\d+\.)\s", item) or LIST_KEYWORD.search(item):
                             break  # the list ended, or an item with its own keyword
                         sentence += " " + item
                 for m in BOLD.finditer(sentence):

@@ -75,7 +75,7 @@ entries! {
         "Implementations document which schema dialects they support beyond 2020-12.",
         excluded = "documentation of an implementation, not wire behaviour"),
     // ── spec-keywords (#15): entries that bold keywords of the spec map to; see schema/spec-keywords ──
-    DEPRECATED_NOT_ADOPTED = req!("deprecated.not-adopted", Should, Both, V2026_07_28, None, "basic/transports/streamable-http#httpsse-transport-2024-11-05",
+    DEPRECATED_NOT_ADOPTED = req!("deprecated.not-adopted", Should, Both, V2026_07_28, None, "deprecated",
         "New implementations do not adopt a deprecated feature (roots, sampling, logging notifications, the HTTP+SSE transport) and existing ones migrate away before its removal.",
         excluded = "advice on which features new implementations adopt; mcpspec judges the features a target does offer, deprecated or not"),
     EXTENSIONS_DOCUMENT_FALLBACK = req!("extensions.document-fallback", Should, Both, V2026_07_28, None, "basic/versioning#extension-negotiation",
@@ -85,7 +85,7 @@ entries! {
         "A party whose peer does not support an extension falls back to core protocol behaviour or rejects the request with an error."),
     EXTENSIONS_IDENTIFIER_FORMAT = req!("extensions.identifier-format", Must, Both, V2026_07_28, None, "basic/versioning#extension-negotiation",
         "Extension identifiers follow the _meta key rules, prefix included."),
-    GENERAL_IMPLEMENTOR_GUIDELINES = req!("general.implementor-guidelines", Should, Both, V2024_11_05, None, "index#implementation-guidelines",
+    GENERAL_IMPLEMENTOR_GUIDELINES = req!("general.implementor-guidelines", Should, Both, V2024_11_05, None, "#implementation-guidelines",
         "Implementors build consent and authorization flows, document security implications, protect data and follow security practices.",
         excluded = "general advice to implementors about consent flows, documentation and data protection, stated by the specification as outside what the protocol enforces"),
     SCHEMA_JSON_SCHEMA_VALID = req!("schema.json-schema.valid", Must, Both, V2025_11_25, None, "basic#schema-validation",

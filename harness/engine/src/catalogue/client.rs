@@ -108,7 +108,7 @@ entries! {
     ELICITATION_SERVER_USER_BINDING = req!("elicitation.server.user-binding", Must, Server, V2025_11_25, None, "client/elicitation#statefulness",
         "A server binds elicitation requests and their stored state to the verified user identity (not a session id alone), protects that state and checks that the user completing a URL flow is the one who started it.",
         excluded = "binding elicitation state to a verified user identity (not a session id alone) happens inside the server and its authorization layer, which mcpspec neither sees nor drives"),
-    ELICITATION_SERVER_VALIDATE = req!("elicitation.server.validate", Should, Server, V2025_06_18, None, "client/elicitation#form-mode-security",
+    ELICITATION_SERVER_VALIDATE = req!("elicitation.server.validate", Should, Server, V2025_06_18, None, "client/elicitation#security-considerations",
         "A server checks that the content returned for a form elicitation matches the schema it requested."),
     ELICITATION_URL_HTTPS = req!("elicitation.url.https", Should, Server, V2025_11_25, None, "client/elicitation#safe-url-handling",
         "URL-mode elicitations use https URLs outside development setups."),

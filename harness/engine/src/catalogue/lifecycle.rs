@@ -61,7 +61,7 @@ entries! {
     // ── spec-keywords (#15): entries that bold keywords of the spec map to; see schema/spec-keywords ──
     LIFECYCLE_CAPABILITIES_RESPECTED = req!("lifecycle.capabilities.respected", Should, Both, V2024_11_05, None, "server/prompts#implementation-considerations",
         "Both sides respect the negotiated capabilities in the prompt feature (no prompts requests to a server that did not declare prompts)."),
-    LIFECYCLE_TIMEOUT_CONFIGURABLE = req!("lifecycle.timeout.configurable", Should, Both, V2025_03_26, None, "basic/patterns/cancellation#timeouts",
+    LIFECYCLE_TIMEOUT_CONFIGURABLE = req!("lifecycle.timeout.configurable", Should, Both, V2025_03_26, None, "basic/lifecycle#timeouts",
         "SDKs let request timeouts be configured per request.",
         excluded = "configuration of an SDK, not behaviour in one session"),
     LIFECYCLE_ERROR_HANDLING_PREPARED = req!("lifecycle.error-handling.prepared", Should, Both, V2024_11_05, Some(V2025_11_25), "basic/lifecycle#error-handling",
