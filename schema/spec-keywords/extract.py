@@ -61,7 +61,8 @@ def slug(heading):
     text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", text)
     text = text.strip().lower()
     text = re.sub(r"[^\w\- ]", "", text)
-    return text.replace(" ", "-")
+    # The site drops a leading underscore: the spec links "### `_meta`" as #meta.
+    return text.lstrip("_").replace(" ", "-")
 
 
 def blocks(text):

@@ -179,7 +179,7 @@ entries! {
         "A server opening an SSE stream sends X-Accel-Buffering: no."),
     HTTP_SSE_NOTIFICATIONS_RELATED = req!("http.sse.notifications-related", Must, Server, V2026_07_28, None, "basic/transports/streamable-http#receiving-messages",
         "Notifications on a POST's SSE stream relate to the request that opened it."),
-    HTTP_STATUS_INVALID_META_400 = req!("http.status.invalid-meta-400", Must, Server, V2026_07_28, None, "basic#_meta",
+    HTTP_STATUS_INVALID_META_400 = req!("http.status.invalid-meta-400", Must, Server, V2026_07_28, None, "basic#meta",
         "Over HTTP a request refused for missing required _meta fields gets status 400."),
     HTTP_STATUS_METHOD_NOT_FOUND_404 = req!("http.status.method-not-found-404", Must, Server, V2026_07_28, None, "basic/transports/streamable-http#protocol-version-header",
         "Over HTTP a request for a method the server does not implement gets status 404 with error -32601."),
