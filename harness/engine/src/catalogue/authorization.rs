@@ -39,4 +39,11 @@ entries! {
     AUTH_NO_PASSTHROUGH = req!("auth.no-passthrough", Must, Server, V2025_06_18, None, "basic/authorization#access-token-privilege-restriction",
         "A server never passes the client's token through to upstream services.",
         excluded = why::AUTH),
+    // ── spec-keywords (#15): entries that bold keywords of the spec map to; see schema/spec-keywords ──
+    AUTH_ISSUER_ISS_PARAMETER = req!("auth.issuer.iss-parameter", Should, Server, V2026_07_28, None, "changelog#minor-changes",
+        "An authorization server includes the iss parameter in its authorization responses (RFC 9207).",
+        excluded = why::AUTH),
+    AUTH_ISSUER_VALIDATE = req!("auth.issuer.validate", Must, Client, V2026_07_28, None, "changelog#minor-changes",
+        "A client checks a present iss against the recorded issuer before redeeming a code, keys stored credentials by issuer and never reuses them with another authorization server.",
+        excluded = why::AUTH),
 }

@@ -58,4 +58,14 @@ entries! {
         "Over stdio a client shuts down by closing the server's stdin, waiting for it to exit, then escalating to SIGTERM and SIGKILL."),
     LIFECYCLE_SHUTDOWN_SERVER_STDIO = req!("lifecycle.shutdown.server-stdio", May, Server, V2024_11_05, None, "basic/lifecycle#stdio",
         "Over stdio a server may end the connection itself by closing its stdout and exiting."),
+    // ── spec-keywords (#15): entries that bold keywords of the spec map to; see schema/spec-keywords ──
+    LIFECYCLE_CAPABILITIES_RESPECTED = req!("lifecycle.capabilities.respected", Should, Both, V2024_11_05, None, "server/prompts#implementation-considerations",
+        "Both sides respect the negotiated capabilities in the prompt feature (no prompts requests to a server that did not declare prompts)."),
+    LIFECYCLE_TIMEOUT_CONFIGURABLE = req!("lifecycle.timeout.configurable", Should, Both, V2025_03_26, None, "basic/lifecycle#timeouts",
+        "SDKs let request timeouts be configured per request.",
+        excluded = "configuration of an SDK, not behaviour in one session"),
+    LIFECYCLE_ERROR_HANDLING_PREPARED = req!("lifecycle.error-handling.prepared", Should, Both, V2024_11_05, Some(V2025_11_25), "basic/lifecycle#error-handling",
+        "Implementations cope with a protocol version mismatch, a failed capability negotiation and request timeouts without hanging or crashing."),
+    LIFECYCLE_INITIALIZE_NOT_BATCHED = req!("lifecycle.initialize.not-batched", Must, Client, V2025_03_26, Some(V2025_03_26), "basic/lifecycle#initialization",
+        "The initialize request is never part of a JSON-RPC batch."),
 }

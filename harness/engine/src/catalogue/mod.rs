@@ -16,6 +16,36 @@
 //! spec states without a keyword (a schema constraint, a JSON-RPC rule), the
 //! summary says so.
 //!
+//! ## Complete against the specification text
+//!
+//! Every bold RFC 2119 keyword (MUST, MUST NOT, REQUIRED, SHALL, SHALL NOT,
+//! SHOULD, SHOULD NOT, RECOMMENDED) on the non-authorization pages of each
+//! version maps to at least one entry here; several sentences may share one.
+//! The mapping is data, `schema/spec-keywords/<version>.yaml`: one item per
+//! occurrence with its page, heading anchor, keyword, ordinal under that
+//! heading, a 12-digit hash of its sentence (the sentence itself is never
+//! stored) and the `entries` it maps to. `harness/engine/tests/spec_keywords.rs`
+//! fails when an occurrence has no entry, names one that does not exist or
+//! does not apply to that version, or maps to entries whose level is not the
+//! keyword's (a sentence holding a MUST and a SHOULD needs entries of both).
+//! Changelog sentences that only quote keywords map to `not-normative`.
+//!
+//! When the specification changes, regenerate the data against a checkout of
+//! `github:modelcontextprotocol/modelcontextprotocol` (never in CI):
+//!
+//! ```text
+//! python3 schema/spec-keywords/extract.py --repo <spec repo> update
+//! python3 schema/spec-keywords/extract.py --repo <spec repo> show <version> --unmapped
+//! ```
+//!
+//! `update` keeps every mapping whose sentence hash is unchanged (matching
+//! across versions too) and leaves new or reworded sentences with `entries: []`;
+//! `show` prints those sentences on the terminal. Read each, add or adjust the
+//! entry it states (a new entry: id, level, versions, link to the page#anchor,
+//! a paraphrase, `excluded` only with a reason a reviewer accepts), write its id
+//! into the data file, then regenerate the requirement data
+//! (`MCPSPEC_BLESS=1 cargo test -p mcpspec --test requirements`).
+//!
 //! One file per area of the specification:
 //!
 //! | file | area |
