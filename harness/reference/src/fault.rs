@@ -489,7 +489,7 @@ impl Fault {
             ),
             // ── 2026-07-28 (stateless) ────────────────────────────────────
             Fault::StatelessMissingMetaAccepted => info(
-                "stateless-missing-meta-accepted", Should, &ids::STATELESS_META_MISSING_REJECTED, "basic#meta",
+                "stateless-missing-meta-accepted", Must, &ids::STATELESS_META_MISSING_REJECTED, "basic#meta",
                 "serves a request that carries no _meta at all (before any initialize), or whose _meta lacks io.modelcontextprotocol/protocolVersion or io.modelcontextprotocol/clientCapabilities, as a 2026-07-28 request with no client capabilities (a normal result) instead of rejecting it (-32602 for an incomplete _meta; -32600 \"send initialize first\" for no _meta at all over stdio)",
             ),
             Fault::StatelessUnsupportedVersionWrongCode => info(
