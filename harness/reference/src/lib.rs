@@ -51,6 +51,7 @@ pub mod fault;
 mod handlers;
 mod listen;
 mod log_level;
+mod mrtr;
 mod outbox;
 mod prompts;
 mod resources;
@@ -123,4 +124,8 @@ pub mod offer {
     pub const STATELESS_METHODS: [&str; 10] = crate::stateless::METHODS;
     /// The 2026-07-28-only tool that needs the `roots` client capability.
     pub const ROOTS_TOOL: &str = crate::stateless::roots::NAME;
+    /// The 2026-07-28-only input-required fixture tools (official names).
+    pub const INPUT_REQUIRED_TOOLS: [&str; 8] = crate::mrtr::TOOLS;
+    /// The 2026-07-28-only input-required fixture prompt.
+    pub const INPUT_REQUIRED_PROMPT: &str = crate::mrtr::PROMPT;
 }
