@@ -450,7 +450,10 @@ fn calling_before_prompts(faults: &[ClientFault]) -> ReferenceClient {
 
 fn answer(c: &mut ReferenceClient, id: i64, result: Value) -> Vec<Value> {
     let now = u64::try_from(id).unwrap_or_default();
-    writes(&c.on_frame(now, frame(&json!({ "jsonrpc": "2.0", "id": id, "result": result }))))
+    writes(&c.on_frame(
+        now,
+        frame(&json!({ "jsonrpc": "2.0", "id": id, "result": result })),
+    ))
 }
 
 #[test]
@@ -473,7 +476,10 @@ fn the_leak_fault_carries_the_state_into_the_next_request() {
 fn a_result_without_result_type_is_complete_unless_the_fault_infers_one() {
     let bait = json!({ "content": [], "inputRequests": { "r": { "method": "roots/list" } } });
     let mut clean = calling_before_prompts(&[]);
-    assert_eq!(methods(&answer(&mut clean, 3, bait.clone())), ["prompts/list"]);
+    assert_eq!(
+        methods(&answer(&mut clean, 3, bait.clone())),
+        ["prompts/list"]
+    );
     let mut faulty = calling_before_prompts(&[ClientFault::ResultTypeInferred]);
     let next = answer(&mut faulty, 3, bait);
     assert_eq!(methods(&next), ["tools/call"]);
