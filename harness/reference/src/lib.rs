@@ -23,6 +23,9 @@
 //! - `cursor` (with `b64`): opaque, checksummed pagination cursors.
 //! - `stateless`: 2026-07-28 — which requests it judges, `_meta` checks,
 //!   `server/discover`, result members, the `roots` tool (-32021).
+//! - `mrtr`: 2026-07-28 input-required fixtures (the official
+//!   `test_input_required_result_*` tools and prompt): ask in an
+//!   `input_required` result, complete on the retry, check the requestState.
 //! - `listen`: 2026-07-28 `subscriptions/listen` streams over stdio
 //!   (acknowledgement, tagged resource updates, cancellation).
 //! - [`fault`]: the fault switches and the rule each one breaks.

@@ -85,7 +85,7 @@ entries! {
     STATELESS_INPUT_REQUIRED_STATE_INTEGRITY = req!("stateless.input-required.state-integrity", Must, Server, V2026_07_28, None, "basic/patterns/mrtr#server-requirements-basic-workflow",
         "A server whose requestState steers what it does protects the state's integrity and rejects, with an error, a retry whose requestState was altered."),
     STATELESS_INPUT_REQUIRED_RETRY_COMPLETES = req!("stateless.input-required.retry-completes", Must, Server, V2026_07_28, None, "basic/patterns/mrtr#basic-workflow",
-        "A request retried with the inputResponses it asked for (and its requestState) is served: the tool call, prompt or read completes, or the server asks again with a new input_required result (the pattern's flow; judged on tools whose contract is known: the official fixtures and the reference's own)."),
+        "A request retried with every input it asked for (and its requestState) is served as the request's contract says: it completes, or asks for the next round's input (the pattern's flow, no keyword; judged only where the contract is known: the official fixtures and the reference's roots tool)."),
     STATELESS_INPUT_REQUIRED_VALIDATE_RESPONSES = req!("stateless.input-required.validate-responses", Should, Server, V2026_07_28, None, "basic/patterns/mrtr#error-handling",
         "A server validates inputResponses: a malformed one (not an object, or an answer of the wrong shape) earns a JSON-RPC error (or a new input_required result), never a completed result."),
     STATELESS_INPUT_REQUIRED_IGNORE_EXTRA = req!("stateless.input-required.ignore-extra", Should, Server, V2026_07_28, None, "basic/patterns/mrtr#error-handling",
