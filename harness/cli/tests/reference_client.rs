@@ -125,7 +125,7 @@ fn an_unreachable_server_exits_3() {
 fn list_faults_names_each_fault_its_transports_and_requirement() {
     let run = client(&["--list-faults"]);
     assert_eq!(run.code, Some(0), "{}", run.stderr);
-    assert_eq!(run.stdout.lines().count(), 29, "{}", run.stdout);
+    assert_eq!(run.stdout.lines().count(), 33, "{}", run.stdout);
     // name  LEVEL  transports  description (requirement)
     let row = |name: &str| -> Vec<String> {
         let line = run
@@ -174,7 +174,8 @@ fn at_2026_07_28_the_client_runs_statelessly_over_stdio() {
         "running statelessly: no initialize",
         "tools/call roots: input_required (roots/list)",
         "tools/call roots: ok (retry 1",
-        "workflow done: 6 tool(s) listed, 6 called",
+        // The six tools and the eight input-required fixtures.
+        "workflow done: 14 tool(s) listed, 14 called",
         "0 error answer(s), 0 unanswered, 0 skipped",
     ] {
         assert_shows(&run, needle);
@@ -195,7 +196,7 @@ fn at_2026_07_28_the_client_runs_statelessly_over_stdio() {
     ]);
     assert_eq!(run.code, Some(0), "{}", run.stderr);
     assert!(!shows(&run, "server/discover sent"), "{}", run.stderr);
-    assert_shows(&run, "6 tool(s) listed, 6 called");
+    assert_shows(&run, "14 tool(s) listed, 14 called");
 }
 
 #[test]

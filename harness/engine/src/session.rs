@@ -96,6 +96,8 @@ struct Pending {
     meta_version: Option<String>,
     /// The request's `_meta` log level (2026-07-28 logging opt-in), if any.
     log_level: Option<String>,
+    /// The request's `_meta` client capabilities (2026-07-28), if any.
+    client_capabilities: Option<Value>,
 }
 
 #[derive(Debug, Clone)]
@@ -280,6 +282,9 @@ impl Session {
                         invalid: false,
                         meta_version: text(stateless::PROTOCOL_VERSION),
                         log_level: text(stateless::LOG_LEVEL),
+                        client_capabilities: meta
+                            .and_then(|m| m.get(stateless::CLIENT_CAPABILITIES))
+                            .cloned(),
                     },
                 );
             }
@@ -328,6 +333,7 @@ impl Session {
                     invalid: true,
                     meta_version: None,
                     log_level: None,
+                    client_capabilities: None,
                 },
             );
         }

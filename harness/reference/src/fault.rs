@@ -124,6 +124,15 @@ pub enum Fault {
     ListenUnrequested,
     ListenNoSubscriptionId,
     ListenAckSuperset,
+    // ── 2026-07-28 input-required fixtures (`mrtr`)
+    InputRequiredOnList,
+    InputRequiredUndeclared,
+    InputRequiredStateUnverified,
+    InputRequiredMissingError,
+    InputRequiredExtraRejected,
+    InputRequiredUnvalidated,
+    InputRequiredRetryIgnored,
+    InputRequiredResultTypeMissing,
     // ── HTTP layer: the sans-IO server ignores these; `mcpspec-reference-http` applies them.
     HttpUnknownSession400,
     HttpSessionIdSpace,
@@ -263,6 +272,14 @@ impl Fault {
         Fault::ListenUnrequested,
         Fault::ListenNoSubscriptionId,
         Fault::ListenAckSuperset,
+        Fault::InputRequiredOnList,
+        Fault::InputRequiredUndeclared,
+        Fault::InputRequiredStateUnverified,
+        Fault::InputRequiredMissingError,
+        Fault::InputRequiredExtraRejected,
+        Fault::InputRequiredUnvalidated,
+        Fault::InputRequiredRetryIgnored,
+        Fault::InputRequiredResultTypeMissing,
         Fault::HttpUnknownSession400,
         Fault::HttpSessionIdSpace,
         Fault::HttpMissingSessionAccepted,
@@ -537,6 +554,39 @@ impl Fault {
                 "listen-ack-superset", Must, &ids::STATELESS_SUBSCRIPTIONS_ACKNOWLEDGED_SUBSET, "basic/utilities/subscriptions",
                 "acknowledges every list_changed notification type on a subscriptions/listen stream, including types the client did not request",
             ).only(STDIO),
+            // ── input-required fixtures (`mrtr`) ──────────────────────────
+            Fault::InputRequiredOnList => info(
+                "input-required-on-list", Must, &ids::STATELESS_INPUT_REQUIRED_SUPPORTED_REQUESTS, "basic/patterns/mrtr#supported-requests",
+                "answers a 2026-07-28 prompts/list with an input_required result (a requestState and nothing else) instead of the listing, although only prompts/get, resources/read and tools/call may ask for input",
+            ),
+            Fault::InputRequiredUndeclared => info(
+                "input-required-undeclared", Must, &ids::STATELESS_INPUT_REQUIRED_DECLARED_CAPABILITIES, "basic/patterns/mrtr#server-requirements-basic-workflow",
+                "its input-required fixtures ask for elicitation, sampling and roots whatever the request's clientCapabilities declare (no -32021; test_input_required_result_capabilities asks for all three)",
+            ),
+            Fault::InputRequiredStateUnverified => info(
+                "input-required-state-unverified", Must, &ids::STATELESS_INPUT_REQUIRED_STATE_INTEGRITY, "basic/patterns/mrtr#server-requirements-basic-workflow",
+                "trusts the requestState its fixtures get back without checking its tag or which tool issued it: an altered state completes the call",
+            ),
+            Fault::InputRequiredMissingError => info(
+                "input-required-missing-error", Should, &ids::STATELESS_INPUT_REQUIRED_MISSING_REREQUESTED, "basic/patterns/mrtr#error-handling",
+                "answers a retry whose inputResponses lack an answer it asked for with -32602 instead of asking for it again in a new input_required result",
+            ),
+            Fault::InputRequiredExtraRejected => info(
+                "input-required-extra-rejected", Should, &ids::STATELESS_INPUT_REQUIRED_IGNORE_EXTRA, "basic/patterns/mrtr#error-handling",
+                "rejects with -32602 a retry whose inputResponses carry keys it did not ask for, instead of ignoring them",
+            ),
+            Fault::InputRequiredUnvalidated => info(
+                "input-required-unvalidated", Should, &ids::STATELESS_INPUT_REQUIRED_VALIDATE_RESPONSES, "basic/patterns/mrtr#error-handling",
+                "does not validate inputResponses: an answer of the wrong shape (a number for an elicitation result) completes the call, and a non-object inputResponses counts as no answer",
+            ),
+            Fault::InputRequiredRetryIgnored => info(
+                "input-required-retry-ignored", Must, &ids::STATELESS_INPUT_REQUIRED_RETRY_COMPLETES, "basic/patterns/mrtr#basic-workflow",
+                "ignores the inputResponses and requestState of a retried fixture call: every retry is asked the first round's input again, so none completes",
+            ),
+            Fault::InputRequiredResultTypeMissing => info(
+                "input-required-result-type-missing", Must, &ids::STATELESS_RESULT_RESULT_TYPE, "basic#responses",
+                "leaves resultType out of the input_required results of its fixtures (complete results keep theirs)",
+            ),
             // ── Streamable HTTP (`/mcp`) ──────────────────────────────────
             Fault::HttpUnknownSession400 => info(
                 "http-unknown-session-400", Must, &ids::HTTP_SESSION_TERMINATED_404, "basic/transports#session-management",

@@ -107,7 +107,13 @@ impl ReferenceServer {
             "resources/read" => self.read_resource(&params, now_ms, version),
             "resources/subscribe" => self.subscribe(&params, now_ms, true),
             "resources/unsubscribe" => self.subscribe(&params, now_ms, false),
-            "prompts/list" => self.list(ListKind::Prompts, prompts::definitions(), &params),
+            "prompts/list" => {
+                let mut all = prompts::definitions();
+                if version >= Version::V2026_07_28 {
+                    all.push(crate::mrtr::prompt_definition());
+                }
+                self.list(ListKind::Prompts, all, &params)
+            }
             "prompts/get" => self.get_prompt(&params, version),
             "logging/setLevel" => self.set_level(&params),
             "completion/complete" => complete(&params),
@@ -209,6 +215,9 @@ impl ReferenceServer {
         if let Some(caps) = self.request_capabilities() {
             if name == crate::stateless::roots::NAME {
                 return Reply::Now(crate::stateless::roots::call(params, caps));
+            }
+            if let Some(r) = crate::mrtr::call_tool(name, params, caps, self.faults) {
+                return Reply::Now(r);
             }
         }
         if self.faults.has(Fault::HangOnCall) {
@@ -341,6 +350,11 @@ impl ReferenceServer {
 
     fn get_prompt(&self, params: &Map<String, Value>, version: Version) -> Result<Value, RpcError> {
         let name = required_str(params, "name", "prompts/get")?;
+        if let Some(caps) = self.request_capabilities() {
+            if let Some(r) = crate::mrtr::get_prompt(params, caps, self.faults) {
+                return r;
+            }
+        }
         let args = match params.get("arguments") {
             None | Some(Value::Null) => Map::new(),
             Some(Value::Object(m)) => m.clone(),

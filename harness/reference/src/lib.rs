@@ -23,6 +23,9 @@
 //! - `cursor` (with `b64`): opaque, checksummed pagination cursors.
 //! - `stateless`: 2026-07-28 — which requests it judges, `_meta` checks,
 //!   `server/discover`, result members, the `roots` tool (-32021).
+//! - `mrtr`: 2026-07-28 input-required fixtures (the official
+//!   `test_input_required_result_*` tools and prompt): ask in an
+//!   `input_required` result, complete on the retry, check the requestState.
 //! - `listen`: 2026-07-28 `subscriptions/listen` streams over stdio
 //!   (acknowledgement, tagged resource updates, cancellation).
 //! - [`fault`]: the fault switches and the rule each one breaks.
@@ -51,6 +54,7 @@ pub mod fault;
 mod handlers;
 mod listen;
 mod log_level;
+mod mrtr;
 mod outbox;
 mod prompts;
 mod resources;
@@ -123,4 +127,8 @@ pub mod offer {
     pub const STATELESS_METHODS: [&str; 10] = crate::stateless::METHODS;
     /// The 2026-07-28-only tool that needs the `roots` client capability.
     pub const ROOTS_TOOL: &str = crate::stateless::roots::NAME;
+    /// The 2026-07-28-only input-required fixture tools (official names).
+    pub const INPUT_REQUIRED_TOOLS: [&str; 8] = crate::mrtr::TOOLS;
+    /// The 2026-07-28-only input-required fixture prompt.
+    pub const INPUT_REQUIRED_PROMPT: &str = crate::mrtr::PROMPT;
 }

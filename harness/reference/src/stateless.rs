@@ -229,6 +229,10 @@ impl ReferenceServer {
             // No response while the stream is open: see `listen`.
             return self.listen(now_ms, req, out);
         }
+        if method == "prompts/list" && self.faults.has(Fault::InputRequiredOnList) {
+            let asks = crate::mrtr::list_asks_for_input();
+            return Reply::Now(Ok(self.stateless_result(method, asks)));
+        }
         self.scope = Some(scope);
         let reply = self.dispatch(now_ms, STATELESS, req, batch, out);
         self.scope = None;
@@ -272,7 +276,12 @@ impl ReferenceServer {
         let Value::Object(obj) = &mut result else {
             return result;
         };
-        if !obj.contains_key("resultType") && !self.faults.has(Fault::StatelessResultTypeMissing) {
+        // The input-required fault leaves an input_required result without
+        // one (the only results carrying inputRequests or requestState).
+        let asks = obj.contains_key("inputRequests") || obj.contains_key("requestState");
+        let left_out = self.faults.has(Fault::StatelessResultTypeMissing)
+            || (asks && self.faults.has(Fault::InputRequiredResultTypeMissing));
+        if !obj.contains_key("resultType") && !left_out {
             obj.insert("resultType".into(), json!("complete"));
         }
         let ttl = match method {

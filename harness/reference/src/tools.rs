@@ -128,6 +128,7 @@ pub(crate) fn definitions(version: Version, faults: FaultSet) -> Vec<Value> {
     }
     if version >= Version::V2026_07_28 {
         tools.push(crate::stateless::roots::definition());
+        tools.extend(crate::mrtr::tool_definitions());
     }
     if faults.has(Fault::DuplicateToolName) {
         let mut twin = tools[0].clone();

@@ -12,6 +12,7 @@
 //! | server | cancel of a non-listen id  | `stateless.cancel.listen-only`               |
 //! | server | log message not opted in   | `logging.meta-level.opt-in`                  |
 //! | server | result without resultType  | `stateless.result.result-type`               |
+//! | server | input_required result      | `stateless.input-required.*` (see [`input_required`]) |
 //! | server | -32022 / -32021 data       | `stateless.error.*-data`                     |
 //! | server | undefined reserved code    | `stateless.error.reserved-range`, `…retired-codes` |
 //! | client | request without its _meta  | `stateless.meta.required-keys`               |
@@ -44,7 +45,7 @@ use crate::version::{Lifecycle, Version};
 /// `_meta` key: the request's protocol version.
 pub const PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
 /// `_meta` key: the client's capabilities for the request.
-const CLIENT_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
+pub(super) const CLIENT_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
 /// `_meta` key: the lowest log level the client wants for the request.
 pub(super) const LOG_LEVEL: &str = "io.modelcontextprotocol/logLevel";
 
@@ -373,9 +374,13 @@ impl Session {
             return; // an initialize result is judged by the handshake rules
         }
         let pending = r.id.as_ref().and_then(|id| self.sent_pending.get(id));
-        let (method, requested) = match pending {
-            Some(p) => (p.method.clone(), p.meta_version.clone()),
-            None if r.id.is_none() => (String::new(), None),
+        let (method, requested, capabilities) = match pending {
+            Some(p) => (
+                p.method.clone(),
+                p.meta_version.clone(),
+                p.client_capabilities.clone(),
+            ),
+            None if r.id.is_none() => (String::new(), None, None),
             None => return, // unmatched: the JSON-RPC rules flag it
         };
         match &r.outcome {
@@ -385,6 +390,7 @@ impl Session {
                     .and_then(|v| v.parse::<Version>().ok())
                     .is_some_and(|v| v.lifecycle() == Lifecycle::Stateless);
                 if stateless_request {
+                    input_required::judge(&method, capabilities.as_ref(), result, flag);
                     match result.get("resultType") {
                         Some(Value::String(_)) => {}
                         Some(other) => flag(
@@ -490,6 +496,8 @@ fn strings(v: Option<&Value>) -> Option<Vec<String>> {
 fn level_rank(level: &str) -> Option<usize> {
     LOG_LEVELS.iter().position(|l| *l == level)
 }
+
+mod input_required;
 
 #[cfg(test)]
 mod tests;

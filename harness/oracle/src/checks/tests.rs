@@ -333,6 +333,31 @@ fn breaking(id: &str) -> Option<Vec<String>> {
             Send(req(json!(5), "resources/read", meta("2026-07-28"))),
             Recv(err(json!(5), -32002, None)),
         ]),
+        "stateless.input-required.shape" => server26(vec![
+            Send(req(json!(6), "tools/call", meta("2026-07-28"))),
+            Recv(ok(json!(6), json!({"resultType": "input_required"}))),
+        ]),
+        "stateless.input-required.supported-requests" => server26(vec![
+            Send(req(json!(6), "tools/list", meta("2026-07-28"))),
+            Recv(ok(
+                json!(6),
+                json!({"resultType": "input_required", "requestState": "s"}),
+            )),
+        ]),
+        "stateless.input-required.request-kinds" => server26(vec![
+            Send(req(json!(6), "tools/call", meta("2026-07-28"))),
+            Recv(ok(
+                json!(6),
+                json!({"resultType": "input_required", "inputRequests": {"k": {"method": "ping"}}}),
+            )),
+        ]),
+        "stateless.input-required.declared-capabilities" => server26(vec![
+            Send(req(json!(6), "tools/call", meta("2026-07-28"))),
+            Recv(ok(
+                json!(6),
+                json!({"resultType": "input_required", "inputRequests": {"k": {"method": "roots/list"}}}),
+            )),
+        ]),
         "logging.meta-level.opt-in" => server26(vec![Recv(note(
             "notifications/message",
             json!({"level": "error", "data": "x"}),

@@ -57,6 +57,10 @@ pub enum ClientFault {
     HttpBadGetAccept,
     HttpNoSessionEcho,
     HttpNoVersionHeader,
+    RetryStateAltered,
+    RetryStateInvented,
+    RetryStateLeaked,
+    ResultTypeInferred,
 }
 
 /// One row of [`TABLE`].
@@ -109,7 +113,7 @@ use Level::{Must, Should};
 
 /// Every fault, in the order `--list-faults` prints them (and in the order
 /// of the enum: `TABLE[f as usize].fault == f`).
-pub const TABLE: [FaultEntry; 29] = [
+pub const TABLE: [FaultEntry; 33] = [
     row(F::SkipInitialized, "skip-initialized", Must, &ids::LIFECYCLE_CLIENT_INITIALIZED_NOTIFICATION,
         "never sends notifications/initialized after the initialize result"),
     row(F::EarlyRequest, "early-request", Should, &ids::LIFECYCLE_CLIENT_NO_REQUESTS_BEFORE_RESPONSE,
@@ -170,6 +174,15 @@ pub const TABLE: [FaultEntry; 29] = [
         "once initialized, never sends back the Mcp-Session-Id the server issued").http_only(),
     row(F::HttpNoVersionHeader, "http-no-version-header", Must, &ids::HTTP_HEADER_PROTOCOL_VERSION,
         "from 2025-06-18, sends no MCP-Protocol-Version header on the requests after initialize (2026-07-28: after server/discover)").http_only(),
+    // ── 2026-07-28 multi round-trip requests (the retry) ────────────────
+    row(F::RetryStateAltered, "retry-state-altered", Must, &ids::STATELESS_CLIENT_REQUEST_STATE_ECHOED,
+        "under 2026-07-28, retries a request answered input_required with the result's requestState plus \"x\" appended, not the exact value"),
+    row(F::RetryStateInvented, "retry-state-invented", Must, &ids::STATELESS_CLIENT_REQUEST_STATE_ECHOED,
+        "under 2026-07-28, retries a request answered input_required without a requestState with one of its own (\"mcpspec-invented\")"),
+    row(F::RetryStateLeaked, "retry-state-leaked", Must, &ids::STATELESS_CLIENT_INPUT_ISOLATED,
+        "under 2026-07-28, sends the last requestState a server gave it with every later request of its workflow, not only the retry it belongs to"),
+    row(F::ResultTypeInferred, "result-type-inferred", Must, &ids::STATELESS_RESULT_ABSENT_TYPE_COMPLETE,
+        "under 2026-07-28, takes a result without resultType that carries inputRequests for input_required (answers it and retries the request) instead of complete"),
 ];
 
 impl ClientFault {
@@ -214,7 +227,7 @@ impl ClientFault {
         TABLE.iter().find(|e| e.name == name).map(|e| e.fault)
     }
 
-    fn bit(self) -> u32 {
+    fn bit(self) -> u64 {
         1 << (self as u32)
     }
 }
@@ -227,7 +240,7 @@ impl fmt::Display for ClientFault {
 
 /// A set of client faults, cheap to copy.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub(crate) struct ClientFaults(u32);
+pub(crate) struct ClientFaults(u64);
 
 impl ClientFaults {
     pub(crate) fn new(faults: &[ClientFault]) -> Self {
@@ -259,7 +272,7 @@ mod tests {
             assert_eq!(e.transports == HTTP, http, "{}", e.name);
             assert_eq!(e.fault.applies_to(Transport::Stdio), !http);
         }
-        assert!(TABLE.len() <= 32, "ClientFaults is a u32 bitset");
+        assert!(TABLE.len() <= 64, "ClientFaults is a u64 bitset");
         assert_eq!(ClientFault::from_name("nope"), None);
     }
 

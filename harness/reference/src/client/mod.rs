@@ -198,6 +198,8 @@ pub struct ReferenceClient {
     initialize_id: i64,
     /// The `reuse-ids` fault has sent its ping with the initialize id.
     reused: bool,
+    /// The `retry-state-leaked` fault: the last requestState a server gave.
+    leaked_state: Option<String>,
 }
 
 impl ReferenceClient {
@@ -219,6 +221,7 @@ impl ReferenceClient {
             workflow: Workflow::default(),
             initialize_id: FIRST_ID,
             reused: false,
+            leaked_state: None,
         }
     }
 
@@ -450,7 +453,9 @@ impl ReferenceClient {
         out: &mut Out,
     ) {
         let params = if self.stateless {
-            Some(self.stamp_meta(method, params))
+            let mut params = self.stamp_meta(method, params);
+            self.leak_state(&purpose, &mut params);
+            Some(params)
         } else {
             params
         };
@@ -636,7 +641,7 @@ impl ReferenceClient {
             },
             Purpose::Job(job, call) => {
                 let line = match &r.outcome {
-                    Ok(result) if self.stateless && stateless::needs_input(result) => {
+                    Ok(result) if self.stateless && self.needs_input(result) => {
                         self.on_input_required(&job, &call, result)
                     }
                     Ok(result) => {

@@ -37,12 +37,19 @@ const CLIENT_INFO: &str = "io.modelcontextprotocol/clientInfo";
 /// The method that opens a stateless session.
 const DISCOVER: &str = "server/discover";
 
-/// True for a result that asks for more input before it completes.
-pub(super) fn needs_input(result: &Value) -> bool {
-    result.get("resultType").and_then(Value::as_str) == Some("input_required")
-}
-
 impl ReferenceClient {
+    /// True for a result that asks for more input before it completes (the
+    /// `result-type-inferred` fault: also one without resultType that
+    /// carries inputRequests, which is complete).
+    pub(super) fn needs_input(&self, result: &Value) -> bool {
+        match result.get("resultType") {
+            Some(t) => t == "input_required",
+            None => {
+                self.has(ClientFault::ResultTypeInferred) && result.get("inputRequests").is_some()
+            }
+        }
+    }
+
     /// Opens a stateless session: `server/discover`, or the workflow at once.
     pub(super) fn start_stateless(&mut self, now_ms: u64, out: &mut Out) {
         if !self.discover {
@@ -236,6 +243,14 @@ impl ReferenceClient {
         if !responses.is_empty() {
             params.insert("inputResponses".into(), Value::Object(responses));
         }
+        if self.has(ClientFault::RetryStateLeaked) {
+            self.leaked_state.clone_from(&state);
+        }
+        let state = match state {
+            Some(s) if self.has(ClientFault::RetryStateAltered) => Some(format!("{s}x")),
+            None if self.has(ClientFault::RetryStateInvented) => Some("mcpspec-invented".into()),
+            other => other,
+        };
         if let Some(state) = state {
             params.insert("requestState".into(), Value::String(state));
         }
@@ -254,6 +269,17 @@ impl ReferenceClient {
         };
         self.workflow.retry(job, retry);
         line
+    }
+
+    /// The `retry-state-leaked` fault: a request of the workflow other than
+    /// a retry gets the last requestState too.
+    pub(super) fn leak_state(&self, purpose: &Purpose, params: &mut Value) {
+        let (Some(state), Purpose::Job(job, _)) = (&self.leaked_state, purpose) else {
+            return;
+        };
+        if !matches!(job, Job::Retry { .. }) {
+            params["requestState"] = Value::String(state.clone());
+        }
     }
 
     /// The answer to one entry of `inputRequests`: its method and result,

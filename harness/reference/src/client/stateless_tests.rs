@@ -94,8 +94,12 @@ fn clean_client_runs_statelessly_against_the_reference_server() {
                 CLIENT_NAME
             );
         }
-        assert_eq!(count(&s.to_server, "tools/list"), 3);
-        assert_eq!(count(&s.to_server, "prompts/get"), 5);
+        // Pages of two: the six tools and the eight input-required
+        // fixtures; the five prompts and the fixture prompt (retried once
+        // with the input it asks for when the client declares elicitation).
+        assert_eq!(count(&s.to_server, "tools/list"), 7);
+        let retried = usize::from(!bare);
+        assert_eq!(count(&s.to_server, "prompts/get"), 6 + retried);
         let ids: Vec<i64> = s
             .to_server
             .iter()
@@ -119,7 +123,9 @@ fn clean_client_runs_statelessly_against_the_reference_server() {
             .collect();
         if bare {
             assert_eq!(roots_calls.len(), 1);
-            assert_eq!(errors, [-32021]);
+            // The roots tool, and the fixtures that need a capability (all
+            // but test_input_required_result_capabilities, and the prompt).
+            assert_eq!(errors, [-32021; 9]);
         } else {
             assert_eq!(roots_calls.len(), 2, "the call and its retry");
             let retry = &roots_calls[1]["params"];
@@ -131,7 +137,7 @@ fn clean_client_runs_statelessly_against_the_reference_server() {
             assert!(errors.is_empty(), "{errors:?}");
             let done = s.stderr.iter().find(|l| l.contains("workflow done"));
             assert!(
-                done.is_some_and(|l| l.contains("6 tool(s) listed, 6 called")),
+                done.is_some_and(|l| l.contains("14 tool(s) listed, 14 called")),
                 "{done:?}"
             );
         }
@@ -399,6 +405,85 @@ fn input_required_is_answered_and_the_request_retried() {
         })
         .collect();
     assert!(log.iter().any(|l| l.contains("1 called")), "{log:?}");
+}
+
+/// The retry the client sends for an input_required answer to its call
+/// (asking for the roots, with `state` if any).
+fn retried(faults: &[ClientFault], state: Option<&str>) -> Value {
+    let mut ask = json!({ "inputRequests": { "r": { "method": "roots/list" } } });
+    if let Some(s) = state {
+        ask["requestState"] = json!(s);
+    }
+    let mut c = calling(faults, false);
+    let lines = writes(&c.on_frame(3, frame(&input_required(3, ask))));
+    assert_eq!(methods(&lines), ["tools/call"]);
+    lines[0]["params"].clone()
+}
+
+#[test]
+fn the_retry_faults_spoil_the_request_state() {
+    assert_eq!(retried(&[], Some("s"))["requestState"], "s");
+    assert!(retried(&[], None).get("requestState").is_none());
+    let altered = retried(&[ClientFault::RetryStateAltered], Some("s"));
+    assert_eq!(altered["requestState"], "sx");
+    let invented = retried(&[ClientFault::RetryStateInvented], None);
+    assert_eq!(invented["requestState"], "mcpspec-invented");
+}
+
+/// A client that has called the only tool (id 3) of a server offering
+/// tools and prompts: after the call, it lists the prompts.
+fn calling_before_prompts(faults: &[ClientFault]) -> ReferenceClient {
+    let mut c = ReferenceClient::new(ClientConfig {
+        version: V,
+        faults: faults.to_vec(),
+        ..ClientConfig::default()
+    });
+    c.start(0);
+    let caps = json!({ "tools": {}, "prompts": {} });
+    c.on_frame(1, frame(&discover_result(json!(["2026-07-28"]), caps)));
+    let list = json!({ "jsonrpc": "2.0", "id": 2, "result": { "resultType": "complete",
+        "tools": [{ "name": "ask", "inputSchema": { "type": "object" } }] } });
+    let lines = writes(&c.on_frame(2, frame(&list)));
+    assert_eq!(lines[0]["params"]["name"], "ask");
+    c
+}
+
+fn answer(c: &mut ReferenceClient, id: i64, result: Value) -> Vec<Value> {
+    let now = u64::try_from(id).unwrap_or_default();
+    writes(&c.on_frame(
+        now,
+        frame(&json!({ "jsonrpc": "2.0", "id": id, "result": result })),
+    ))
+}
+
+#[test]
+fn the_leak_fault_carries_the_state_into_the_next_request() {
+    let ask = json!({ "resultType": "input_required", "requestState": "s",
+        "inputRequests": { "r": { "method": "roots/list" } } });
+    let done = json!({ "resultType": "complete", "content": [] });
+    for (faults, leaked) in [(vec![], false), (vec![ClientFault::RetryStateLeaked], true)] {
+        let mut c = calling_before_prompts(&faults);
+        let retry = answer(&mut c, 3, ask.clone());
+        assert_eq!(retry[0]["params"]["requestState"], "s");
+        let next = answer(&mut c, 4, done.clone());
+        assert_eq!(methods(&next), ["prompts/list"]);
+        let carried = next[0]["params"].get("requestState").is_some();
+        assert_eq!(carried, leaked, "{faults:?}: {}", next[0]);
+    }
+}
+
+#[test]
+fn a_result_without_result_type_is_complete_unless_the_fault_infers_one() {
+    let bait = json!({ "content": [], "inputRequests": { "r": { "method": "roots/list" } } });
+    let mut clean = calling_before_prompts(&[]);
+    assert_eq!(
+        methods(&answer(&mut clean, 3, bait.clone())),
+        ["prompts/list"]
+    );
+    let mut faulty = calling_before_prompts(&[ClientFault::ResultTypeInferred]);
+    let next = answer(&mut faulty, 3, bait);
+    assert_eq!(methods(&next), ["tools/call"]);
+    assert!(next[0]["params"]["inputResponses"]["r"].is_object());
 }
 
 #[test]

@@ -3,6 +3,7 @@
 //! so a new fault does not compile without its detector.
 
 use crate::fault_detectors as content;
+use crate::input_required as mrtr;
 use crate::stateless_detectors as stateless;
 use crate::support::{exit_code, json_lines, methods, slow_call, split_response, writes, Client};
 use mcpspec_reference::{Fault, Transport};
@@ -245,6 +246,14 @@ fn detector(fault: Fault) -> Detector {
         Fault::ListenUnrequested => stateless::listen_unrequested,
         Fault::ListenNoSubscriptionId => stateless::listen_no_subscription_id,
         Fault::ListenAckSuperset => stateless::listen_ack_superset,
+        Fault::InputRequiredOnList => mrtr::on_list,
+        Fault::InputRequiredUndeclared => mrtr::undeclared,
+        Fault::InputRequiredStateUnverified => mrtr::state_unverified,
+        Fault::InputRequiredMissingError => mrtr::missing_error,
+        Fault::InputRequiredExtraRejected => mrtr::extra_rejected,
+        Fault::InputRequiredUnvalidated => mrtr::unvalidated,
+        Fault::InputRequiredRetryIgnored => mrtr::retry_ignored,
+        Fault::InputRequiredResultTypeMissing => mrtr::result_type_missing,
         // Carried out by the HTTP driver (`mcpspec-reference-http`, whose tests
         // detect them); `http_faults_leave_the_sans_io_server_alone` below.
         Fault::HttpUnknownSession400
@@ -579,4 +588,12 @@ fault_tests! {
     listen_unrequested => ListenUnrequested,
     listen_no_subscription_id => ListenNoSubscriptionId,
     listen_ack_superset => ListenAckSuperset,
+    input_required_on_list => InputRequiredOnList,
+    input_required_undeclared => InputRequiredUndeclared,
+    input_required_state_unverified => InputRequiredStateUnverified,
+    input_required_missing_error => InputRequiredMissingError,
+    input_required_extra_rejected => InputRequiredExtraRejected,
+    input_required_unvalidated => InputRequiredUnvalidated,
+    input_required_retry_ignored => InputRequiredRetryIgnored,
+    input_required_result_type_missing => InputRequiredResultTypeMissing,
 }

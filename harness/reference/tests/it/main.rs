@@ -8,6 +8,7 @@ mod support;
 
 mod fault_detectors;
 mod faults;
+mod input_required;
 mod jsonrpc;
 mod lifecycle;
 mod listen;

@@ -148,10 +148,11 @@ fn lists_page_and_include_the_roots_tool() {
             None => break,
         }
     }
-    assert_eq!(
-        names,
-        ["echo", "add", "fail", "slow", "structured", "roots"].map(Value::from)
-    );
+    let mut expected: Vec<Value> = ["echo", "add", "fail", "slow", "structured", "roots"]
+        .map(Value::from)
+        .to_vec();
+    expected.extend(mcpspec_reference::offer::INPUT_REQUIRED_TOOLS.map(Value::from));
+    assert_eq!(names, expected);
     // The handshake-era versions do not have it.
     let mut old = Client::ready("2025-11-25", &[]);
     let (all, _) = old.list_all("tools/list", "tools");
