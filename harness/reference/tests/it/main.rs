@@ -8,6 +8,7 @@ mod support;
 
 mod fault_detectors;
 mod faults;
+mod fixture_detectors;
 mod jsonrpc;
 mod lifecycle;
 mod listen;

@@ -150,7 +150,26 @@ fn lists_page_and_include_the_roots_tool() {
     }
     assert_eq!(
         names,
-        ["echo", "add", "fail", "slow", "structured", "roots"].map(Value::from)
+        [
+            "echo",
+            "add",
+            "fail",
+            "slow",
+            "structured",
+            // The conformance fixture's tools of 2026-07-28 (no sampling or
+            // elicitation mid-call: the stateless protocol has none).
+            "test_simple_text",
+            "test_image_content",
+            "test_audio_content",
+            "test_embedded_resource",
+            "test_multiple_content_types",
+            "test_tool_with_logging",
+            "test_tool_with_progress",
+            "test_error_handling",
+            "json_schema_2020_12_tool",
+            "roots"
+        ]
+        .map(Value::from)
     );
     // The handshake-era versions do not have it.
     let mut old = Client::ready("2025-11-25", &[]);
