@@ -19,6 +19,10 @@ use super::{Conn, Side};
 pub(super) struct ClientSide {
     /// The record of the standing GET stream, once it answered.
     get_record: Option<HttpRecord>,
+    /// The capabilities the harness declares as the client (the
+    /// scenario's `client_capabilities`): stamped into the `_meta` of
+    /// 2026-07-28 requests. `None`: none declared (`{}`).
+    pub(super) capabilities: Option<serde_json::Value>,
 }
 
 impl ClientSide {
@@ -31,6 +35,15 @@ impl ClientSide {
 }
 
 impl Conn {
+    /// The capabilities the harness declares as the client of the server
+    /// under test, in the `_meta` of 2026-07-28 requests (the handshake's
+    /// `initialize` carries them itself). No effect when serving a client.
+    pub fn declare_client_capabilities(&mut self, caps: serde_json::Value) {
+        if let Side::Client(side) = &mut self.side {
+            side.capabilities = Some(caps);
+        }
+    }
+
     /// Opens the standing GET stream (Streamable HTTP) and waits up to
     /// `within` for the server's answer to the GET: its record.
     pub async fn open_get_stream(&mut self, within: Duration) -> Result<HttpRecord, String> {
