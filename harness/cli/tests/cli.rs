@@ -319,7 +319,11 @@ steps:
     for (declare, code) in [(true, 0), (false, 1)] {
         let dir = temp_dir(&format!("declared-{declare}"));
         for (name, text, caps) in [
-            ("sampling", sampling, "client_capabilities: { sampling: {} }\n"),
+            (
+                "sampling",
+                sampling,
+                "client_capabilities: { sampling: {} }\n",
+            ),
             ("roots", roots, "client_capabilities: { roots: {} }\n"),
         ] {
             let file = dir.join(format!("server/demo/declared-{name}.yaml"));
@@ -335,8 +339,16 @@ steps:
             "server/demo/",
         ]);
         let stdout = String::from_utf8_lossy(&out.stdout);
-        assert_eq!(out.status.code(), Some(code), "declared {declare}: {stdout}");
-        let expected = if declare { "2 passed, 0 failed" } else { "0 passed, 2 failed" };
+        assert_eq!(
+            out.status.code(),
+            Some(code),
+            "declared {declare}: {stdout}"
+        );
+        let expected = if declare {
+            "2 passed, 0 failed"
+        } else {
+            "0 passed, 2 failed"
+        };
         assert!(stdout.contains(expected), "declared {declare}: {stdout}");
     }
 }

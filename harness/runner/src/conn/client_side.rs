@@ -19,10 +19,6 @@ use super::{Conn, Side};
 pub(super) struct ClientSide {
     /// The record of the standing GET stream, once it answered.
     get_record: Option<HttpRecord>,
-    /// The capabilities the harness declares as the client (the
-    /// scenario's `client_capabilities`): stamped into the `_meta` of
-    /// 2026-07-28 requests. `None`: none declared (`{}`).
-    pub(super) capabilities: Option<serde_json::Value>,
 }
 
 impl ClientSide {
@@ -39,8 +35,8 @@ impl Conn {
     /// under test, in the `_meta` of 2026-07-28 requests (the handshake's
     /// `initialize` carries them itself). No effect when serving a client.
     pub fn declare_client_capabilities(&mut self, caps: serde_json::Value) {
-        if let Side::Client(side) = &mut self.side {
-            side.capabilities = Some(caps);
+        if let Side::Client(_) = self.side {
+            self.client_capabilities = Some(caps);
         }
     }
 

@@ -316,11 +316,6 @@ fn check_role(ctx: &Ctx, id: &str, steps: &[crate::model::Step]) -> Result<(), S
             StepKind::Reply(r) if !client && matches!(r.answer, ReplyAnswer::Fixture) => Some(
                 "`reply` without `result` or `error` answers as the harness's fixture server: only client scenarios (`client/...`) have one; give the answer",
             ),
-            StepKind::Expect(e)
-                if !client && e.label.is_some() && !matches!(e.selector, Selector::Request(_)) =>
-            {
-                Some("`expect` with `as` takes a request: give it `request: <method>`")
-            }
             StepKind::Discover(_) | StepKind::RepeatUntil(_) | StepKind::Http(_) if client => Some(
                 "this step explores a server: client scenarios (`client/...`) cannot use it",
             ),
