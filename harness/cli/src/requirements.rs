@@ -80,6 +80,9 @@ impl Row {
         if let Some(why) = self.req.excluded {
             v["excluded"] = json!(why);
         }
+        if let Some(profile) = self.req.profile {
+            v["profile"] = json!(profile);
+        }
         v
     }
 }
@@ -177,10 +180,11 @@ pub struct Coverage {
 }
 
 impl Coverage {
-    /// Excluded requirements count in `excluded`, never in a total.
+    /// Excluded requirements count in `excluded`, never in a total; rules
+    /// of a test profile (the official fixture's contract) count nowhere.
     pub fn of(rows: &[Row]) -> Coverage {
         let mut c = Coverage::default();
-        for row in rows {
+        for row in rows.iter().filter(|r| r.req.profile.is_none()) {
             let covered = match row.status() {
                 Status::Excluded(_) => {
                     c.excluded += 1;
@@ -216,5 +220,37 @@ impl Coverage {
             "should_total": self.should_total,
             "excluded": self.excluded,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A profile rule (the official fixture's contract) is judged and listed,
+    /// but it is not the specification's: it counts in no coverage total,
+    /// whether or not a scenario names it.
+    #[test]
+    fn profile_rules_count_in_no_total() {
+        let area =
+            mcpspec_engine::catalogue::area_of("fixture.tools.image").expect("the fixture area");
+        let req = mcpspec_engine::lookup("fixture.tools.image").expect("catalogued");
+        let spec = mcpspec_engine::lookup("ping.respond").expect("catalogued");
+        let row = |req: &'static Requirement, named: bool| Row {
+            req,
+            area,
+            scenarios: if named {
+                vec!["server/x".to_owned()]
+            } else {
+                Vec::new()
+            },
+            oracle: None,
+        };
+        let c = Coverage::of(&[row(req, true), row(req, false), row(spec, true)]);
+        assert_eq!((c.must_covered, c.must_total, c.excluded), (1, 1, 0));
+        assert_eq!(
+            row(req, true).to_json(Version::V2025_11_25)["profile"],
+            "fixture"
+        );
     }
 }

@@ -294,3 +294,61 @@ fn fail_fast_stops_at_the_first_failure() {
     assert!(finished < planned, "{finished} of {planned}");
     assert_eq!(doc["summary"]["failed"], 1, "{}", doc["summary"]);
 }
+
+/// `client_capabilities` are what the harness declares as the client: in
+/// `initialize` (the reference's test_sampling asks only a client that
+/// declared sampling, and the scenario answers its request with `reply`),
+/// and in the `_meta` of 2026-07-28 requests (its roots tool asks only a
+/// request that declared roots). Without the declaration both scenarios fail.
+#[test]
+fn declared_client_capabilities_reach_the_server_and_its_requests_are_answered() {
+    let sampling = "id: server/demo/declared-sampling\ntitle: t\nrequirements: [fixture.tools.sampling]\nlevel: must\nversions: [2025-11-25]\nCAPS\
+steps:
+  - send: { method: tools/call, params: { name: test_sampling, arguments: { prompt: hi } } }
+    as: call
+  - expect: { request: sampling/createMessage, within: 2s }
+    as: asked
+  - reply: { to: asked, result: { role: assistant, content: { type: text, text: hello }, model: m } }
+  - expect: { response_to: call, result: { content: [{ type: text }] }, within: 2s }
+";
+    let roots = "id: server/demo/declared-roots\ntitle: t\nrequirements: [tools.call.result-shape]\nlevel: must\nversions: [2026-07-28]\nCAPS\
+steps:
+  - send: { method: tools/call, params: { name: roots, arguments: {} } }
+    expect: { result: { resultType: input_required }, within: 2s }
+";
+    for (declare, code) in [(true, 0), (false, 1)] {
+        let dir = temp_dir(&format!("declared-{declare}"));
+        for (name, text, caps) in [
+            (
+                "sampling",
+                sampling,
+                "client_capabilities: { sampling: {} }\n",
+            ),
+            ("roots", roots, "client_capabilities: { roots: {} }\n"),
+        ] {
+            let file = dir.join(format!("server/demo/declared-{name}.yaml"));
+            std::fs::create_dir_all(file.parent().expect("parent")).expect("dirs");
+            let text = text.replace("CAPS", if declare { caps } else { "" });
+            std::fs::write(&file, text).expect("write");
+        }
+        let out = mcpspec(&[
+            "server",
+            "--scenarios",
+            dir.to_str().expect("utf-8"),
+            "--filter",
+            "server/demo/",
+        ]);
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(
+            out.status.code(),
+            Some(code),
+            "declared {declare}: {stdout}"
+        );
+        let expected = if declare {
+            "2 passed, 0 failed"
+        } else {
+            "0 passed, 2 failed"
+        };
+        assert!(stdout.contains(expected), "declared {declare}: {stdout}");
+    }
+}

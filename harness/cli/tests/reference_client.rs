@@ -42,7 +42,10 @@ fn clean_client_completes_its_workflow_against_the_reference_server_over_stdio()
         "resources/templates/list",
         "prompts/get greet",
         "logging/setLevel info: ok",
-        "workflow done: 5 tool(s) listed, 5 called",
+        // The reference's own five tools and the conformance fixture's 13;
+        // test_sampling asks this client mid-call, which answers.
+        "tools/call test_sampling: ok",
+        "workflow done: 18 tool(s) listed, 18 called",
         "0 error answer(s), 0 unanswered",
     ] {
         assert_shows(&run, needle);
@@ -78,7 +81,8 @@ fn clean_client_over_streamable_http_and_legacy_sse() {
     let server = HttpReference::start(&[]);
     let run = client(&["--timeout", "5s", "--url", &server.mcp()]);
     assert_eq!(run.code, Some(0), "{}", run.stderr);
-    assert_shows(&run, "workflow done: 5 tool(s) listed, 5 called");
+    assert_shows(&run, "tools/call test_elicitation: ok");
+    assert_shows(&run, "workflow done: 18 tool(s) listed, 18 called");
     assert_shows(&run, "0 error answer(s), 0 unanswered");
 
     let sse = server.sse();
@@ -174,8 +178,10 @@ fn at_2026_07_28_the_client_runs_statelessly_over_stdio() {
         "running statelessly: no initialize",
         "tools/call roots: input_required (roots/list)",
         "tools/call roots: ok (retry 1",
-        // The six tools and the eight input-required fixtures.
-        "workflow done: 14 tool(s) listed, 14 called",
+        // Its own five, nine of the conformance fixture (none asks the
+        // client mid-call at 2026-07-28), roots and the eight input-required
+        // fixtures.
+        "workflow done: 23 tool(s) listed, 23 called",
         "0 error answer(s), 0 unanswered, 0 skipped",
     ] {
         assert_shows(&run, needle);
@@ -196,7 +202,7 @@ fn at_2026_07_28_the_client_runs_statelessly_over_stdio() {
     ]);
     assert_eq!(run.code, Some(0), "{}", run.stderr);
     assert!(!shows(&run, "server/discover sent"), "{}", run.stderr);
-    assert_shows(&run, "14 tool(s) listed, 14 called");
+    assert_shows(&run, "23 tool(s) listed, 23 called");
 }
 
 #[test]

@@ -84,6 +84,7 @@ fn failures_are_matched_explained_or_unmatched() {
         case("server/lifecycle/ping/operating", "2025-11-25", "pass", ""),
         case("server/tools/call/content-blocks", "2025-11-25", "not_applicable", "no tool fits"),
         case("server/prompts/get/image-content", "2025-11-25", "not_applicable", "no prompt fits"),
+        case("server/fixture/tools/image", "2025-11-25", "not_applicable", "no test_image_content"),
     ]);
     let (code, stdout) = compare(&tmp, results);
 
@@ -97,7 +98,7 @@ fn failures_are_matched_explained_or_unmatched() {
         line_of(&stdout, "tools-call-image").starts_with("explained"),
         "{stdout}"
     );
-    assert!(stdout.contains("not applicable: no prompt fits | no tool fits"));
+    assert!(stdout.contains("not applicable: no prompt fits | no test_image_content | no tool fits"));
     assert!(
         line_of(&stdout, "no-such-official").starts_with("UNMATCHED"),
         "{stdout}"

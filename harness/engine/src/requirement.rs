@@ -58,6 +58,12 @@ pub struct Requirement {
     /// out of scope, it is only a UI concern, it is not observable over the
     /// wire…). `None`: checked, or not yet covered.
     pub excluded: Option<&'static str>,
+    /// `Some(name)`: a rule of a test profile, not of the specification —
+    /// `fixture`, the contract of the official conformance suite's fixture
+    /// server (what its named tools, prompts and resources return). Judged
+    /// when a target exposes those names, reported like any rule, and never
+    /// counted in a coverage total (the specification does not say it).
+    pub profile: Option<&'static str>,
 }
 
 impl Requirement {

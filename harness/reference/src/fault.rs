@@ -5,7 +5,10 @@
 //! harness must be able to fail"): every scenario must catch at least one fault,
 //! and the clean server must pass everything. A fault is only listed here when
 //! the behaviour it switches on is a genuine violation of a citable MUST or
-//! SHOULD; see [`Fault::requirement`] and [`Fault::section`].
+//! SHOULD; see [`Fault::requirement`] and [`Fault::section`]. The `fixture-*`
+//! faults are the exception that proves it: each breaks the contract of the
+//! official conformance suite's fixture server (a `fixture.*` rule of the
+//! catalogue's fixture profile), which the fixture scenarios judge.
 //!
 //! Each fault names the catalogued requirement it breaks by its typed id
 //! (`mcpspec_engine::ids`); sections are relative to
@@ -157,6 +160,20 @@ pub enum Fault {
     SseUnknownSessionHang,
     SseAnswerInPostBody,
     LeakOnMalformed,
+    // ── the fixture profile (the official conformance fixture's names) ──
+    FixtureSimpleTextEmpty,
+    FixtureImageMissing,
+    FixtureAudioMime,
+    FixtureResourceMimeMissing,
+    FixtureErrorAsProtocolError,
+    FixtureProgressSilent,
+    FixtureLoggingSilent,
+    FixtureClientRequestsSkipped,
+    FixtureElicitationSchemaPlain,
+    FixtureSchemaStripped,
+    FixturePromptContentMissing,
+    FixtureArgumentsIgnored,
+    FixtureCompletionRefused,
 }
 
 /// The static description of a fault.
@@ -303,6 +320,19 @@ impl Fault {
         Fault::SseUnknownSessionHang,
         Fault::SseAnswerInPostBody,
         Fault::LeakOnMalformed,
+        Fault::FixtureSimpleTextEmpty,
+        Fault::FixtureImageMissing,
+        Fault::FixtureAudioMime,
+        Fault::FixtureResourceMimeMissing,
+        Fault::FixtureErrorAsProtocolError,
+        Fault::FixtureProgressSilent,
+        Fault::FixtureLoggingSilent,
+        Fault::FixtureClientRequestsSkipped,
+        Fault::FixtureElicitationSchemaPlain,
+        Fault::FixtureSchemaStripped,
+        Fault::FixturePromptContentMissing,
+        Fault::FixtureArgumentsIgnored,
+        Fault::FixtureCompletionRefused,
     ];
 
     fn info(self) -> Info {
@@ -681,6 +711,60 @@ impl Fault {
                 "leak-on-malformed", Should, &ids::JSONRPC_ROBUSTNESS_SURVIVES_INVALID, "basic#messages",
                 "keeps 256 KiB of memory for every unparseable line it answers, so that a stream of malformed input makes it grow without bound (only the fuzzer's memory oracle sees it)",
             ).only(STDIO).fuzz_only(),
+            // ── the fixture profile: each breaks the official conformance
+            // fixture's contract (a `fixture.*` profile rule, not the spec's).
+            Fault::FixtureSimpleTextEmpty => info(
+                "fixture-simple-text-empty", Must, &ids::FIXTURE_TOOLS_SIMPLE_TEXT, "server/tools#calling-tools",
+                "fixture tool test_simple_text returns an empty content array",
+            ),
+            Fault::FixtureImageMissing => info(
+                "fixture-image-missing", Must, &ids::FIXTURE_TOOLS_IMAGE, "server/tools#image-content",
+                "fixture tools test_image_content and test_multiple_content_types leave their image item out (only text remains)",
+            ),
+            Fault::FixtureAudioMime => info(
+                "fixture-audio-mime", Must, &ids::FIXTURE_TOOLS_AUDIO, "server/tools#audio-content",
+                "fixture tool test_audio_content labels its WAV clip audio/mpeg instead of audio/wav",
+            ),
+            Fault::FixtureResourceMimeMissing => info(
+                "fixture-resource-mime-missing", Must, &ids::FIXTURE_TOOLS_EMBEDDED_RESOURCE, "server/tools#embedded-resources",
+                "leaves mimeType out of the fixture's test_embedded_resource resource and of test://static-text and test://static-binary contents (optional in the schema, required by the fixture)",
+            ),
+            Fault::FixtureErrorAsProtocolError => info(
+                "fixture-error-as-protocol-error", Must, &ids::FIXTURE_TOOLS_ERROR, "server/tools#error-handling",
+                "fixture tool test_error_handling fails with a JSON-RPC error -32603 instead of a result with isError true",
+            ),
+            Fault::FixtureProgressSilent => info(
+                "fixture-progress-silent", Must, &ids::FIXTURE_TOOLS_PROGRESS, "basic/utilities/progress",
+                "fixture tool test_tool_with_progress answers at once, without progress notifications, even when given a progress token",
+            ),
+            Fault::FixtureLoggingSilent => info(
+                "fixture-logging-silent", Must, &ids::FIXTURE_TOOLS_LOGGING, "server/utilities/logging",
+                "fixture tool test_tool_with_logging logs nothing of its own while it runs",
+            ),
+            Fault::FixtureClientRequestsSkipped => info(
+                "fixture-client-requests-skipped", Must, &ids::FIXTURE_TOOLS_SAMPLING, "client/sampling",
+                "fixture tools test_sampling and test_elicitation* answer at once without sending sampling/createMessage or elicitation/create to a client that declared the capability",
+            ),
+            Fault::FixtureElicitationSchemaPlain => info(
+                "fixture-elicitation-schema-plain", Must, &ids::FIXTURE_TOOLS_ELICITATION_DEFAULTS, "client/elicitation#supported-schema-types",
+                "the fixture's elicitation forms lose their SEP-1034 defaults, and its SEP-1330 titled enums become plain enums (no titles)",
+            ),
+            Fault::FixtureSchemaStripped => info(
+                "fixture-schema-stripped", Must, &ids::FIXTURE_TOOLS_JSON_SCHEMA_2020_12, "basic#json-schema-usage",
+                "lists fixture tool json_schema_2020_12_tool with a plain object inputSchema: $schema, $defs, $anchor, allOf/anyOf, if/then/else and additionalProperties stripped",
+            ),
+            Fault::FixturePromptContentMissing => info(
+                "fixture-prompt-content-missing", Must, &ids::FIXTURE_PROMPTS_SIMPLE, "server/prompts#getting-a-prompt",
+                "fixture prompt test_simple_prompt has no messages, and test_prompt_with_image and test_prompt_with_embedded_resource give text instead of their image and resource",
+            ),
+            Fault::FixtureArgumentsIgnored => info(
+                "fixture-arguments-ignored", Must, &ids::FIXTURE_PROMPTS_ARGUMENTS, "server/prompts#getting-a-prompt",
+                "fixture prompt test_prompt_with_arguments leaves arg2 out of its text, and reads of test://template/{id}/data do not mention the id",
+            ),
+            Fault::FixtureCompletionRefused => info(
+                "fixture-completion-refused", Must, &ids::FIXTURE_COMPLETION_PROMPT_ARGUMENT, "server/utilities/completion",
+                "answers completion/complete for the fixture prompt test_prompt_with_arguments with error -32602 instead of a result",
+            ),
         }
     }
 

@@ -96,19 +96,22 @@ impl ReferenceServer {
                 &params,
             ),
             "tools/call" => return self.call_tool(now_ms, version, req, &params, batch, out),
-            "resources/list" => self.list(
-                ListKind::Resources,
-                resources::definitions(self.faults),
-                &params,
-            ),
+            "resources/list" => {
+                let mut all = resources::definitions(self.faults);
+                all.extend(crate::fixtures::library::resource_definitions());
+                self.list(ListKind::Resources, all, &params)
+            }
             "resources/templates/list" => {
-                self.list(ListKind::Templates, resources::templates(), &params)
+                let mut all = resources::templates();
+                all.extend(crate::fixtures::library::template_definitions());
+                self.list(ListKind::Templates, all, &params)
             }
             "resources/read" => self.read_resource(&params, now_ms, version),
             "resources/subscribe" => self.subscribe(&params, now_ms, true),
             "resources/unsubscribe" => self.subscribe(&params, now_ms, false),
             "prompts/list" => {
                 let mut all = prompts::definitions();
+                all.extend(crate::fixtures::library::prompt_definitions());
                 if version >= Version::V2026_07_28 {
                     all.push(crate::mrtr::prompt_definition());
                 }
@@ -116,7 +119,7 @@ impl ReferenceServer {
             }
             "prompts/get" => self.get_prompt(&params, version),
             "logging/setLevel" => self.set_level(&params),
-            "completion/complete" => complete(&params),
+            "completion/complete" => complete(&params, self.faults),
             other => Err(RpcError::method_not_found(other)),
         };
         Reply::Now(result)
@@ -239,8 +242,28 @@ impl ReferenceServer {
             json!({ "event": "tools/call", "tool": name, "arguments": args }),
         );
         self.log(out, LogLevel::Info, json!(format!("calling tool {name}")));
-        match tools::run(name, &args, version, self.faults) {
+        let caps = self
+            .request_capabilities()
+            .cloned()
+            .unwrap_or_else(|| self.client_capabilities.clone());
+        let run = crate::fixtures::run_tool(name, &args, version, self.faults, &caps)
+            .unwrap_or_else(|| tools::run(name, &args, version, self.faults));
+        match run {
             Err(e) => Reply::Now(Err(e)),
+            Ok(ToolRun::Logged { messages, result }) => {
+                for n in 1..=messages {
+                    self.log(
+                        out,
+                        LogLevel::Info,
+                        json!(format!("{name}: message {n} of {messages}")),
+                    );
+                }
+                Reply::Now(Ok(result))
+            }
+            Ok(ToolRun::Ask(ask)) => {
+                self.send_ask(ask, req.id.clone(), batch, out);
+                Reply::Deferred
+            }
             Ok(ToolRun::Done(mut result)) => {
                 tools::apply_result_faults(&mut result, self.faults);
                 if result.get("isError") == Some(&Value::Bool(true)) {
@@ -364,11 +387,12 @@ impl ReferenceServer {
                 ))
             }
         };
-        prompts::get(name, &args, version, self.faults)
+        crate::fixtures::library::get_prompt(name, &args, self.faults)
+            .unwrap_or_else(|| prompts::get(name, &args, version, self.faults))
     }
 }
 
-fn complete(params: &Map<String, Value>) -> Result<Value, RpcError> {
+fn complete(params: &Map<String, Value>, faults: FaultSet) -> Result<Value, RpcError> {
     let Some(Value::Object(reference)) = params.get("ref") else {
         return Err(RpcError::invalid_params(
             "completion/complete requires ref (an object)",
@@ -384,8 +408,11 @@ fn complete(params: &Map<String, Value>) -> Result<Value, RpcError> {
     let candidates = match reference.get("type").and_then(Value::as_str) {
         Some("ref/prompt") => {
             let name = required_str(reference, "name", "completion/complete ref/prompt")?;
-            prompts::complete(name, arg_name)
-                .ok_or_else(|| RpcError::invalid_params(format!("unknown prompt: {name}")))?
+            match crate::fixtures::library::complete_prompt(name, arg_name, faults) {
+                Some(candidates) => candidates?,
+                None => prompts::complete(name, arg_name)
+                    .ok_or_else(|| RpcError::invalid_params(format!("unknown prompt: {name}")))?,
+            }
         }
         Some("ref/resource") => {
             let uri = required_str(reference, "uri", "completion/complete ref/resource")?;

@@ -20,6 +20,9 @@
 //! - `timers`: the `slow` tool's progress and completion, counter updates, cancellation.
 //! - `tools`, `resources`, `prompts`: what the server offers; `content`: the
 //!   non-text content blocks of the `media` prompt.
+//! - `fixtures`: the official conformance fixture's names (`test_simple_text`,
+//!   `test://static-text`, …), listed after the reference's own; `fixtures::asks`
+//!   sends `sampling/createMessage` and `elicitation/create` mid-call.
 //! - `cursor` (with `b64`): opaque, checksummed pagination cursors.
 //! - `stateless`: 2026-07-28 — which requests it judges, `_meta` checks,
 //!   `server/discover`, result members, the `roots` tool (-32021).
@@ -51,6 +54,7 @@ mod content;
 mod cursor;
 mod error;
 pub mod fault;
+mod fixtures;
 mod handlers;
 mod listen;
 mod log_level;

@@ -194,7 +194,8 @@ pub(crate) fn read(uri: &str, now_ms: u64, faults: FaultSet) -> Option<Value> {
         })),
         _ => TEMPLATES
             .iter()
-            .find_map(|t| t.matches(uri).map(|v| t.contents(uri, v))),
+            .find_map(|t| t.matches(uri).map(|v| t.contents(uri, v)))
+            .or_else(|| crate::fixtures::library::read(uri, faults)),
     }
 }
 

@@ -92,6 +92,11 @@ pub struct ReferenceServer {
     pub(crate) next_batch: u64,
     /// The client declared the `roots` capability (used by `early-request`).
     pub(crate) client_has_roots: bool,
+    /// The capabilities the client declared in `initialize`.
+    pub(crate) client_capabilities: Map<String, Value>,
+    /// Requests to the client (fixture tools asking mid-call), unanswered.
+    pub(crate) asks: Vec<crate::fixtures::asks::Pending>,
+    pub(crate) next_ask: u64,
     /// Work to do right after the initialize response has been written.
     pub(crate) after_initialize: bool,
     /// The stateless request being served (its `_meta`), while it is.
@@ -124,6 +129,9 @@ impl ReferenceServer {
             batches: Vec::new(),
             next_batch: 0,
             client_has_roots: false,
+            client_capabilities: Map::new(),
+            asks: Vec::new(),
+            next_ask: 0,
             after_initialize: false,
             scope: None,
             remembered_capabilities: Map::new(),
@@ -284,10 +292,14 @@ impl ReferenceServer {
                 self.after_responses(out);
             }
             Message::Notification(n) => self.on_notification(now_ms, &n.method, n.params, out),
-            Message::Response(r) => out.stderr(format!(
-                "{SERVER_NAME}: ignoring a response from the client ({})",
-                Message::Response(r).describe()
-            )),
+            Message::Response(r) => {
+                if !self.on_client_response(&r, out) {
+                    out.stderr(format!(
+                        "{SERVER_NAME}: ignoring a response from the client ({})",
+                        Message::Response(r).describe()
+                    ));
+                }
+            }
         }
     }
 
@@ -326,7 +338,9 @@ impl ReferenceServer {
                 Ok(Message::Notification(n)) => {
                     self.on_notification(now_ms, &n.method, n.params, out)
                 }
-                Ok(Message::Response(_)) => {}
+                Ok(Message::Response(r)) => {
+                    self.on_client_response(&r, out);
+                }
             }
         }
         if waiting.is_empty() {
@@ -425,6 +439,10 @@ impl ReferenceServer {
             _ => Value::from(version.as_str()),
         };
         self.client_has_roots = capabilities.is_some_and(|c| c.get("roots").is_some());
+        self.client_capabilities = capabilities
+            .and_then(Value::as_object)
+            .cloned()
+            .unwrap_or_default();
         self.phase = Phase::Initialized(version);
         self.after_initialize = true;
 

@@ -199,7 +199,7 @@ impl ReferenceServer {
     }
 
     /// Sends a deferred answer, or files it with its batch.
-    fn deliver(&mut self, batch: Option<u64>, id: &Id, msg: Message, out: &mut Outbox) {
+    pub(crate) fn deliver(&mut self, batch: Option<u64>, id: &Id, msg: Message, out: &mut Outbox) {
         let Some(b) = batch.and_then(|b| self.batches.iter().position(|p| p.id == b)) else {
             out.send(&msg);
             return;
@@ -236,6 +236,13 @@ impl ReferenceServer {
             out.stderr(format!(
                 "{SERVER_NAME}: subscription {id} ended by the client"
             ));
+            return;
+        }
+        if let Some(batch) = self.drop_ask(&id) {
+            out.stderr(format!(
+                "{SERVER_NAME}: call {id} cancelled while it waited for the client"
+            ));
+            self.release_from_batch(batch, &id, out);
             return;
         }
         let Some(index) = self.calls.iter().position(|c| c.id == id && !c.cancelled) else {

@@ -126,6 +126,8 @@ pub(crate) fn definitions(version: Version, faults: FaultSet) -> Vec<Value> {
     if version >= Version::V2025_11_25 && faults.has(Fault::ToolNameFormat) {
         tools[1]["name"] = Value::from(BAD_ADD_NAME);
     }
+    // The official conformance fixture's tools follow the reference's own.
+    tools.extend(crate::fixtures::tool_definitions(version, faults));
     if version >= Version::V2026_07_28 {
         tools.push(crate::stateless::roots::definition());
         tools.extend(crate::mrtr::tool_definitions());
@@ -185,6 +187,12 @@ pub(crate) enum ToolRun {
     Done(Value),
     /// The `slow` tool: finish after `duration_ms`, in `steps` progress steps.
     Slow { duration_ms: u64, steps: u64 },
+    /// Log `messages` notifications/message, then answer with `result`
+    /// (the fixture's `test_tool_with_logging`).
+    Logged { messages: usize, result: Value },
+    /// Ask the client first; its answer makes the result (the fixture's
+    /// sampling and elicitation tools).
+    Ask(crate::fixtures::asks::Ask),
 }
 
 /// A `CallToolResult` with one text content block.
@@ -327,7 +335,10 @@ mod tests {
     fn definitions_follow_the_version() {
         let old = definitions(Version::V2025_03_26, FaultSet::default());
         let new = definitions(Version::V2025_06_18, FaultSet::default());
-        assert_eq!(old.len(), NAMES.len());
+        // The reference's own tools first, then the conformance fixture's.
+        let fixtures = crate::fixtures::tool_definitions(Version::V2025_03_26, FaultSet::default());
+        assert_eq!(old.len(), NAMES.len() + fixtures.len());
+        assert_eq!(old[NAMES.len()..], fixtures[..]);
         for (tool, name) in old.iter().zip(NAMES) {
             assert_eq!(tool["name"], name);
             assert_eq!(tool["inputSchema"]["type"], "object");
@@ -335,7 +346,7 @@ mod tests {
         assert!(old.iter().all(|t| t.get("outputSchema").is_none()));
         assert!(new[4].get("outputSchema").is_some());
         assert!(old.iter().all(|t| t.get("title").is_none()));
-        assert!(new.iter().all(|t| t["title"].is_string()));
+        assert!(new[..NAMES.len()].iter().all(|t| t["title"].is_string()));
     }
 
     #[test]

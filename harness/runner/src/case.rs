@@ -211,7 +211,9 @@ pub async fn run_case(case: &Case, cfg: &CaseConfig) -> CaseResult {
     let conn = if cfg.target.is_client() {
         Conn::serving(proc, case.version, cfg.startup_timeout)
     } else {
-        Conn::new(proc, case.version, cfg.startup_timeout)
+        let mut conn = Conn::new(proc, case.version, cfg.startup_timeout);
+        conn.declare_client_capabilities(scenario.client_capabilities.clone());
+        conn
     };
     let mut ctx = Ctx {
         conn,
@@ -416,7 +418,7 @@ async fn handshake(ctx: &mut Ctx<'_>) -> Result<(), Stop> {
         "initialize",
         Some(json!({
             "protocolVersion": version,
-            "capabilities": {},
+            "capabilities": ctx.scenario.client_capabilities,
             "clientInfo": { "name": "mcpspec", "version": env!("CARGO_PKG_VERSION") },
         })),
     );

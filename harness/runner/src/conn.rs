@@ -113,6 +113,10 @@ pub struct Conn {
     arrived: u64,
     /// What the target said beyond the awaited messages (its last words).
     heard: heard::Heard,
+    /// The capabilities the harness declares as the client (the scenario's
+    /// `client_capabilities`), stamped into the `_meta` of 2026-07-28
+    /// requests; `None`: none declared (`{}`).
+    client_capabilities: Option<serde_json::Value>,
 }
 
 impl Conn {
@@ -150,6 +154,7 @@ impl Conn {
             frames: 0,
             arrived: 0,
             heard: heard::Heard::default(),
+            client_capabilities: None,
         }
     }
 

@@ -179,6 +179,7 @@ fn shape(s: Shape) -> Value {
             "pattern": "^[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*$",
         }),
         Shape::Template => json!({}),
+        Shape::Object => json!({ "type": "object" }),
         Shape::Params => json!({ "type": ["object", "array", "string"] }),
         Shape::RequestId { null: false } => json!({ "type": ["string", "number"] }),
         Shape::RequestId { null: true } => json!({ "type": ["string", "number", "null"] }),

@@ -27,6 +27,10 @@ pub struct Scenario {
     pub transports: Vec<TransportKind>,
     pub session: SessionMode,
     pub requires: Requires,
+    /// What the harness declares as the client's capabilities when it plays
+    /// the client of a server under test (`{}` when not given): in
+    /// `initialize`, and in the `_meta` of every 2026-07-28 request.
+    pub client_capabilities: serde_json::Value,
     pub timeout: Option<Duration>,
     pub notes: Option<String>,
     pub steps: Vec<Step>,

@@ -224,6 +224,13 @@ fn accepted() -> Vec<(&'static str, String)> {
         ("one version", scenario("versions: 2026-07-28\n", "  - sleep: 1ms\n")),
         ("fresh session", scenario("session: fresh\n", "  - send: { method: initialize, params: { protocolVersion: \"${version}\" } }\n")),
         ("empty requires", scenario("requires: {}\n", "  - sleep: 1ms\n")),
+        (
+            "client capabilities and a reply to the server's request",
+            scenario(
+                "client_capabilities: { sampling: {}, elicitation: { form: {} } }\n",
+                "  - expect: { request: sampling/createMessage }\n    as: asked\n  - reply: { to: asked, result: { model: m } }\n",
+            ),
+        ),
         ("title folded over lines", scenario("", "  - sleep: 1ms\n").replace(
             "title: The schema agrees with the loader",
             "title: >\n  One line\n  folded",

@@ -403,7 +403,8 @@ fn validation_rules() {
     }
     // Steps of one role only (HEAD is a server scenario).
     let role_cases: &[(&str, (usize, usize), &str)] = &[
-        ("steps:\n  - expect: { request: x }\n    as: r\n  - reply: { to: r }\n", (6, 5), "`expect` with `as` takes a request of the client"),
+        ("steps:\n  - expect: { request: x }\n    as: r\n  - reply: { to: r }\n", (8, 5), "`reply` without `result` or `error` answers as the harness's fixture server"),
+        ("client_capabilities: [sampling]\nsteps:\n  - sleep: 1s\n", (5, 22), "`client_capabilities` must be a map"),
         ("steps:\n  - expect: { request: \"*\" }\n", (6, 5), "is for client scenarios"),
         ("steps:\n  - expect: { notification: x }\n    as: n\n", (7, 5), "it needs `expect: { request: ... }`"),
         ("steps:\n  - reply: { to: nobody }\n", (6, 18), "names no label defined by an earlier `expect: { request }`"),
@@ -429,6 +430,20 @@ fn validation_rules() {
     let ok = client("  - expect: { request: \"*\" }\n    as: held\n  - reply: { to: held, result: { x: \"${held.id}\" } }\n")
         .expect("a client scenario with reply");
     assert_eq!(ok.steps[1].key(), "reply");
+    let e = parse(
+        "x.yaml",
+        "id: client/x\ntitle: t\nrequirements: [ping.respond]\nlevel: must\nclient_capabilities: {}\nsteps:\n  - sleep: 1s\n",
+    )
+    .expect_err("client_capabilities in a client scenario");
+    assert!(e.message.contains("only server scenarios"), "{e}");
+    // A server scenario answers the server's own request with a result it gives.
+    let server = parse(
+        "x.yaml",
+        "id: server/x\ntitle: t\nrequirements: [ping.respond]\nlevel: must\nclient_capabilities: { sampling: {} }\nsteps:\n  - expect: { request: sampling/createMessage }\n    as: asked\n  - reply: { to: asked, result: { model: m, id: \"${asked.id}\" } }\n",
+    )
+    .expect("a server scenario that answers a server request");
+    assert_eq!(server.client_capabilities, json!({ "sampling": {} }));
+    assert_eq!(server.steps[1].key(), "reply");
     for bad_id in ["Server/x", "other/x", "server"] {
         let text = format!(
             "id: {bad_id}\ntitle: t\nrequirements: [ping.respond]\nlevel: must\nsteps:\n  - sleep: 1s\n"

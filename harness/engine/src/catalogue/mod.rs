@@ -58,16 +58,17 @@
 //! | [`server`] | tools, resources, prompts, content |
 //! | [`client`] | roots, sampling, elicitation |
 //! | [`authorization`] | authorization (out of scope: every entry is excluded) |
+//! | [`fixture`] | the official conformance fixture's contract (a profile, not the spec) |
 
 use crate::requirement::Requirement;
 
 /// Builds a [`Requirement`]:
-/// `req!(id, level, binds, since, until, section, summary [, not_in = &[..]] [, excluded = "reason"])`.
+/// `req!(id, level, binds, since, until, section, summary [, not_in = &[..]] [, excluded = "reason"] [, profile = "name"])`.
 macro_rules! req {
     (@opt) => { None };
     (@opt $why:expr) => { Some($why) };
     ($id:literal, $level:expr, $binds:ident, $since:expr, $until:expr, $section:literal, $summary:literal
-        $(, not_in = $not_in:expr)? $(, excluded = $why:expr)? $(,)?) => {
+        $(, not_in = $not_in:expr)? $(, excluded = $why:expr)? $(, profile = $profile:expr)? $(,)?) => {
         $crate::requirement::Requirement {
             id: $id,
             level: $level,
@@ -78,6 +79,7 @@ macro_rules! req {
             until: $until,
             not_in: req!(@not_in $($not_in)?),
             excluded: req!(@opt $($why)?),
+            profile: req!(@opt $($profile)?),
         }
     };
     (@not_in) => { &[] };
@@ -91,7 +93,7 @@ macro_rules! req {
 /// `-` both becoming `_`; a test generated with the area checks it.
 macro_rules! entries {
     ($($name:ident = req!($id:literal, $level:expr, $binds:ident, $since:expr, $until:expr, $section:literal, $summary:literal
-        $(, not_in = $not_in:expr)? $(, excluded = $why:expr)? $(,)?)),* $(,)?) => {
+        $(, not_in = $not_in:expr)? $(, excluded = $why:expr)? $(, profile = $profile:expr)? $(,)?)),* $(,)?) => {
         /// The area's requirements, one static each, named after its id.
         pub mod ids {
             use super::*;
@@ -99,7 +101,7 @@ macro_rules! entries {
                 #[doc = concat!("`", $id, "`: ", $summary)]
                 pub static $name: $crate::requirement::Requirement = req!(
                     $id, $level, $binds, $since, $until, $section, $summary
-                    $(, not_in = $not_in)? $(, excluded = $why)?
+                    $(, not_in = $not_in)? $(, excluded = $why)? $(, profile = $profile)?
                 );
             )*
         }
@@ -122,6 +124,7 @@ macro_rules! entries {
 pub mod authorization;
 pub mod base;
 pub mod client;
+pub mod fixture;
 pub mod lifecycle;
 pub mod server;
 pub mod stateless;
@@ -137,6 +140,7 @@ pub mod ids {
     pub use super::authorization::ids::*;
     pub use super::base::ids::*;
     pub use super::client::ids::*;
+    pub use super::fixture::ids::*;
     pub use super::lifecycle::ids::*;
     pub use super::server::ids::*;
     pub use super::stateless::ids::*;
@@ -212,6 +216,11 @@ pub static AREAS: &[Area] = &[
         key: "client",
         title: "Client features: roots, sampling, elicitation",
         entries: client::ENTRIES,
+    },
+    Area {
+        key: "fixture",
+        title: "Fixture profile: the official conformance suite's fixture server (not specification rules)",
+        entries: fixture::ENTRIES,
     },
     Area {
         key: "authorization",

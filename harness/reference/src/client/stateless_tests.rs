@@ -94,12 +94,13 @@ fn clean_client_runs_statelessly_against_the_reference_server() {
                 CLIENT_NAME
             );
         }
-        // Pages of two: the six tools and the eight input-required
-        // fixtures; the five prompts and the fixture prompt (retried once
-        // with the input it asks for when the client declares elicitation).
-        assert_eq!(count(&s.to_server, "tools/list"), 7);
+        // Pages of two of every tool and prompt; the fixture prompt of the
+        // input-required pattern is retried once with the input it asks for
+        // when the client declares elicitation.
+        let (tools, prompts) = super::tests::offer(V);
+        assert_eq!(count(&s.to_server, "tools/list"), tools.div_ceil(2));
         let retried = usize::from(!bare);
-        assert_eq!(count(&s.to_server, "prompts/get"), 6 + retried);
+        assert_eq!(count(&s.to_server, "prompts/get"), prompts + retried);
         let ids: Vec<i64> = s
             .to_server
             .iter()
@@ -136,10 +137,8 @@ fn clean_client_runs_statelessly_against_the_reference_server() {
             assert!(roots_calls[0]["id"] != roots_calls[1]["id"]);
             assert!(errors.is_empty(), "{errors:?}");
             let done = s.stderr.iter().find(|l| l.contains("workflow done"));
-            assert!(
-                done.is_some_and(|l| l.contains("14 tool(s) listed, 14 called")),
-                "{done:?}"
-            );
+            let listed = format!("{tools} tool(s) listed, {tools} called");
+            assert!(done.is_some_and(|l| l.contains(&listed)), "{done:?}");
         }
     }
 }

@@ -157,6 +157,16 @@ pub(super) fn against_server(
     s
 }
 
+/// How many tools and prompts the clean reference server lists at `version`.
+pub(super) fn offer(version: Version) -> (usize, usize) {
+    let tools = crate::tools::definitions(version, crate::fault::FaultSet::default()).len();
+    let mrtr_prompt = usize::from(version >= Version::V2026_07_28);
+    let prompts = crate::prompts::definitions().len()
+        + crate::fixtures::library::prompt_definitions().len()
+        + mrtr_prompt;
+    (tools, prompts)
+}
+
 pub(super) fn count(lines: &[Value], method: &str) -> usize {
     methods(lines).iter().filter(|m| **m == method).count()
 }
@@ -173,11 +183,17 @@ fn clean_client_completes_its_workflow_against_the_reference_server_in_every_ver
             ["initialize", "notifications/initialized", "ping"],
             "{version}"
         );
-        // Five tools, five prompts and seven resources, two to a page.
-        assert_eq!(count(sent, "tools/list"), 3, "{version}");
-        assert_eq!(count(sent, "tools/call"), 5, "{version}");
-        assert_eq!(count(sent, "prompts/list"), 3, "{version}");
-        assert_eq!(count(sent, "prompts/get"), 5, "{version}");
+        // Every tool and prompt the server lists (its own five of each, then
+        // the conformance fixture's), two to a page; seven resources or more.
+        let (tools, prompts) = offer(version);
+        assert_eq!(count(sent, "tools/list"), tools.div_ceil(2), "{version}");
+        assert_eq!(count(sent, "tools/call"), tools, "{version}");
+        assert_eq!(
+            count(sent, "prompts/list"),
+            prompts.div_ceil(2),
+            "{version}"
+        );
+        assert_eq!(count(sent, "prompts/get"), prompts, "{version}");
         assert!(count(sent, "resources/read") >= 5, "{version}");
         assert_eq!(count(sent, "resources/subscribe"), 1, "{version}");
         assert_eq!(count(sent, "resources/unsubscribe"), 1, "{version}");

@@ -4,6 +4,7 @@
 
 use crate::fault_detectors as content;
 use crate::input_required as mrtr;
+use crate::fixture_detectors as fixture;
 use crate::stateless_detectors as stateless;
 use crate::support::{exit_code, json_lines, methods, slow_call, split_response, writes, Client};
 use mcpspec_reference::{Fault, Transport};
@@ -280,6 +281,19 @@ fn detector(fault: Fault) -> Detector {
         | Fault::SseAnswerInPostBody => {
             |_| unreachable!("an HTTP-layer fault has no sans-IO detector")
         }
+        Fault::FixtureSimpleTextEmpty => fixture::simple_text_empty,
+        Fault::FixtureImageMissing => fixture::image_missing,
+        Fault::FixtureAudioMime => fixture::audio_mime,
+        Fault::FixtureResourceMimeMissing => fixture::resource_mime_missing,
+        Fault::FixtureErrorAsProtocolError => fixture::error_as_protocol_error,
+        Fault::FixtureProgressSilent => fixture::progress_silent,
+        Fault::FixtureLoggingSilent => fixture::logging_silent,
+        Fault::FixtureClientRequestsSkipped => fixture::client_requests_skipped,
+        Fault::FixtureElicitationSchemaPlain => fixture::elicitation_schema_plain,
+        Fault::FixtureSchemaStripped => fixture::schema_stripped,
+        Fault::FixturePromptContentMissing => fixture::prompt_content_missing,
+        Fault::FixtureArgumentsIgnored => fixture::arguments_ignored,
+        Fault::FixtureCompletionRefused => fixture::completion_refused,
         Fault::LeakOnMalformed => |_| {
             unreachable!("seen by memory growth only: `leak_on_malformed_grows_memory` below, and the fuzzer's memory oracle in the CLI's tests")
         },
@@ -491,6 +505,15 @@ fn blinds(on: Fault, other: Fault) -> bool {
             | CancelAll
             | ProgressAfterCancel
             | StructuredNoText
+            | FixtureSimpleTextEmpty
+            | FixtureImageMissing
+            | FixtureAudioMime
+            | FixtureResourceMimeMissing
+            | FixtureErrorAsProtocolError
+            | FixtureProgressSilent
+            | FixtureLoggingSilent
+            | FixtureClientRequestsSkipped
+            | FixtureElicitationSchemaPlain
     );
     // These change how every line reads; the test client cannot follow.
     matches!(on, EmbeddedNewlines | StdoutNoise | StringifyIds)
@@ -506,6 +529,7 @@ fn blinds(on: Fault, other: Fault) -> bool {
                     | ToolNameFormat
                     | ToolAnnotationStrings
                     | TitleNotString
+                    | FixtureSchemaStripped
             ))
 }
 
@@ -596,4 +620,17 @@ fault_tests! {
     input_required_unvalidated => InputRequiredUnvalidated,
     input_required_retry_ignored => InputRequiredRetryIgnored,
     input_required_result_type_missing => InputRequiredResultTypeMissing,
+    fixture_simple_text_empty => FixtureSimpleTextEmpty,
+    fixture_image_missing => FixtureImageMissing,
+    fixture_audio_mime => FixtureAudioMime,
+    fixture_resource_mime_missing => FixtureResourceMimeMissing,
+    fixture_error_as_protocol_error => FixtureErrorAsProtocolError,
+    fixture_progress_silent => FixtureProgressSilent,
+    fixture_logging_silent => FixtureLoggingSilent,
+    fixture_client_requests_skipped => FixtureClientRequestsSkipped,
+    fixture_elicitation_schema_plain => FixtureElicitationSchemaPlain,
+    fixture_schema_stripped => FixtureSchemaStripped,
+    fixture_prompt_content_missing => FixturePromptContentMissing,
+    fixture_arguments_ignored => FixtureArgumentsIgnored,
+    fixture_completion_refused => FixtureCompletionRefused,
 }

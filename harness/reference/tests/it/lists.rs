@@ -4,11 +4,14 @@ use crate::support::Client;
 use mcpspec_reference::Config;
 use serde_json::{json, Value};
 
+/// Each list at 2025-06-18: the reference's own items (5 tools, 7
+/// resources, 3 templates, 5 prompts), then the conformance fixture's (10
+/// tools, 3 resources, 1 template, 4 prompts).
 const LISTS: [(&str, &str, usize); 4] = [
-    ("tools/list", "tools", 5),
-    ("resources/list", "resources", 7),
-    ("resources/templates/list", "resourceTemplates", 3),
-    ("prompts/list", "prompts", 5),
+    ("tools/list", "tools", 15),
+    ("resources/list", "resources", 10),
+    ("resources/templates/list", "resourceTemplates", 4),
+    ("prompts/list", "prompts", 9),
 ];
 
 #[test]
@@ -40,14 +43,14 @@ fn page_size_comes_from_the_config() {
     });
     c.init("2025-11-25");
     let r = c.ok("resources/list", json!({}));
-    assert_eq!(r["resources"].as_array().unwrap().len(), 7);
+    assert_eq!(r["resources"].as_array().unwrap().len(), 10);
     assert!(r.get("nextCursor").is_none());
     let mut c = Client::with_config(Config {
         page_size: 1,
         faults: vec![],
     });
     c.init("2025-11-25");
-    assert_eq!(c.list_all("tools/list", "tools").1, 5);
+    assert_eq!(c.list_all("tools/list", "tools").1, 18);
 }
 
 #[test]

@@ -9,6 +9,7 @@ mod support;
 mod fault_detectors;
 mod faults;
 mod input_required;
+mod fixture_detectors;
 mod jsonrpc;
 mod lifecycle;
 mod listen;

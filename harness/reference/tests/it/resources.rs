@@ -119,7 +119,8 @@ fn templates_are_listed() {
         [
             "mcpspec://items/{id}",
             "mcpspec://users/{name}/profile",
-            "mcpspec://echo/{text}"
+            "mcpspec://echo/{text}",
+            "test://template/{id}/data"
         ]
     );
 }

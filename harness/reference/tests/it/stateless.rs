@@ -148,9 +148,27 @@ fn lists_page_and_include_the_roots_tool() {
             None => break,
         }
     }
-    let mut expected: Vec<Value> = ["echo", "add", "fail", "slow", "structured", "roots"]
-        .map(Value::from)
-        .to_vec();
+    let mut expected: Vec<Value> = [
+        "echo",
+        "add",
+        "fail",
+        "slow",
+        "structured",
+        // The conformance fixture's tools of 2026-07-28 (no sampling or
+        // elicitation mid-call: the stateless protocol has none).
+        "test_simple_text",
+        "test_image_content",
+        "test_audio_content",
+        "test_embedded_resource",
+        "test_multiple_content_types",
+        "test_tool_with_logging",
+        "test_tool_with_progress",
+        "test_error_handling",
+        "json_schema_2020_12_tool",
+        "roots",
+    ]
+    .map(Value::from)
+    .to_vec();
     expected.extend(mcpspec_reference::offer::INPUT_REQUIRED_TOOLS.map(Value::from));
     assert_eq!(names, expected);
     // The handshake-era versions do not have it.

@@ -31,6 +31,15 @@ impl ClientSide {
 }
 
 impl Conn {
+    /// The capabilities the harness declares as the client of the server
+    /// under test, in the `_meta` of 2026-07-28 requests (the handshake's
+    /// `initialize` carries them itself). No effect when serving a client.
+    pub fn declare_client_capabilities(&mut self, caps: serde_json::Value) {
+        if let Side::Client(_) = self.side {
+            self.client_capabilities = Some(caps);
+        }
+    }
+
     /// Opens the standing GET stream (Streamable HTTP) and waits up to
     /// `within` for the server's answer to the GET: its record.
     pub async fn open_get_stream(&mut self, within: Duration) -> Result<HttpRecord, String> {

@@ -50,8 +50,11 @@ impl Conn {
         };
         meta.entry(PROTOCOL_VERSION_KEY)
             .or_insert_with(|| json!(self.version.as_str()));
-        meta.entry(CLIENT_CAPABILITIES_KEY)
-            .or_insert_with(|| json!({}));
+        meta.entry(CLIENT_CAPABILITIES_KEY).or_insert_with(|| {
+            self.client_capabilities
+                .clone()
+                .unwrap_or_else(|| json!({}))
+        });
         meta.entry(CLIENT_INFO_KEY)
             .or_insert_with(|| json!({ "name": "mcpspec", "version": env!("CARGO_PKG_VERSION") }));
         let mut stamped = r.clone();

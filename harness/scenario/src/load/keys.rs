@@ -117,6 +117,8 @@ pub(crate) enum Shape {
     Var,
     /// Any value; its strings are templates.
     Template,
+    /// A map of any values (plain JSON, no templates).
+    Object,
     /// Request params: a map, a list, or a template string.
     Params,
     /// A JSON-RPC id: a string or a number, or also `null`.
@@ -206,6 +208,11 @@ pub(crate) static TOP: MapDef = MapDef {
             "requires",
             "Gates: when unmet, the case is not applicable",
             Shape::Map(&REQUIRES),
+        ),
+        opt(
+            "client_capabilities",
+            "Server scenarios: the capabilities the harness declares as the client (initialize, 2026-07-28 _meta); default {}",
+            Shape::Object,
         ),
         opt(
             "timeout",
@@ -547,13 +554,13 @@ pub(crate) const STEPS: &[StepDef] = &[
         shape: Shape::Expectation,
         modifiers: &[opt(
             "as",
-            "With `request` (client scenarios): a label binding <label>.id, <label>.method and <label>.params, for `reply`",
+            "With `request`: a label binding <label>.id, <label>.method and <label>.params, for `reply`",
             Shape::Label,
         )],
     },
     StepDef {
         key: "reply",
-        doc: "Client scenarios: answer the client's request taken by `expect` (`as:`): { to, result | error }; neither: the fixture server answers",
+        doc: "Answer the peer's request taken by `expect` (`as:`): { to, result | error }; neither (client scenarios only): the fixture server answers",
         shape: Shape::Map(&REPLY),
         modifiers: &[],
     },

@@ -81,6 +81,10 @@ fn scenario(ctx: &Ctx, root: &Node) -> Result<Scenario, ScenarioError> {
             requires(ctx, n)?
         }
     };
+    let client_capabilities = match f.take("client_capabilities") {
+        None => serde_json::Value::Object(serde_json::Map::new()),
+        Some(n) => client_capabilities(ctx, id, n)?,
+    };
     let timeout = f
         .take("timeout")
         .map(|n| ctx.duration(n, "`timeout`"))
@@ -117,6 +121,7 @@ fn scenario(ctx: &Ctx, root: &Node) -> Result<Scenario, ScenarioError> {
         transports,
         session,
         requires,
+        client_capabilities,
         timeout,
         notes,
         steps,
@@ -304,15 +309,12 @@ fn check_http_only(
 /// server's listings (`discover`, `repeat_until`) or builds HTTP requests
 /// (`http`) only when it plays the client.
 fn check_role(ctx: &Ctx, id: &str, steps: &[crate::model::Step]) -> Result<(), ScenarioError> {
-    use crate::model::{Selector, StepKind};
+    use crate::model::{ReplyAnswer, Selector, StepKind};
     let client = id.starts_with("client/");
     for step in steps {
         let wrong = match &step.kind {
-            StepKind::Reply(_) if !client => Some(
-                "`reply` answers a request of the client under test: only client scenarios (`client/...`) have it",
-            ),
-            StepKind::Expect(e) if !client && e.label.is_some() => Some(
-                "`expect` with `as` takes a request of the client under test: only client scenarios (`client/...`) have it",
+            StepKind::Reply(r) if !client && matches!(r.answer, ReplyAnswer::Fixture) => Some(
+                "`reply` without `result` or `error` answers as the harness's fixture server: only client scenarios (`client/...`) have one; give the answer",
             ),
             StepKind::Discover(_) | StepKind::RepeatUntil(_) | StepKind::Http(_) if client => Some(
                 "this step explores a server: client scenarios (`client/...`) cannot use it",
@@ -333,6 +335,31 @@ fn check_role(ctx: &Ctx, id: &str, steps: &[crate::model::Step]) -> Result<(), S
         }
     }
     Ok(())
+}
+
+/// `client_capabilities`: a map, declared by the harness as the client of a
+/// server under test (so only in `server/...` scenarios).
+fn client_capabilities(
+    ctx: &Ctx,
+    id: &str,
+    node: &Node,
+) -> Result<serde_json::Value, ScenarioError> {
+    if id.starts_with("client/") {
+        return Err(ctx.err(
+            node.at,
+            "`client_capabilities` is what the harness declares as a client: only server scenarios (`server/...`) have it",
+        ));
+    }
+    match node.to_json() {
+        v @ serde_json::Value::Object(_) => Ok(v),
+        _ => Err(ctx.err(
+            node.at,
+            format!(
+                "`client_capabilities` must be a map (capability name → object), not {}",
+                node.kind.describe()
+            ),
+        )),
+    }
 }
 
 fn requires(ctx: &Ctx, node: &Node) -> Result<Requires, ScenarioError> {
