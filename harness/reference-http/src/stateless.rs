@@ -8,6 +8,7 @@
 //! | case (one request in the body)                              | answer                          |
 //! |--------------------------------------------------------------|---------------------------------|
 //! | `_meta` protocolVersion ≠ `MCP-Protocol-Version`, or header missing | 400, error -32020 with the request's id, `data: { header, body }` |
+//! | `Mcp-Method` / `Mcp-Name` missing or ≠ the body (`routing`)    | 400, error -32020, `data: { header, value, body }` |
 //! | header 2026-07-28, body without `_meta` protocolVersion       | 200, -32602 (from the server)   |
 //! | anything else                                                | served by a session of its own; -32021 / -32022 with 400 |
 //!
@@ -17,24 +18,24 @@
 //! (`messages::status_of`). Everything else (Accept, Content-Type, Origin,
 //! 202 for notifications, SSE for slow answers) is as for sessions.
 
-use axum::http::StatusCode;
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use bytes::Bytes;
 use mcpspec_reference::{Fault, HEADER_MISMATCH};
 use serde_json::{json, Value};
 
 use crate::checks::{self, JSON};
-use crate::messages::{single_meta_version, single_method, META_VERSION};
+use crate::messages::{single_meta_version, META_VERSION};
 use crate::session::{ask, named_400, Cmd};
 use crate::App;
 
 /// Serves a 2026-07-28 POST whose `MCP-Protocol-Version` header is
-/// `header` and whose `Mcp-Method` header is `method_header`.
+/// `header`; `headers` are all of them (for the routing headers).
 pub(crate) async fn post(
     app: &App,
     body: Bytes,
     header: Option<String>,
-    method_header: Option<String>,
+    headers: &HeaderMap,
 ) -> Response {
     let lenient = app.has(Fault::HttpHeaderMetaMismatchAccepted);
     if let Some((id, Some(meta))) = single_meta_version(&body) {
@@ -43,13 +44,10 @@ pub(crate) async fn post(
             return mismatch(app, id, header.as_deref(), &meta);
         }
     }
-    // An Mcp-Method header, when sent, must name the body's method (routers
-    // act on the header). Its absence is not refused: clients of this
-    // version send it, but the reference accepts older routing.
-    if let (Some(sent), Some((id, method))) = (method_header, single_method(&body)) {
-        if sent != method && !lenient {
-            return method_mismatch(app, id, &sent, &method);
-        }
+    // Mcp-Method and Mcp-Name must be there and agree with the body
+    // (routers act on the headers): `routing`.
+    if let Some(r) = crate::routing::refusal(app, headers, &body) {
+        return routing_mismatch(app, r);
     }
     if app.is_closing() {
         return checks::empty(StatusCode::SERVICE_UNAVAILABLE);
@@ -64,16 +62,12 @@ pub(crate) async fn post(
     .unwrap_or_else(|| checks::empty(StatusCode::INTERNAL_SERVER_ERROR))
 }
 
-/// -32020 for an `Mcp-Method` header that is not the body's method.
-fn method_mismatch(app: &App, id: Value, sent: &str, method: &str) -> Response {
+/// -32020 for routing headers that are missing or disagree with the body.
+fn routing_mismatch(app: &App, r: crate::routing::Refusal) -> Response {
     let body = json!({
         "jsonrpc": "2.0",
-        "id": id,
-        "error": {
-            "code": HEADER_MISMATCH,
-            "message": format!("header mismatch: Mcp-Method {sent:?} differs from the body's method {method:?}"),
-            "data": { "header": sent, "body": method },
-        },
+        "id": r.id,
+        "error": { "code": HEADER_MISMATCH, "message": r.message, "data": r.data },
     });
     let status = if named_400(app) {
         StatusCode::BAD_REQUEST

@@ -148,6 +148,10 @@ pub enum Fault {
     SseUnknownSessionHang,
     SseAnswerInPostBody,
     LeakOnMalformed,
+    // ── SEP-2243 routing headers (2026-07-28, Streamable HTTP) ──────────
+    HttpMethodHeaderOptional,
+    HttpMethodHeaderCaseInsensitive,
+    HttpNameHeaderUnchecked,
 }
 
 /// The static description of a fault.
@@ -286,6 +290,9 @@ impl Fault {
         Fault::SseUnknownSessionHang,
         Fault::SseAnswerInPostBody,
         Fault::LeakOnMalformed,
+        Fault::HttpMethodHeaderOptional,
+        Fault::HttpMethodHeaderCaseInsensitive,
+        Fault::HttpNameHeaderUnchecked,
     ];
 
     fn info(self) -> Info {
@@ -631,6 +638,18 @@ impl Fault {
                 "leak-on-malformed", Should, &ids::JSONRPC_ROBUSTNESS_SURVIVES_INVALID, "basic#messages",
                 "keeps 256 KiB of memory for every unparseable line it answers, so that a stream of malformed input makes it grow without bound (only the fuzzer's memory oracle sees it)",
             ).only(STDIO).fuzz_only(),
+            Fault::HttpMethodHeaderOptional => info(
+                "http-method-header-optional", Must, &ids::HTTP_HEADER_ROUTING_REJECTED, "basic/transports/streamable-http#server-validation",
+                "serves a 2026-07-28 POSTed request that carries no Mcp-Method header instead of answering HTTP 400 with error -32020",
+            ).only(HTTP),
+            Fault::HttpMethodHeaderCaseInsensitive => info(
+                "http-method-header-case-insensitive", Must, &ids::HTTP_HEADER_ROUTING_REJECTED, "basic/transports/streamable-http#case-sensitivity",
+                "compares the Mcp-Method header with the body's method ignoring ASCII case (serves Mcp-Method: TOOLS/LIST for tools/list) instead of rejecting the differing value with HTTP 400 and error -32020",
+            ).only(HTTP),
+            Fault::HttpNameHeaderUnchecked => info(
+                "http-name-header-unchecked", Must, &ids::HTTP_HEADER_ROUTING_REJECTED, "basic/transports/streamable-http#server-validation",
+                "never checks Mcp-Name: serves a 2026-07-28 tools/call, prompts/get or resources/read whose Mcp-Name is missing or names another tool, prompt or resource than the body",
+            ).only(HTTP),
         }
     }
 

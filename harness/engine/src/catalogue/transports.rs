@@ -122,8 +122,10 @@ entries! {
         "The MCP-Protocol-Version header equals the io.modelcontextprotocol/protocolVersion in the request's _meta."),
     HTTP_HEADER_MISMATCH_REJECTED = req!("http.header.mismatch-rejected", Must, Server, V2026_07_28, None, "basic/transports#protocol-version-header",
         "A request whose headers disagree with its body (or lacks a required header) is rejected with HTTP 400 and error -32020 (HeaderMismatchError)."),
-    HTTP_HEADER_METHOD = req!("http.header.method", Must, Client, V2026_07_28, None, "basic/transports#sending-messages-to-the-server",
-        "Every POST carries the Mcp-Method header with the JSON-RPC method (and Mcp-Name with the tool, resource or prompt it targets, where there is one), so the request can be routed without reading the body."),
+    HTTP_HEADER_METHOD = req!("http.header.method", Must, Client, V2026_07_28, None, "basic/transports/streamable-http#standard-request-headers",
+        "Every POSTed request carries the Mcp-Method header with its JSON-RPC method, and tools/call, prompts/get and resources/read carry Mcp-Name with params.name or params.uri (in the Base64 sentinel form =?base64?...?= when the value is not plain header-safe ASCII), so the request can be routed without reading the body."),
+    HTTP_HEADER_ROUTING_REJECTED = req!("http.header.routing-rejected", Must, Server, V2026_07_28, None, "basic/transports/streamable-http#server-validation",
+        "A request whose Mcp-Method header (any request) or Mcp-Name header (tools/call, prompts/get, resources/read) is missing or differs from the body, values compared case-sensitively and after Base64 decoding, is rejected with HTTP 400 and error -32020; one whose headers agree is served, whatever the case of the header names and with surrounding whitespace not part of the value."),
     HTTP_STATUS_NAMED_ERRORS = req!("http.status.named-errors", Must, Server, V2026_07_28, None, "basic/transports#sending-messages-to-the-server",
         "Over HTTP, errors -32020, -32021 and -32022 are sent with status 400 Bad Request."),
     // ── legacy HTTP+SSE (2024-11-05) ─────────────────────────────────────

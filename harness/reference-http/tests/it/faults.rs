@@ -465,3 +465,59 @@ async fn http_named_error_status_200() {
         assert_eq!(r.json()["error"]["code"], -32020);
     }
 }
+
+/// A 2026-07-28 POST of `body` with the version header; the routing
+/// headers as `Req::json` sets them, then `fix` changes them.
+async fn routed(s: &Server, body: &Value, fix: impl FnOnce(Req) -> Req) -> Resp {
+    let r = Req::post("/mcp")
+        .header("MCP-Protocol-Version", "2026-07-28")
+        .json(body);
+    fix(r).send(s.addr).await
+}
+
+#[tokio::test]
+async fn http_method_header_optional() {
+    for (faults, want) in [(vec![], 400), (vec![Fault::HttpMethodHeaderOptional], 200)] {
+        let s = start(&faults).await;
+        let r = routed(&s, &stateless_list(1, "2026-07-28"), |r| r.without("Mcp-Method")).await;
+        assert_eq!(r.status, want, "{faults:?}: {}", r.text());
+        // A wrong one is still refused.
+        let r = routed(&s, &stateless_list(2, "2026-07-28"), |r| {
+            r.header("Mcp-Method", "prompts/list")
+        })
+        .await;
+        assert_eq!(r.status, 400, "{faults:?}: {}", r.text());
+    }
+}
+
+#[tokio::test]
+async fn http_method_header_case_insensitive() {
+    let faults = [Fault::HttpMethodHeaderCaseInsensitive];
+    for (faults, want) in [(&[][..], 400), (&faults[..], 200)] {
+        let s = start(faults).await;
+        let r = routed(&s, &stateless_list(1, "2026-07-28"), |r| {
+            r.header("Mcp-Method", "TOOLS/LIST")
+        })
+        .await;
+        assert_eq!(r.status, want, "{faults:?}: {}", r.text());
+        let r = routed(&s, &stateless_list(2, "2026-07-28"), |r| r.without("Mcp-Method")).await;
+        assert_eq!(r.status, 400, "{faults:?}: still required");
+    }
+}
+
+#[tokio::test]
+async fn http_name_header_unchecked() {
+    for (faults, want) in [(vec![], 400), (vec![Fault::HttpNameHeaderUnchecked], 200)] {
+        let s = start(&faults).await;
+        let mut call = stateless_list(1, "2026-07-28");
+        call["method"] = json!("tools/call");
+        call["params"]["name"] = json!("echo");
+        call["params"]["arguments"] = json!({ "message": "hi" });
+        let missing = routed(&s, &call, |r| r.without("Mcp-Name")).await;
+        assert_eq!(missing.status, want, "{faults:?}: {}", missing.text());
+        let other = routed(&s, &call, |r| r.header("Mcp-Name", "add")).await;
+        assert_eq!(other.status, want, "{faults:?}: {}", other.text());
+        let method = routed(&s, &call, |r| r.header("Mcp-Method", "tools/list")).await;
+        assert_eq!(method.status, 400, "Mcp-Method still checked");
+    }
+}

@@ -274,6 +274,12 @@ fn detector(fault: Fault) -> Detector {
         Fault::LeakOnMalformed => |_| {
             unreachable!("seen by memory growth only: `leak_on_malformed_grows_memory` below, and the fuzzer's memory oracle in the CLI's tests")
         },
+        // SEP-2243 routing headers: HTTP-layer, tested in mcpspec-reference-http's tests/it/faults.rs.
+        Fault::HttpMethodHeaderOptional
+        | Fault::HttpMethodHeaderCaseInsensitive
+        | Fault::HttpNameHeaderUnchecked => {
+            |_| unreachable!("an HTTP-layer fault has no sans-IO detector")
+        }
     }
 }
 
