@@ -17,8 +17,9 @@
 //! Faults: `http-method-header-optional` serves a request without
 //! `Mcp-Method`; `http-method-header-case-insensitive` compares the method
 //! ignoring ASCII case; `http-name-header-unchecked` never looks at
-//! `Mcp-Name`. (`http-header-meta-mismatch-accepted` lets every mismatch
-//! through, as before.)
+//! `Mcp-Name`; `http-name-header-not-decoded` compares a Base64-encoded
+//! `Mcp-Name` as it came. (`http-header-meta-mismatch-accepted` lets every
+//! mismatch through, as before.)
 
 use axum::http::HeaderMap;
 use base64::engine::general_purpose::STANDARD;
@@ -111,7 +112,14 @@ pub(crate) fn refusal(app: &App, headers: &HeaderMap, body: &[u8]) -> Option<Ref
     }
     let member = name_source(method)?;
     let want = req.params.as_ref()?.get(member)?.as_str()?;
-    let why = match headers.get(NAME_HEADER).map(|v| decoded(v.as_bytes())) {
+    let read = |raw: &[u8]| {
+        if app.has(Fault::HttpNameHeaderNotDecoded) {
+            decoded_method(raw)
+        } else {
+            decoded(raw)
+        }
+    };
+    let why = match headers.get(NAME_HEADER).map(|v| read(v.as_bytes())) {
         None => format!("Mcp-Name is required for {method} and must carry params.{member} {want:?}"),
         Some(None) => "Mcp-Name is malformed (invalid characters or Base64)".to_owned(),
         Some(Some(sent)) if sent == want => return None,
@@ -125,7 +133,8 @@ pub(crate) fn refusal(app: &App, headers: &HeaderMap, body: &[u8]) -> Option<Ref
     Some(refuse("Mcp-Name", sent.as_deref(), want, why))
 }
 
-/// `Mcp-Method` is never Base64-encoded (method names are ASCII).
+/// A value taken as it came, whitespace aside: `Mcp-Method` is never
+/// Base64-encoded (method names are ASCII).
 fn decoded_method(raw: &[u8]) -> Option<String> {
     if raw.iter().any(|&b| b != b'\t' && !(0x20..0x7f).contains(&b)) {
         return None;

@@ -152,6 +152,7 @@ pub enum Fault {
     HttpMethodHeaderOptional,
     HttpMethodHeaderCaseInsensitive,
     HttpNameHeaderUnchecked,
+    HttpNameHeaderNotDecoded,
 }
 
 /// The static description of a fault.
@@ -293,6 +294,7 @@ impl Fault {
         Fault::HttpMethodHeaderOptional,
         Fault::HttpMethodHeaderCaseInsensitive,
         Fault::HttpNameHeaderUnchecked,
+        Fault::HttpNameHeaderNotDecoded,
     ];
 
     fn info(self) -> Info {
@@ -649,6 +651,10 @@ impl Fault {
             Fault::HttpNameHeaderUnchecked => info(
                 "http-name-header-unchecked", Must, &ids::HTTP_HEADER_ROUTING_REJECTED, "basic/transports/streamable-http#server-validation",
                 "never checks Mcp-Name: serves a 2026-07-28 tools/call, prompts/get or resources/read whose Mcp-Name is missing or names another tool, prompt or resource than the body",
+            ).only(HTTP),
+            Fault::HttpNameHeaderNotDecoded => info(
+                "http-name-header-not-decoded", Must, &ids::HTTP_HEADER_ROUTING_REJECTED, "basic/transports/streamable-http#value-encoding",
+                "compares an Mcp-Name in the Base64 sentinel form (=?base64?...?=) with the body without decoding it, so a correctly encoded name is refused with HTTP 400 and error -32020",
             ).only(HTTP),
         }
     }

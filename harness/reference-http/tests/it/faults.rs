@@ -521,3 +521,19 @@ async fn http_name_header_unchecked() {
         assert_eq!(method.status, 400, "Mcp-Method still checked");
     }
 }
+
+#[tokio::test]
+async fn http_name_header_not_decoded() {
+    for (faults, want) in [(vec![], 200), (vec![Fault::HttpNameHeaderNotDecoded], 400)] {
+        let s = start(&faults).await;
+        let mut call = stateless_list(1, "2026-07-28");
+        call["method"] = json!("tools/call");
+        call["params"]["name"] = json!("echo");
+        call["params"]["arguments"] = json!({ "message": "hi" });
+        // "echo", Base64-encoded as a client may send any name.
+        let r = routed(&s, &call, |r| r.header("Mcp-Name", "=?base64?ZWNobw==?=")).await;
+        assert_eq!(r.status, want, "{faults:?}: {}", r.text());
+        let plain = routed(&s, &call, |r| r).await;
+        assert_eq!(plain.status, 200, "{faults:?}: a plain name still passes");
+    }
+}

@@ -277,7 +277,8 @@ fn detector(fault: Fault) -> Detector {
         // SEP-2243 routing headers: HTTP-layer, tested in mcpspec-reference-http's tests/it/faults.rs.
         Fault::HttpMethodHeaderOptional
         | Fault::HttpMethodHeaderCaseInsensitive
-        | Fault::HttpNameHeaderUnchecked => {
+        | Fault::HttpNameHeaderUnchecked
+        | Fault::HttpNameHeaderNotDecoded => {
             |_| unreachable!("an HTTP-layer fault has no sans-IO detector")
         }
     }
