@@ -181,6 +181,7 @@ pub static ORACLE: &[OracleCheck] = &[
     client_http(&ids::HTTP_HEADER_PROTOCOL_VERSION),
     client_http(&ids::HTTP_HEADER_PROTOCOL_VERSION_NEGOTIATED),
     client_http(&ids::HTTP_HEADER_VERSION_MATCHES_META),
+    client_http(&ids::HTTP_HEADER_METHOD),
     client_http(&ids::SSE_CLIENT_POST),
     // Every POST of a case carries requests or notifications (the handshake
     // has both), and every answer and SSE event is read; the rules a case

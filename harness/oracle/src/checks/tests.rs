@@ -456,6 +456,17 @@ fn breaking(id: &str) -> Option<Vec<String>> {
                 200,
             ))],
         ),
+        "http.header.method" => judge(
+            Client,
+            V2026,
+            Http,
+            vec![Record(post(
+                "/mcp",
+                &[ACCEPT, ("mcp-protocol-version", "2026-07-28")],
+                req(json!(1), "tools/list", meta("2026-07-28")),
+                200,
+            ))],
+        ),
         "sse.client-post" => judge(
             Client,
             Version::V2024_11_05,

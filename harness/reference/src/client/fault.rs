@@ -57,6 +57,7 @@ pub enum ClientFault {
     HttpBadGetAccept,
     HttpNoSessionEcho,
     HttpNoVersionHeader,
+    HttpNoRoutingHeaders,
 }
 
 /// One row of [`TABLE`].
@@ -109,7 +110,7 @@ use Level::{Must, Should};
 
 /// Every fault, in the order `--list-faults` prints them (and in the order
 /// of the enum: `TABLE[f as usize].fault == f`).
-pub const TABLE: [FaultEntry; 29] = [
+pub const TABLE: [FaultEntry; 30] = [
     row(F::SkipInitialized, "skip-initialized", Must, &ids::LIFECYCLE_CLIENT_INITIALIZED_NOTIFICATION,
         "never sends notifications/initialized after the initialize result"),
     row(F::EarlyRequest, "early-request", Should, &ids::LIFECYCLE_CLIENT_NO_REQUESTS_BEFORE_RESPONSE,
@@ -170,6 +171,8 @@ pub const TABLE: [FaultEntry; 29] = [
         "once initialized, never sends back the Mcp-Session-Id the server issued").http_only(),
     row(F::HttpNoVersionHeader, "http-no-version-header", Must, &ids::HTTP_HEADER_PROTOCOL_VERSION,
         "from 2025-06-18, sends no MCP-Protocol-Version header on the requests after initialize (2026-07-28: after server/discover)").http_only(),
+    row(F::HttpNoRoutingHeaders, "http-no-routing-headers", Must, &ids::HTTP_HEADER_METHOD,
+        "under 2026-07-28, sends no Mcp-Method (nor Mcp-Name) header on the requests after server/discover").http_only(),
 ];
 
 impl ClientFault {
