@@ -153,6 +153,9 @@ pub enum Fault {
     HttpMethodHeaderCaseInsensitive,
     HttpNameHeaderUnchecked,
     HttpNameHeaderNotDecoded,
+    // ── 2026-07-28 statuses over HTTP ──────────────────────────────────
+    HttpMethodNotFound200,
+    HttpMetaInvalid200,
 }
 
 /// The static description of a fault.
@@ -295,6 +298,8 @@ impl Fault {
         Fault::HttpMethodHeaderCaseInsensitive,
         Fault::HttpNameHeaderUnchecked,
         Fault::HttpNameHeaderNotDecoded,
+        Fault::HttpMethodNotFound200,
+        Fault::HttpMetaInvalid200,
     ];
 
     fn info(self) -> Info {
@@ -655,6 +660,14 @@ impl Fault {
             Fault::HttpNameHeaderNotDecoded => info(
                 "http-name-header-not-decoded", Must, &ids::HTTP_HEADER_ROUTING_REJECTED, "basic/transports/streamable-http#value-encoding",
                 "compares an Mcp-Name in the Base64 sentinel form (=?base64?...?=) with the body without decoding it, so a correctly encoded name is refused with HTTP 400 and error -32020",
+            ).only(HTTP),
+            Fault::HttpMethodNotFound200 => info(
+                "http-method-not-found-200", Must, &ids::HTTP_STATUS_METHOD_NOT_FOUND_404, "basic/transports/streamable-http#protocol-version-header",
+                "answers a 2026-07-28 request for a method it does not implement (an unknown method, or one the version removed such as ping) with HTTP 200 instead of 404 (the -32601 body is unchanged)",
+            ).only(HTTP),
+            Fault::HttpMetaInvalid200 => info(
+                "http-meta-invalid-200", Must, &ids::HTTP_STATUS_META_INVALID_400, "basic#meta",
+                "answers a 2026-07-28 request whose _meta lacks protocolVersion or clientCapabilities with HTTP 200 instead of 400 (the -32602 body is unchanged)",
             ).only(HTTP),
         }
     }

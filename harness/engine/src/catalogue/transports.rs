@@ -128,6 +128,10 @@ entries! {
         "A request whose Mcp-Method header (any request) or Mcp-Name header (tools/call, prompts/get, resources/read) is missing or differs from the body, values compared case-sensitively and after Base64 decoding, is rejected with HTTP 400 and error -32020; one whose headers agree is served, whatever the case of the header names and with surrounding whitespace not part of the value."),
     HTTP_STATUS_NAMED_ERRORS = req!("http.status.named-errors", Must, Server, V2026_07_28, None, "basic/transports#sending-messages-to-the-server",
         "Over HTTP, errors -32020, -32021 and -32022 are sent with status 400 Bad Request."),
+    HTTP_STATUS_METHOD_NOT_FOUND_404 = req!("http.status.method-not-found-404", Must, Server, V2026_07_28, None, "basic/transports/streamable-http#protocol-version-header",
+        "Over HTTP, a request for a method the server does not implement (an unknown one, or one 2026-07-28 removed) earns 404 Not Found with a JSON-RPC error -32601 in the body, which tells it from a legacy server's 404."),
+    HTTP_STATUS_META_INVALID_400 = req!("http.status.meta-invalid-400", Must, Server, V2026_07_28, None, "basic#meta",
+        "Over HTTP, a request refused with -32602 because its _meta lacks a required field (protocolVersion, clientCapabilities) is answered with status 400 Bad Request."),
     // ── legacy HTTP+SSE (2024-11-05) ─────────────────────────────────────
     SSE_ENDPOINTS = req!("sse.endpoints", Must, Server, V2024_11_05, Some(V2024_11_05), "basic/transports#http-with-sse",
         "An HTTP+SSE server offers two endpoints: an SSE endpoint for its messages and an HTTP POST endpoint for the client's."),

@@ -537,3 +537,52 @@ async fn http_name_header_not_decoded() {
         assert_eq!(plain.status, 200, "{faults:?}: a plain name still passes");
     }
 }
+
+#[tokio::test]
+async fn http_method_not_found_200() {
+    for (faults, want) in [(vec![], 404), (vec![Fault::HttpMethodNotFound200], 200)] {
+        let s = start(&faults).await;
+        for method in ["mcpspec/no-such-method", "ping", "logging/setLevel"] {
+            let mut body = stateless_list(1, "2026-07-28");
+            body["method"] = json!(method);
+            let r = routed(&s, &body, |r| r).await;
+            assert_eq!(r.status, want, "{faults:?} {method}: {}", r.text());
+            assert_eq!(r.json()["error"]["code"], -32601, "the body is unchanged");
+        }
+        // Served methods are not touched, nor are sessions of earlier versions.
+        let r = routed(&s, &stateless_list(2, "2026-07-28"), |r| r).await;
+        assert_eq!(r.status, 200);
+        let id = session(s.addr, V).await;
+        let r = mcp(&id, V).json(&request(3, "no/such", json!({}))).send(s.addr).await;
+        assert_eq!(r.status, 200, "{}", r.text());
+    }
+}
+
+#[tokio::test]
+async fn http_meta_invalid_200() {
+    for (faults, want) in [(vec![], 400), (vec![Fault::HttpMetaInvalid200], 200)] {
+        let s = start(&faults).await;
+        for meta in [
+            json!(null),
+            json!({ "io.modelcontextprotocol/protocolVersion": "2026-07-28" }),
+            json!({ "io.modelcontextprotocol/clientCapabilities": {} }),
+        ] {
+            let mut body = stateless_list(1, "2026-07-28");
+            if meta.is_null() {
+                body["params"] = json!({});
+            } else {
+                body["params"]["_meta"] = meta.clone();
+            }
+            let r = routed(&s, &body, |r| r).await;
+            assert_eq!(r.status, want, "{faults:?} {meta}: {}", r.text());
+            assert_eq!(r.json()["error"]["code"], -32602, "the body is unchanged");
+        }
+        // Another -32602 (an unknown tool) keeps its 200.
+        let mut call = stateless_list(2, "2026-07-28");
+        call["method"] = json!("tools/call");
+        call["params"]["name"] = json!("mcpspec-no-such-tool");
+        let r = routed(&s, &call, |r| r).await;
+        assert_eq!(r.json()["error"]["code"], -32602, "{}", r.text());
+        assert_eq!(r.status, 200);
+    }
+}

@@ -223,17 +223,20 @@ async fn named_errors_are_400() {
 #[tokio::test]
 async fn missing_meta_and_removed_methods() {
     let s = start(&[]).await;
-    // The header says 2026-07-28, the body has no _meta: invalid params.
+    // The header says 2026-07-28, the body has no _meta: invalid params,
+    // with 400 (basic#meta).
     let r = post(V)
         .json(&request(1, "tools/list", json!({})))
         .send(s.addr)
         .await;
-    assert_eq!(r.status, 200);
+    assert_eq!(r.status, 400);
     assert_eq!(r.json()["error"]["code"], -32602);
+    // A removed method is not implemented: 404 with -32601.
     let r = post(V)
         .json(&req(2, "ping", json!({}), V))
         .send(s.addr)
         .await;
+    assert_eq!(r.status, 404);
     assert_eq!(r.json()["error"]["code"], -32601);
     // No session was made: initialize-era requests still need one.
     let r = Req::post("/mcp")

@@ -278,7 +278,9 @@ fn detector(fault: Fault) -> Detector {
         Fault::HttpMethodHeaderOptional
         | Fault::HttpMethodHeaderCaseInsensitive
         | Fault::HttpNameHeaderUnchecked
-        | Fault::HttpNameHeaderNotDecoded => {
+        | Fault::HttpNameHeaderNotDecoded
+        | Fault::HttpMethodNotFound200
+        | Fault::HttpMetaInvalid200 => {
             |_| unreachable!("an HTTP-layer fault has no sans-IO detector")
         }
     }
