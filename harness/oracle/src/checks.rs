@@ -159,6 +159,7 @@ pub static ORACLE: &[OracleCheck] = &[
     stateless(&ids::STATELESS_REMOVED_NOT_SENT),
     stateless(&ids::STATELESS_CANCEL_LISTEN_ONLY),
     stateless(&ids::STATELESS_RESULT_RESULT_TYPE),
+    stateless(&ids::STATELESS_RESULT_CACHING_HINTS),
     stateless(&ids::STATELESS_ERROR_UNSUPPORTED_VERSION_DATA),
     stateless(&ids::STATELESS_ERROR_MISSING_CAPABILITY_DATA),
     stateless(&ids::STATELESS_ERROR_RESERVED_RANGE),

@@ -156,6 +156,8 @@ pub enum Fault {
     // ── 2026-07-28 statuses over HTTP ──────────────────────────────────
     HttpMethodNotFound200,
     HttpMetaInvalid200,
+    // ── 2026-07-28 caching hints ────────────────────────────────────────
+    StatelessCacheHintsMissing,
 }
 
 /// The static description of a fault.
@@ -300,6 +302,7 @@ impl Fault {
         Fault::HttpNameHeaderNotDecoded,
         Fault::HttpMethodNotFound200,
         Fault::HttpMetaInvalid200,
+        Fault::StatelessCacheHintsMissing,
     ];
 
     fn info(self) -> Info {
@@ -669,6 +672,10 @@ impl Fault {
                 "http-meta-invalid-200", Must, &ids::HTTP_STATUS_META_INVALID_400, "basic#meta",
                 "answers a 2026-07-28 request whose _meta lacks protocolVersion or clientCapabilities with HTTP 200 instead of 400 (the -32602 body is unchanged)",
             ).only(HTTP),
+            Fault::StatelessCacheHintsMissing => info(
+                "stateless-cache-hints-missing", Must, &ids::STATELESS_RESULT_CACHING_HINTS, "server/utilities/caching#cacheable-results",
+                "leaves ttlMs and cacheScope out of its 2026-07-28 resources/templates/list and resources/read results (the lists and discover keep them)",
+            ),
         }
     }
 

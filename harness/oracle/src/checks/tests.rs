@@ -317,6 +317,10 @@ fn breaking(id: &str) -> Option<Vec<String>> {
             Send(req(json!(2), "tools/list", meta("2026-07-28"))),
             Recv(ok(json!(2), json!({"tools": []}))),
         ]),
+        "stateless.result.caching-hints" => server26(vec![
+            Send(req(json!(2), "tools/list", meta("2026-07-28"))),
+            Recv(ok(json!(2), json!({"tools": [], "resultType": "complete"}))),
+        ]),
         "stateless.error.unsupported-version-data" => server26(vec![
             Send(req(json!(2), "tools/list", meta("1999-01-01"))),
             Recv(err(json!(2), -32022, None)),

@@ -245,6 +245,7 @@ fn detector(fault: Fault) -> Detector {
         Fault::ListenUnrequested => stateless::listen_unrequested,
         Fault::ListenNoSubscriptionId => stateless::listen_no_subscription_id,
         Fault::ListenAckSuperset => stateless::listen_ack_superset,
+        Fault::StatelessCacheHintsMissing => stateless::cache_hints_missing,
         // Carried out by the HTTP driver (`mcpspec-reference-http`, whose tests
         // detect them); `http_faults_leave_the_sans_io_server_alone` below.
         Fault::HttpUnknownSession400
@@ -588,4 +589,5 @@ fault_tests! {
     listen_unrequested => ListenUnrequested,
     listen_no_subscription_id => ListenNoSubscriptionId,
     listen_ack_superset => ListenAckSuperset,
+    stateless_cache_hints_missing => StatelessCacheHintsMissing,
 }
