@@ -158,6 +158,7 @@ pub enum Fault {
     HttpMetaInvalid200,
     // ── 2026-07-28 caching hints ────────────────────────────────────────
     StatelessCacheHintsMissing,
+    ToolsListOrderVaries,
 }
 
 /// The static description of a fault.
@@ -303,6 +304,7 @@ impl Fault {
         Fault::HttpMethodNotFound200,
         Fault::HttpMetaInvalid200,
         Fault::StatelessCacheHintsMissing,
+        Fault::ToolsListOrderVaries,
     ];
 
     fn info(self) -> Info {
@@ -675,6 +677,10 @@ impl Fault {
             Fault::StatelessCacheHintsMissing => info(
                 "stateless-cache-hints-missing", Must, &ids::STATELESS_RESULT_CACHING_HINTS, "server/utilities/caching#cacheable-results",
                 "leaves ttlMs and cacheScope out of its 2026-07-28 resources/templates/list and resources/read results (the lists and discover keep them)",
+            ),
+            Fault::ToolsListOrderVaries => info(
+                "tools-list-order-varies", Should, &ids::TOOLS_LIST_DETERMINISTIC_ORDER, "server/tools#listing-tools",
+                "lists its (unchanged) tools in an order that depends on the request: the tools of each tools/list page come in reverse order when the request id is odd",
             ),
         }
     }

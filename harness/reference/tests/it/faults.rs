@@ -246,6 +246,7 @@ fn detector(fault: Fault) -> Detector {
         Fault::ListenNoSubscriptionId => stateless::listen_no_subscription_id,
         Fault::ListenAckSuperset => stateless::listen_ack_superset,
         Fault::StatelessCacheHintsMissing => stateless::cache_hints_missing,
+        Fault::ToolsListOrderVaries => content::tools_list_order_varies,
         // Carried out by the HTTP driver (`mcpspec-reference-http`, whose tests
         // detect them); `http_faults_leave_the_sans_io_server_alone` below.
         Fault::HttpUnknownSession400
@@ -590,4 +591,5 @@ fault_tests! {
     listen_no_subscription_id => ListenNoSubscriptionId,
     listen_ack_superset => ListenAckSuperset,
     stateless_cache_hints_missing => StatelessCacheHintsMissing,
+    tools_list_order_varies => ToolsListOrderVaries,
 }
