@@ -159,6 +159,7 @@ pub enum Fault {
     // ── 2026-07-28 caching hints ────────────────────────────────────────
     StatelessCacheHintsMissing,
     ToolsListOrderVaries,
+    InputErrorAsProtocolError,
 }
 
 /// The static description of a fault.
@@ -305,6 +306,7 @@ impl Fault {
         Fault::HttpMetaInvalid200,
         Fault::StatelessCacheHintsMissing,
         Fault::ToolsListOrderVaries,
+        Fault::InputErrorAsProtocolError,
     ];
 
     fn info(self) -> Info {
@@ -681,6 +683,10 @@ impl Fault {
             Fault::ToolsListOrderVaries => info(
                 "tools-list-order-varies", Should, &ids::TOOLS_LIST_DETERMINISTIC_ORDER, "server/tools#listing-tools",
                 "lists its (unchanged) tools in an order that depends on the request: the tools of each tools/list page come in reverse order when the request id is odd",
+            ),
+            Fault::InputErrorAsProtocolError => info(
+                "input-error-as-protocol-error", Should, &ids::TOOLS_CALL_INPUT_VALIDATION, "server/tools#error-handling",
+                "from 2025-11-25 (2026-07-28 included), reports tool arguments that fail the input schema as a -32602 JSON-RPC error instead of a tool execution error (a result with isError true), as versions up to 2025-06-18 allowed",
             ),
         }
     }

@@ -247,6 +247,7 @@ fn detector(fault: Fault) -> Detector {
         Fault::ListenAckSuperset => stateless::listen_ack_superset,
         Fault::StatelessCacheHintsMissing => stateless::cache_hints_missing,
         Fault::ToolsListOrderVaries => content::tools_list_order_varies,
+        Fault::InputErrorAsProtocolError => content::input_error_as_protocol_error,
         // Carried out by the HTTP driver (`mcpspec-reference-http`, whose tests
         // detect them); `http_faults_leave_the_sans_io_server_alone` below.
         Fault::HttpUnknownSession400
@@ -592,4 +593,5 @@ fault_tests! {
     listen_ack_superset => ListenAckSuperset,
     stateless_cache_hints_missing => StatelessCacheHintsMissing,
     tools_list_order_varies => ToolsListOrderVaries,
+    input_error_as_protocol_error => InputErrorAsProtocolError,
 }
