@@ -55,7 +55,10 @@ pub(crate) fn name_source(method: &str) -> Option<&'static str> {
 /// (bytes outside visible ASCII, space and tab; a sentinel that does not
 /// decode to UTF-8).
 pub(crate) fn decoded(raw: &[u8]) -> Option<String> {
-    if raw.iter().any(|&b| b != b'\t' && !(0x20..0x7f).contains(&b)) {
+    if raw
+        .iter()
+        .any(|&b| b != b'\t' && !(0x20..0x7f).contains(&b))
+    {
         return None;
     }
     let text = std::str::from_utf8(raw).ok()?.trim_matches([' ', '\t']);
@@ -85,7 +88,10 @@ pub(crate) fn refusal(app: &App, headers: &HeaderMap, body: &[u8]) -> Option<Ref
         data: json!({ "header": header, "value": sent, "body": want }),
     };
     let method = req.method.as_str();
-    match headers.get(METHOD_HEADER).map(|v| decoded_method(v.as_bytes())) {
+    match headers
+        .get(METHOD_HEADER)
+        .map(|v| decoded_method(v.as_bytes()))
+    {
         None if app.has(Fault::HttpMethodHeaderOptional) => {}
         None => {
             let why = format!("Mcp-Method is required and must be {method:?}");
@@ -120,7 +126,9 @@ pub(crate) fn refusal(app: &App, headers: &HeaderMap, body: &[u8]) -> Option<Ref
         }
     };
     let why = match headers.get(NAME_HEADER).map(|v| read(v.as_bytes())) {
-        None => format!("Mcp-Name is required for {method} and must carry params.{member} {want:?}"),
+        None => {
+            format!("Mcp-Name is required for {method} and must carry params.{member} {want:?}")
+        }
         Some(None) => "Mcp-Name is malformed (invalid characters or Base64)".to_owned(),
         Some(Some(sent)) if sent == want => return None,
         Some(Some(sent)) => {
@@ -136,10 +144,18 @@ pub(crate) fn refusal(app: &App, headers: &HeaderMap, body: &[u8]) -> Option<Ref
 /// A value taken as it came, whitespace aside: `Mcp-Method` is never
 /// Base64-encoded (method names are ASCII).
 fn decoded_method(raw: &[u8]) -> Option<String> {
-    if raw.iter().any(|&b| b != b'\t' && !(0x20..0x7f).contains(&b)) {
+    if raw
+        .iter()
+        .any(|&b| b != b'\t' && !(0x20..0x7f).contains(&b))
+    {
         return None;
     }
-    Some(std::str::from_utf8(raw).ok()?.trim_matches([' ', '\t']).to_owned())
+    Some(
+        std::str::from_utf8(raw)
+            .ok()?
+            .trim_matches([' ', '\t'])
+            .to_owned(),
+    )
 }
 
 #[cfg(test)]
@@ -159,7 +175,10 @@ mod tests {
         assert_eq!(decoded("caf\u{e9}".as_bytes()), None);
         assert_eq!(decoded(b"a\x01b"), None);
         // The markers are case-sensitive: anything else is a literal.
-        assert_eq!(decoded(b"=?BASE64?YQ==?=").as_deref(), Some("=?BASE64?YQ==?="));
+        assert_eq!(
+            decoded(b"=?BASE64?YQ==?=").as_deref(),
+            Some("=?BASE64?YQ==?=")
+        );
     }
 
     #[test]

@@ -79,7 +79,9 @@ fn meta_invalid(body: &[u8]) -> bool {
         return false;
     }
     let meta = v.pointer("/params/_meta");
-    !(meta.and_then(|m| m.get(META_VERSION)).is_some_and(Value::is_string)
+    !(meta
+        .and_then(|m| m.get(META_VERSION))
+        .is_some_and(Value::is_string)
         && meta
             .and_then(|m| m.get(CLIENT_CAPABILITIES))
             .is_some_and(Value::is_object))

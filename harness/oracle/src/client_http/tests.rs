@@ -169,7 +169,12 @@ fn the_session_id_is_echoed_once_issued() {
         version: Version::V2026_07_28,
         ..cx
     };
-    let routed = rec("POST /mcp", &[BOTH, ("mcp-method", "tools/list")], &list, 400);
+    let routed = rec(
+        "POST /mcp",
+        &[BOTH, ("mcp-method", "tools/list")],
+        &list,
+        400,
+    );
     assert!(ids(&stateless, &routed).is_empty());
     cx.live_session = None;
     assert!(ids(&cx, &missing).is_empty() && ids(&cx, &stale).is_empty());
@@ -266,20 +271,46 @@ fn a_stateless_request_names_its_method_and_target_in_headers() {
     };
     let method = ("mcp-method", "tools/call");
     let ok = |headers: &[(&str, &str)], body: &str| ids(&cx, &post(headers, body)).is_empty();
-    assert!(ok(&[BOTH, version, method, ("mcp-name", "echo")], &call("echo")));
+    assert!(ok(
+        &[BOTH, version, method, ("mcp-name", "echo")],
+        &call("echo")
+    ));
     // Whitespace around a value is not part of it; the sentinel is decoded.
-    assert!(ok(&[BOTH, version, method, ("mcp-name", " echo ")], &call("echo")));
+    assert!(ok(
+        &[BOTH, version, method, ("mcp-name", " echo ")],
+        &call("echo")
+    ));
     let coded = ("mcp-name", "=?base64?Z3LDtsOfZQ==?=");
     assert!(ok(&[BOTH, version, method, coded], &call("größe")));
     for (headers, want) in [
-        (vec![BOTH, version, ("mcp-name", "echo")], "carried no Mcp-Method header"),
-        (vec![BOTH, version, ("mcp-method", "TOOLS/CALL"), ("mcp-name", "echo")], "carried Mcp-Method \"TOOLS/CALL\", not its method \"tools/call\""),
-        (vec![BOTH, version, method], "carried no Mcp-Name header (params.name is \"echo\")"),
-        (vec![BOTH, version, method, ("mcp-name", "add")], "carried Mcp-Name \"add\", which does not give its params.name \"echo\""),
+        (
+            vec![BOTH, version, ("mcp-name", "echo")],
+            "carried no Mcp-Method header",
+        ),
+        (
+            vec![
+                BOTH,
+                version,
+                ("mcp-method", "TOOLS/CALL"),
+                ("mcp-name", "echo"),
+            ],
+            "carried Mcp-Method \"TOOLS/CALL\", not its method \"tools/call\"",
+        ),
+        (
+            vec![BOTH, version, method],
+            "carried no Mcp-Name header (params.name is \"echo\")",
+        ),
+        (
+            vec![BOTH, version, method, ("mcp-name", "add")],
+            "carried Mcp-Name \"add\", which does not give its params.name \"echo\"",
+        ),
     ] {
         let found = found(&cx, &post(&headers, &call("echo")));
         assert_eq!(found.len(), 1, "{found:?}");
-        assert!(found[0].starts_with("http.header.method: POST #2 (tools/call) "), "{found:?}");
+        assert!(
+            found[0].starts_with("http.header.method: POST #2 (tools/call) "),
+            "{found:?}"
+        );
         assert!(found[0].ends_with(want), "{found:?}");
     }
     // Only at 2026-07-28, and only for requests.

@@ -479,7 +479,10 @@ async fn routed(s: &Server, body: &Value, fix: impl FnOnce(Req) -> Req) -> Resp 
 async fn http_method_header_optional() {
     for (faults, want) in [(vec![], 400), (vec![Fault::HttpMethodHeaderOptional], 200)] {
         let s = start(&faults).await;
-        let r = routed(&s, &stateless_list(1, "2026-07-28"), |r| r.without("Mcp-Method")).await;
+        let r = routed(&s, &stateless_list(1, "2026-07-28"), |r| {
+            r.without("Mcp-Method")
+        })
+        .await;
         assert_eq!(r.status, want, "{faults:?}: {}", r.text());
         // A wrong one is still refused.
         let r = routed(&s, &stateless_list(2, "2026-07-28"), |r| {
@@ -500,7 +503,10 @@ async fn http_method_header_case_insensitive() {
         })
         .await;
         assert_eq!(r.status, want, "{faults:?}: {}", r.text());
-        let r = routed(&s, &stateless_list(2, "2026-07-28"), |r| r.without("Mcp-Method")).await;
+        let r = routed(&s, &stateless_list(2, "2026-07-28"), |r| {
+            r.without("Mcp-Method")
+        })
+        .await;
         assert_eq!(r.status, 400, "{faults:?}: still required");
     }
 }
@@ -553,7 +559,10 @@ async fn http_method_not_found_200() {
         let r = routed(&s, &stateless_list(2, "2026-07-28"), |r| r).await;
         assert_eq!(r.status, 200);
         let id = session(s.addr, V).await;
-        let r = mcp(&id, V).json(&request(3, "no/such", json!({}))).send(s.addr).await;
+        let r = mcp(&id, V)
+            .json(&request(3, "no/such", json!({})))
+            .send(s.addr)
+            .await;
         assert_eq!(r.status, 200, "{}", r.text());
     }
 }

@@ -127,7 +127,10 @@ async fn mcp_method_header_must_name_the_body_method() {
 async fn mcp_name_header_must_name_the_target() {
     let s = start(&[]).await;
     for (method, params) in [
-        ("tools/call", json!({ "name": "echo", "arguments": { "message": "hi" } })),
+        (
+            "tools/call",
+            json!({ "name": "echo", "arguments": { "message": "hi" } }),
+        ),
         ("prompts/get", json!({ "name": "simple" })),
         ("resources/read", json!({ "uri": "mcpspec://blob" })),
     ] {
@@ -164,7 +167,11 @@ fn b64(text: &str) -> String {
     const A: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     let mut out = String::new();
     for chunk in text.as_bytes().chunks(3) {
-        let b = [chunk[0], *chunk.get(1).unwrap_or(&0), *chunk.get(2).unwrap_or(&0)];
+        let b = [
+            chunk[0],
+            *chunk.get(1).unwrap_or(&0),
+            *chunk.get(2).unwrap_or(&0),
+        ];
         let n = u32::from(b[0]) << 16 | u32::from(b[1]) << 8 | u32::from(b[2]);
         for i in 0..4 {
             if i <= chunk.len() {

@@ -213,7 +213,12 @@ pub fn structured_no_text(f: &[Fault]) -> bool {
 pub fn tools_list_order_varies(f: &[Fault]) -> bool {
     let mut c = Client::ready("2025-11-25", f);
     let names = |r: Value| -> Vec<Value> {
-        r["tools"].as_array().into_iter().flatten().map(|t| t["name"].clone()).collect()
+        r["tools"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|t| t["name"].clone())
+            .collect()
     };
     let first = names(c.ok("tools/list", json!({})));
     (0..3).any(|_| names(c.ok("tools/list", json!({}))) != first)

@@ -479,5 +479,10 @@ fn complete_cacheable_results_carry_caching_hints() {
         assert!(answer(&mut s, method, json!({"resultType": "input_required"})).is_empty());
     }
     // Other methods' results need none.
-    assert!(answer(&mut s, "tools/call", json!({"resultType": "complete", "content": []})).is_empty());
+    assert!(answer(
+        &mut s,
+        "tools/call",
+        json!({"resultType": "complete", "content": []})
+    )
+    .is_empty());
 }
