@@ -125,7 +125,7 @@ fn an_unreachable_server_exits_3() {
 fn list_faults_names_each_fault_its_transports_and_requirement() {
     let run = client(&["--list-faults"]);
     assert_eq!(run.code, Some(0), "{}", run.stderr);
-    assert_eq!(run.stdout.lines().count(), 30, "{}", run.stdout);
+    assert_eq!(run.stdout.lines().count(), 31, "{}", run.stdout);
     // name  LEVEL  transports  description (requirement)
     let row = |name: &str| -> Vec<String> {
         let line = run

@@ -58,6 +58,7 @@ pub enum ClientFault {
     HttpNoSessionEcho,
     HttpNoVersionHeader,
     HttpNoRoutingHeaders,
+    RetryUnlistedVersion,
 }
 
 /// One row of [`TABLE`].
@@ -110,7 +111,7 @@ use Level::{Must, Should};
 
 /// Every fault, in the order `--list-faults` prints them (and in the order
 /// of the enum: `TABLE[f as usize].fault == f`).
-pub const TABLE: [FaultEntry; 30] = [
+pub const TABLE: [FaultEntry; 31] = [
     row(F::SkipInitialized, "skip-initialized", Must, &ids::LIFECYCLE_CLIENT_INITIALIZED_NOTIFICATION,
         "never sends notifications/initialized after the initialize result"),
     row(F::EarlyRequest, "early-request", Should, &ids::LIFECYCLE_CLIENT_NO_REQUESTS_BEFORE_RESPONSE,
@@ -173,6 +174,8 @@ pub const TABLE: [FaultEntry; 30] = [
         "from 2025-06-18, sends no MCP-Protocol-Version header on the requests after initialize (2026-07-28: after server/discover)").http_only(),
     row(F::HttpNoRoutingHeaders, "http-no-routing-headers", Must, &ids::HTTP_HEADER_METHOD,
         "under 2026-07-28, sends no Mcp-Method (nor Mcp-Name) header on the requests after server/discover").http_only(),
+    row(F::RetryUnlistedVersion, "retry-unlisted-version", Should, &ids::STATELESS_CLIENT_RETRY_SUPPORTED,
+        "under 2026-07-28, after a -32022 that lists 2026-07-28 as supported, retries the request (and goes on) naming 2025-11-25 in _meta, a version the error did not list"),
 ];
 
 impl ClientFault {

@@ -198,6 +198,9 @@ pub struct ReferenceClient {
     initialize_id: i64,
     /// The `reuse-ids` fault has sent its ping with the initialize id.
     reused: bool,
+    /// A request was sent again after a -32022 that listed 2026-07-28
+    /// (once per session).
+    version_retried: bool,
 }
 
 impl ReferenceClient {
@@ -219,6 +222,7 @@ impl ReferenceClient {
             workflow: Workflow::default(),
             initialize_id: FIRST_ID,
             reused: false,
+            version_retried: false,
         }
     }
 
@@ -643,7 +647,10 @@ impl ReferenceClient {
                         let tamper = self.has(ClientFault::TamperCursor);
                         self.workflow.on_result(&job, result, tamper)
                     }
-                    Err(e) => self.workflow.on_error(&job, &call, e),
+                    Err(e) => match self.retry_after_unsupported(&job, &call, e) {
+                        Some(line) => line,
+                        None => self.workflow.on_error(&job, &call, e),
+                    },
                 };
                 out.log(line);
             }
