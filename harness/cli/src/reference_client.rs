@@ -179,6 +179,7 @@ fn misbehaviour(faults: &[ClientFault]) -> HttpMisbehaviour {
         get_accept_json: has(ClientFault::HttpBadGetAccept),
         no_session_echo: has(ClientFault::HttpNoSessionEcho),
         no_version_header: has(ClientFault::HttpNoVersionHeader),
+        no_routing_headers: has(ClientFault::HttpNoRoutingHeaders),
         version_header: has(ClientFault::HeaderMetaMismatch)
             .then(|| Version::LATEST_HANDSHAKE.as_str().to_owned()),
     }

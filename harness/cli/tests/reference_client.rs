@@ -129,7 +129,7 @@ fn an_unreachable_server_exits_3() {
 fn list_faults_names_each_fault_its_transports_and_requirement() {
     let run = client(&["--list-faults"]);
     assert_eq!(run.code, Some(0), "{}", run.stderr);
-    assert_eq!(run.stdout.lines().count(), 33, "{}", run.stdout);
+    assert_eq!(run.stdout.lines().count(), 35, "{}", run.stdout);
     // name  LEVEL  transports  description (requirement)
     let row = |name: &str| -> Vec<String> {
         let line = run
@@ -150,6 +150,7 @@ fn list_faults_names_each_fault_its_transports_and_requirement() {
         "http-bad-get-accept",
         "http-no-session-echo",
         "http-no-version-header",
+        "http-no-routing-headers",
         "header-meta-mismatch",
     ] {
         assert_eq!(row(name)[1..3], ["MUST", "http"], "{name}");

@@ -69,7 +69,11 @@ fn failures_are_matched_explained_or_unmatched() {
     let tmp = support::temp_dir("vs-official-kinds");
     let official = tmp.join("official");
     let failed = |id: &str| json!([{"id": id, "status": "FAILURE", "errorMessage": "boom"}]);
-    official_check(&official, "server-session-lifecycle", failed("terminated-404"));
+    official_check(
+        &official,
+        "server-session-lifecycle",
+        failed("terminated-404"),
+    );
     official_check(&official, "ping", failed("ping"));
     official_check(&official, "tools-call-image", failed("image"));
     official_check(&official, "no-such-official", failed("x"));
@@ -80,11 +84,31 @@ fn failures_are_matched_explained_or_unmatched() {
     );
 
     let results = json!([
-        case("server/http/session/delete-ends-session", "2025-11-25", "fail", "MUST …"),
+        case(
+            "server/http/session/delete-ends-session",
+            "2025-11-25",
+            "fail",
+            "MUST …"
+        ),
         case("server/lifecycle/ping/operating", "2025-11-25", "pass", ""),
-        case("server/tools/call/content-blocks", "2025-11-25", "not_applicable", "no tool fits"),
-        case("server/prompts/get/image-content", "2025-11-25", "not_applicable", "no prompt fits"),
-        case("server/fixture/tools/image", "2025-11-25", "not_applicable", "no test_image_content"),
+        case(
+            "server/tools/call/content-blocks",
+            "2025-11-25",
+            "not_applicable",
+            "no tool fits"
+        ),
+        case(
+            "server/prompts/get/image-content",
+            "2025-11-25",
+            "not_applicable",
+            "no prompt fits"
+        ),
+        case(
+            "server/fixture/tools/image",
+            "2025-11-25",
+            "not_applicable",
+            "no test_image_content"
+        ),
     ]);
     let (code, stdout) = compare(&tmp, results);
 
@@ -93,18 +117,29 @@ fn failures_are_matched_explained_or_unmatched() {
         "{stdout}"
     );
     assert!(stdout.contains("delete-ends-session@2025-11-25 [fail: http.session.terminated-404]"));
-    assert!(line_of(&stdout, "ping").starts_with("UNMATCHED"), "{stdout}");
+    assert!(
+        line_of(&stdout, "ping").starts_with("UNMATCHED"),
+        "{stdout}"
+    );
     assert!(
         line_of(&stdout, "tools-call-image").starts_with("explained"),
         "{stdout}"
     );
-    assert!(stdout.contains("not applicable: no prompt fits | no test_image_content | no tool fits"));
+    assert!(
+        stdout.contains("not applicable: no prompt fits | no test_image_content | no tool fits")
+    );
     assert!(
         line_of(&stdout, "no-such-official").starts_with("UNMATCHED"),
         "{stdout}"
     );
-    assert!(!stdout.contains("resources-list"), "passed checks are not listed");
-    assert!(stdout.contains("1 matched, 1 explained, 2 unmatched"), "{stdout}");
+    assert!(
+        !stdout.contains("resources-list"),
+        "passed checks are not listed"
+    );
+    assert!(
+        stdout.contains("1 matched, 1 explained, 2 unmatched"),
+        "{stdout}"
+    );
     assert_eq!(code, Some(1), "unmatched failures fail the comparison");
 }
 
@@ -119,11 +154,24 @@ fn a_revision_the_target_does_not_offer_explains_every_failure_there() {
     );
     let refused = "the target does not offer 2025-11-25 (refused)";
     let results = json!([
-        case("server/lifecycle/ping/operating", "2025-11-25", "not_applicable", refused),
-        case("server/tools/list/result-shape", "2025-11-25", "not_applicable", refused),
+        case(
+            "server/lifecycle/ping/operating",
+            "2025-11-25",
+            "not_applicable",
+            refused
+        ),
+        case(
+            "server/tools/list/result-shape",
+            "2025-11-25",
+            "not_applicable",
+            refused
+        ),
     ]);
     let (code, stdout) = compare(&tmp, results);
-    assert!(line_of(&stdout, "ping").starts_with("explained"), "{stdout}");
+    assert!(
+        line_of(&stdout, "ping").starts_with("explained"),
+        "{stdout}"
+    );
     assert!(stdout.contains(refused), "{stdout}");
     assert_eq!(code, Some(0), "{stdout}");
 }

@@ -159,6 +159,7 @@ pub static ORACLE: &[OracleCheck] = &[
     stateless(&ids::STATELESS_REMOVED_NOT_SENT),
     stateless(&ids::STATELESS_CANCEL_LISTEN_ONLY),
     stateless(&ids::STATELESS_RESULT_RESULT_TYPE),
+    stateless(&ids::STATELESS_RESULT_CACHING_HINTS),
     stateless(&ids::STATELESS_ERROR_UNSUPPORTED_VERSION_DATA),
     stateless(&ids::STATELESS_ERROR_MISSING_CAPABILITY_DATA),
     stateless(&ids::STATELESS_ERROR_RESERVED_RANGE),
@@ -185,6 +186,7 @@ pub static ORACLE: &[OracleCheck] = &[
     client_http(&ids::HTTP_HEADER_PROTOCOL_VERSION),
     client_http(&ids::HTTP_HEADER_PROTOCOL_VERSION_NEGOTIATED),
     client_http(&ids::HTTP_HEADER_VERSION_MATCHES_META),
+    client_http(&ids::HTTP_HEADER_METHOD),
     client_http(&ids::SSE_CLIENT_POST),
     // Every POST of a case carries requests or notifications (the handshake
     // has both), and every answer and SSE event is read; the rules a case

@@ -17,6 +17,7 @@
 //! | `http.session.client-echo` | 2025-03-26 … 2025-11-25 | once issued, the session id is on every request |
 //! | `http.header.protocol-version` | 2025-06-18 → | after the handshake every request names the negotiated version (2026-07-28: every request) |
 //! | `http.header.version-matches-meta` | 2026-07-28 → | the header equals the version in the request's `_meta` |
+//! | `http.header.method` | 2026-07-28 → | a request's `Mcp-Method` names its method; `Mcp-Name` its `params.name` / `params.uri` (`tools/call`, `prompts/get`, `resources/read`; Base64 sentinel decoded) |
 //! | `sse.client-post` | 2024-11-05 | (legacy) every POST goes to the URI of the `endpoint` event |
 //!
 //! No false failures: a rule is only applied where the harness can tell a
@@ -43,6 +44,8 @@ use crate::Oracle;
 
 const SESSION_HEADER: &str = "mcp-session-id";
 const VERSION_HEADER: &str = "mcp-protocol-version";
+const METHOD_HEADER: &str = "mcp-method";
+const NAME_HEADER: &str = "mcp-name";
 
 /// What the judge follows of a client's session over HTTP.
 #[derive(Debug, Default)]
@@ -269,6 +272,7 @@ fn judge(cx: &Context<'_>, via: Via, record: &HttpRecord) -> Vec<Finding> {
             single_message(cx, &q),
             session_echo(cx, &q),
             protocol_version(cx, &q),
+            routing(cx, &q),
         ]
     };
     found.into_iter().flatten().collect()
@@ -413,6 +417,59 @@ fn protocol_version(cx: &Context<'_>, q: &Req<'_>) -> Option<Finding> {
             format!("{label} carried MCP-Protocol-Version {v:?}, not the negotiated {want}"),
         )),
         Some(_) => None,
+    }
+}
+
+/// `http.header.method`: the routing headers of a 2026-07-28 request
+/// (`basic/transports/streamable-http#standard-request-headers`). Values
+/// are compared as HTTP reads them (surrounding whitespace is not part of
+/// a value) and case-sensitively; an `Mcp-Name` in the Base64 sentinel
+/// form is decoded first.
+fn routing(cx: &Context<'_>, q: &Req<'_>) -> Option<Finding> {
+    let id = &ids::HTTP_HEADER_METHOD;
+    let [Message::Request(req)] = q.items.as_slice() else {
+        return None;
+    };
+    if !applies(id, cx.version) || cx.version.lifecycle() != Lifecycle::Stateless {
+        return None;
+    }
+    let label = &q.label;
+    let method = req.method.as_str();
+    let detail = match q.r.request_header(METHOD_HEADER).map(str::trim) {
+        None => format!("{label} carried no Mcp-Method header"),
+        Some(sent) if sent != method => {
+            format!("{label} carried Mcp-Method {sent:?}, not its method {method:?}")
+        }
+        Some(_) => {
+            let member = match method {
+                "tools/call" | "prompts/get" => "name",
+                "resources/read" => "uri",
+                _ => return None,
+            };
+            let want = req.params.as_ref()?.get(member)?.as_str()?;
+            match q.r.request_header(NAME_HEADER).map(str::trim) {
+                None => format!("{label} carried no Mcp-Name header (params.{member} is {want:?})"),
+                Some(sent) if decode_sentinel(sent).as_deref() == Some(want) => return None,
+                Some(sent) => format!(
+                    "{label} carried Mcp-Name {sent:?}, which does not give its params.{member} {want:?}"
+                ),
+            }
+        }
+    };
+    Some((id, detail))
+}
+
+/// A header value with the Base64 sentinel form (`=?base64?…?=`) decoded;
+/// `None` when that does not decode to UTF-8.
+fn decode_sentinel(value: &str) -> Option<String> {
+    use base64::engine::general_purpose::STANDARD;
+    use base64::Engine as _;
+    match value
+        .strip_prefix("=?base64?")
+        .and_then(|v| v.strip_suffix("?="))
+    {
+        Some(coded) => String::from_utf8(STANDARD.decode(coded).ok()?).ok(),
+        None => Some(value.to_owned()),
     }
 }
 

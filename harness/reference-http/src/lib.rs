@@ -34,6 +34,7 @@ mod checks;
 mod ids;
 mod legacy;
 mod messages;
+mod routing;
 mod session;
 mod sse;
 mod stateless;

@@ -243,14 +243,6 @@ pub(crate) fn claims_stateless(body: &[u8]) -> bool {
 }
 
 /// The id and `_meta` protocolVersion string of a body that is one request.
-/// The method of a body holding one request: `(id, method)`.
-pub(crate) fn single_method(body: &[u8]) -> Option<(Value, String)> {
-    match classify(body) {
-        Ok(Inbound::Single(Message::Request(r))) => Some((r.id.to_value(), r.method)),
-        _ => None,
-    }
-}
-
 pub(crate) fn single_meta_version(body: &[u8]) -> Option<(Value, Option<String>)> {
     match classify(body) {
         Ok(Inbound::Single(Message::Request(r))) => {

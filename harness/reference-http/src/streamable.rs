@@ -56,8 +56,7 @@ pub(crate) async fn post(State(app): State<App>, headers: HeaderMap, body: Bytes
     let session_id = checks::header_string(&headers, SESSION_HEADER);
     let stateless_header = session_id.is_none() && version.as_deref() == Some(STATELESS);
     if !shape.is_invalid() && (stateless_header || messages::claims_stateless(&body)) {
-        let method_header = checks::header_string(&headers, "mcp-method");
-        return crate::stateless::post(&app, body, version, method_header).await;
+        return crate::stateless::post(&app, body, version, &headers).await;
     }
     match session_id {
         Some(id) => match app.lookup(Table::Streamable, &id) {

@@ -174,6 +174,18 @@ pub enum Fault {
     FixturePromptContentMissing,
     FixtureArgumentsIgnored,
     FixtureCompletionRefused,
+    // ── SEP-2243 routing headers (2026-07-28, Streamable HTTP) ──────────
+    HttpMethodHeaderOptional,
+    HttpMethodHeaderCaseInsensitive,
+    HttpNameHeaderUnchecked,
+    HttpNameHeaderNotDecoded,
+    // ── 2026-07-28 statuses over HTTP ──────────────────────────────────
+    HttpMethodNotFound200,
+    HttpMetaInvalid200,
+    // ── 2026-07-28 caching hints ────────────────────────────────────────
+    StatelessCacheHintsMissing,
+    ToolsListOrderVaries,
+    InputErrorAsProtocolError,
 }
 
 /// The static description of a fault.
@@ -333,6 +345,15 @@ impl Fault {
         Fault::FixturePromptContentMissing,
         Fault::FixtureArgumentsIgnored,
         Fault::FixtureCompletionRefused,
+        Fault::HttpMethodHeaderOptional,
+        Fault::HttpMethodHeaderCaseInsensitive,
+        Fault::HttpNameHeaderUnchecked,
+        Fault::HttpNameHeaderNotDecoded,
+        Fault::HttpMethodNotFound200,
+        Fault::HttpMetaInvalid200,
+        Fault::StatelessCacheHintsMissing,
+        Fault::ToolsListOrderVaries,
+        Fault::InputErrorAsProtocolError,
     ];
 
     fn info(self) -> Info {
@@ -764,6 +785,42 @@ impl Fault {
             Fault::FixtureCompletionRefused => info(
                 "fixture-completion-refused", Must, &ids::FIXTURE_COMPLETION_PROMPT_ARGUMENT, "server/utilities/completion",
                 "answers completion/complete for the fixture prompt test_prompt_with_arguments with error -32602 instead of a result",
+            ),
+            Fault::HttpMethodHeaderOptional => info(
+                "http-method-header-optional", Must, &ids::HTTP_HEADER_ROUTING_REJECTED, "basic/transports/streamable-http#server-validation",
+                "serves a 2026-07-28 POSTed request that carries no Mcp-Method header instead of answering HTTP 400 with error -32020",
+            ).only(HTTP),
+            Fault::HttpMethodHeaderCaseInsensitive => info(
+                "http-method-header-case-insensitive", Must, &ids::HTTP_HEADER_ROUTING_REJECTED, "basic/transports/streamable-http#case-sensitivity",
+                "compares the Mcp-Method header with the body's method ignoring ASCII case (serves Mcp-Method: TOOLS/LIST for tools/list) instead of rejecting the differing value with HTTP 400 and error -32020",
+            ).only(HTTP),
+            Fault::HttpNameHeaderUnchecked => info(
+                "http-name-header-unchecked", Must, &ids::HTTP_HEADER_ROUTING_REJECTED, "basic/transports/streamable-http#server-validation",
+                "never checks Mcp-Name: serves a 2026-07-28 tools/call, prompts/get or resources/read whose Mcp-Name is missing or names another tool, prompt or resource than the body",
+            ).only(HTTP),
+            Fault::HttpNameHeaderNotDecoded => info(
+                "http-name-header-not-decoded", Must, &ids::HTTP_HEADER_ROUTING_REJECTED, "basic/transports/streamable-http#value-encoding",
+                "compares an Mcp-Name in the Base64 sentinel form (=?base64?...?=) with the body without decoding it, so a correctly encoded name is refused with HTTP 400 and error -32020",
+            ).only(HTTP),
+            Fault::HttpMethodNotFound200 => info(
+                "http-method-not-found-200", Must, &ids::HTTP_STATUS_METHOD_NOT_FOUND_404, "basic/transports/streamable-http#protocol-version-header",
+                "answers a 2026-07-28 request for a method it does not implement (an unknown method, or one the version removed such as ping) with HTTP 200 instead of 404 (the -32601 body is unchanged)",
+            ).only(HTTP),
+            Fault::HttpMetaInvalid200 => info(
+                "http-meta-invalid-200", Must, &ids::HTTP_STATUS_META_INVALID_400, "basic#meta",
+                "answers a 2026-07-28 request whose _meta lacks protocolVersion or clientCapabilities with HTTP 200 instead of 400 (the -32602 body is unchanged)",
+            ).only(HTTP),
+            Fault::StatelessCacheHintsMissing => info(
+                "stateless-cache-hints-missing", Must, &ids::STATELESS_RESULT_CACHING_HINTS, "server/utilities/caching#cacheable-results",
+                "leaves ttlMs and cacheScope out of its 2026-07-28 resources/templates/list and resources/read results (the lists and discover keep them)",
+            ),
+            Fault::ToolsListOrderVaries => info(
+                "tools-list-order-varies", Should, &ids::TOOLS_LIST_DETERMINISTIC_ORDER, "server/tools#listing-tools",
+                "lists its (unchanged) tools in an order that depends on the request: the tools of each tools/list page come in reverse order when the request id is odd",
+            ),
+            Fault::InputErrorAsProtocolError => info(
+                "input-error-as-protocol-error", Should, &ids::TOOLS_CALL_INPUT_VALIDATION, "server/tools#error-handling",
+                "from 2025-11-25 (2026-07-28 included), reports tool arguments that fail the input schema as a -32602 JSON-RPC error instead of a tool execution error (a result with isError true), as versions up to 2025-06-18 allowed",
             ),
         }
     }

@@ -90,11 +90,25 @@ impl ReferenceServer {
             self.log(out, LogLevel::Debug, json!({ "event": req.method }));
         }
         let result = match req.method.as_str() {
-            "tools/list" => self.list(
-                ListKind::Tools,
-                tools::definitions(version, self.faults),
-                &params,
-            ),
+            "tools/list" => {
+                let defs = tools::definitions(version, self.faults);
+                let mut page = self.list(ListKind::Tools, defs, &params);
+                // Each page keeps its tools, in an order that depends on
+                // the request id (so paging stays sound, and HTTP's
+                // one-request sessions vary too): odd ids reversed.
+                let odd = match req.id.to_value() {
+                    Value::Number(n) => n.as_u64().unwrap_or(0) % 2 == 1,
+                    other => other.to_string().len() % 2 == 1,
+                };
+                if self.faults.has(Fault::ToolsListOrderVaries) && odd {
+                    if let Ok(Value::Object(page)) = &mut page {
+                        if let Some(Value::Array(tools)) = page.get_mut("tools") {
+                            tools.reverse();
+                        }
+                    }
+                }
+                page
+            }
             "tools/call" => return self.call_tool(now_ms, version, req, &params, batch, out),
             "resources/list" => {
                 let mut all = resources::definitions(self.faults);

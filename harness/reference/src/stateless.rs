@@ -293,6 +293,10 @@ impl ReferenceServer {
             "resources/read" => Some(0),
             _ => None,
         };
+        let ttl = ttl.filter(|_| {
+            !(self.faults.has(Fault::StatelessCacheHintsMissing)
+                && matches!(method, "resources/templates/list" | "resources/read"))
+        });
         if let Some(ttl) = ttl {
             obj.insert("cacheScope".into(), json!("public"));
             obj.insert("ttlMs".into(), json!(ttl));

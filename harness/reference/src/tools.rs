@@ -212,7 +212,7 @@ pub(crate) fn run(
     faults: FaultSet,
 ) -> Result<ToolRun, RpcError> {
     let bad_args = |message: String| -> Result<ToolRun, RpcError> {
-        if version >= Version::V2025_11_25 {
+        if version >= Version::V2025_11_25 && !faults.has(Fault::InputErrorAsProtocolError) {
             Ok(ToolRun::Done(text_result(
                 format!("invalid arguments for tool {name}: {message}"),
                 true,

@@ -12,6 +12,8 @@ const REQUEST_HEADERS: &[&str] = &[
     "content-type",
     "mcp-session-id",
     "mcp-protocol-version",
+    "mcp-method",
+    "mcp-name",
     "last-event-id",
     "origin",
     "host",
@@ -34,7 +36,8 @@ const RESPONSE_HEADERS: &[&str] = &[
 /// Whether a header is worth recording for a request (`all` for raw
 /// exchanges, whose every header was chosen by a scenario).
 pub(crate) fn keep_request_header(name: &str, all: bool) -> bool {
-    all || REQUEST_HEADERS.contains(&name)
+    // `Mcp-Param-{Name}`: a tool's parameters mirrored into headers (SEP-2243).
+    all || REQUEST_HEADERS.contains(&name) || name.starts_with("mcp-param-")
 }
 
 pub(crate) fn keep_response_header(name: &str) -> bool {

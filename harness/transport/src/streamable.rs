@@ -34,6 +34,7 @@
 //! | `get_accept_json`       | GET `Accept: application/json` (standalone and resumed) |
 //! | `no_session_echo`       | no `Mcp-Session-Id`, though the server issued one       |
 //! | `no_version_header`     | no `MCP-Protocol-Version`, though it is set             |
+//! | `no_routing_headers`    | no `Mcp-Method` / `Mcp-Name` (2026-07-28)               |
 //! | `version_header`        | this `MCP-Protocol-Version`, whatever the session's or the request's `_meta` version |
 
 use std::sync::{Arc, Mutex};
@@ -49,6 +50,7 @@ use crate::client::{
 };
 use crate::event::{Event, HttpRecord, Stamped, Via};
 use crate::raw::{self, RawRequest, RawResponse};
+use routing::{routing_headers, STATELESS_SINCE};
 
 pub(crate) const SESSION_HEADER: &str = "mcp-session-id";
 pub(crate) const VERSION_HEADER: &str = "mcp-protocol-version";
@@ -78,6 +80,9 @@ pub struct HttpMisbehaviour {
     /// `MCP-Protocol-Version` is never sent (breaks
     /// `http.header.protocol-version`).
     pub no_version_header: bool,
+    /// `Mcp-Method` and `Mcp-Name` are never sent (breaks
+    /// `http.header.method`).
+    pub no_routing_headers: bool,
     /// Sent as `MCP-Protocol-Version` wherever the header goes out, instead
     /// of the session's version or the one the request's `_meta` names
     /// (breaks `http.header.version-matches-meta` when they differ).
@@ -206,6 +211,8 @@ fn post_headers(
                         continue;
                     }
                 }
+            } else if m.no_routing_headers {
+                continue;
             } else {
                 value
             };
@@ -418,54 +425,6 @@ impl Drop for HttpSession {
     }
 }
 
-/// The first version whose POSTs carry `Mcp-Method` (and `Mcp-Name`).
-const STATELESS_SINCE: &str = "2026-07-28";
-
-/// From 2026-07-28 a POST names its JSON-RPC method in `Mcp-Method`, and
-/// the tool, prompt or resource it targets in `Mcp-Name`, so that it can be
-/// routed without reading the body; its `MCP-Protocol-Version` is the one
-/// the request's `_meta` names, should that differ from the session's. Nothing for a body that is not one
-/// message with a method (a batch, a response, unreadable bytes).
-fn routing_headers(body: &[u8]) -> Vec<(&'static str, String)> {
-    use mcpspec_wire::{classify, Inbound, Message};
-    let (method, params) = match classify(body) {
-        Ok(Inbound::Single(Message::Request(r))) => (r.method, r.params),
-        Ok(Inbound::Single(Message::Notification(n))) => (n.method, n.params),
-        _ => return Vec::new(),
-    };
-    let visible = |s: &str| s.bytes().all(|b| (0x20..0x7f).contains(&b));
-    let mut out = Vec::new();
-    if visible(&method) {
-        out.push(("mcp-method", method.clone()));
-    }
-    // The header names the version the request itself names (they must agree).
-    if let Some(v) = params
-        .as_ref()
-        .and_then(|p| p.get("_meta"))
-        .and_then(|m| m.get("io.modelcontextprotocol/protocolVersion"))
-        .and_then(|v| v.as_str())
-    {
-        if visible(v) {
-            out.push(("mcp-protocol-version", v.to_owned()));
-        }
-    }
-    let target = match method.as_str() {
-        "tools/call" | "prompts/get" => "name",
-        "resources/read" => "uri",
-        _ => return out,
-    };
-    if let Some(name) = params
-        .as_ref()
-        .and_then(|p| p.get(target))
-        .and_then(|v| v.as_str())
-    {
-        if visible(name) {
-            out.push(("mcp-name", name.to_owned()));
-        }
-    }
-    out
-}
-
 /// One message's bytes without the line terminator the stdio framing adds.
 pub(crate) fn strip_newline(bytes: &[u8]) -> &[u8] {
     let b = bytes.strip_suffix(b"\n").unwrap_or(bytes);
@@ -644,5 +603,6 @@ async fn delete(shared: Arc<Shared>) {
     );
 }
 
+mod routing;
 #[cfg(test)]
 mod tests;

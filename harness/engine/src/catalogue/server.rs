@@ -109,6 +109,8 @@ entries! {
     // ── rules the newer server scenarios check ──
     RESOURCES_READ_CONTENTS_URI = req!("resources.read.contents-uri", Should, Server, V2024_11_05, None, "server/resources#reading-resources", "Reading a resource returns contents of which at least one is labelled with the URI that was read."),
     TOOLS_LIST_UNIQUE_NAMES = req!("tools.list.unique-names", Should, Server, V2024_11_05, None, "server/tools#tool", "No two tools a server lists share a name, since tools/call selects a tool by its name alone."),
+    TOOLS_LIST_DETERMINISTIC_ORDER = req!("tools.list.deterministic-order", Should, Server, V2026_07_28, None, "server/tools#listing-tools",
+        "A server returns its tools in the same order on every tools/list while the set of tools has not changed, so that clients can cache the list."),
     TOOLS_ANNOTATIONS_SHAPE = req!("tools.annotations.shape", Must, Server, V2025_03_26, None, "server/tools#tool", "Tool annotations, when present, are an object whose title is a string and whose hints are booleans."),
     TOOLS_TITLE_TYPE = req!("tools.title.type", Must, Server, V2025_06_18, None, "server/tools#tool", "A tool's optional display title is a string."),
     TOOLS_CALL_ARGUMENTS_OPTIONAL = req!("tools.call.arguments-optional", Should, Server, V2024_11_05, None, "server/tools#calling-tools", "A tools/call without an arguments member is accepted for a tool that requires no arguments."),
@@ -142,8 +144,6 @@ entries! {
         "A tool's inputSchema is a valid JSON Schema object, never null."),
     TOOLS_LIST_CURRENT_SET = req!("tools.list.current-set", Must, Server, V2026_07_28, None, "server/tools#capabilities",
         "A server declaring tools answers tools/list with the tools currently available to the requesting client."),
-    TOOLS_LIST_DETERMINISTIC_ORDER = req!("tools.list.deterministic-order", Should, Server, V2026_07_28, None, "changelog#minor-changes",
-        "tools/list returns tools in the same order across requests while the set is unchanged."),
     TOOLS_X_MCP_HEADER_NOT_SENSITIVE = req!("tools.x-mcp-header.not-sensitive", Should, Server, V2026_07_28, None, "server/tools#x-mcp-header",
         "Servers do not mark sensitive parameters (secrets, personal data) with x-mcp-header.",
         excluded = "whether a parameter is sensitive is not decidable by a harness"),

@@ -71,6 +71,8 @@ entries! {
     STATELESS_RESULT_TTL = req!("stateless.result.ttl", Should, Client, V2026_07_28, None, "server/discover",
         "A client treats a cacheable result as fresh for ttlMs milliseconds, and as stale at once when ttlMs is 0.",
         excluded = why::INTERNAL),
+    STATELESS_RESULT_CACHING_HINTS = req!("stateless.result.caching-hints", Must, Server, V2026_07_28, None, "server/utilities/caching#cacheable-results",
+        "A complete result of server/discover, tools/list, prompts/list, resources/list, resources/templates/list or resources/read carries the caching hints: ttlMs, an integer of at least 0, and cacheScope, public or private."),
     // ── multi round-trip requests (server asks, client answers) ──────────
     STATELESS_INPUT_REQUIRED_SHAPE = req!("stateless.input-required.shape", Must, Server, V2026_07_28, None, "basic#responses",
         "An input_required result carries inputRequests, requestState, or both."),

@@ -118,8 +118,6 @@ entries! {
         "A client that does poll applies jitter and backoff."),
     CACHING_SERVER_SCOPE_CONSISTENT_PAGES = req!("caching.server.scope-consistent-pages", Must, Server, V2026_07_28, None, "server/utilities/caching#interaction-with-pagination",
         "Every page of one list request carries the same cacheScope."),
-    CACHING_SERVER_TTL_NON_NEGATIVE = req!("caching.server.ttl-non-negative", Must, Server, V2026_07_28, None, "server/utilities/caching#time-to-live-ttl-field",
-        "A server's ttlMs is an integer of at least 0."),
     CANCELLATION_CLIENT_NOTIFY = req!("cancellation.client.notify", Should, Client, V2025_03_26, None, "basic/transports#sending-messages-to-the-server",
         "A client signals that a request it issued should stop by cancelling it."),
     CANCELLATION_CLIENT_NOTIFY_STDIO = req!("cancellation.client.notify-stdio", Must, Client, V2026_07_28, None, "basic/patterns/cancellation#transport-specific-cancellation",

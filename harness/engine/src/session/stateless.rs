@@ -13,6 +13,7 @@
 //! | server | log message not opted in   | `logging.meta-level.opt-in`                  |
 //! | server | result without resultType  | `stateless.result.result-type`               |
 //! | server | input_required result      | `stateless.input-required.*` (see [`input_required`]) |
+//! | server | cacheable result without ttlMs / cacheScope | `stateless.result.caching-hints` |
 //! | server | -32022 / -32021 data       | `stateless.error.*-data`                     |
 //! | server | undefined reserved code    | `stateless.error.reserved-range`, `…retired-codes` |
 //! | client | request without its _meta  | `stateless.meta.required-keys`               |
@@ -391,6 +392,12 @@ impl Session {
                     .is_some_and(|v| v.lifecycle() == Lifecycle::Stateless);
                 if stateless_request {
                     input_required::judge(&method, capabilities.as_ref(), result, flag);
+                    if let Some(missing) = caching_hints_missing(&method, result) {
+                        flag(
+                            &ids::STATELESS_RESULT_CACHING_HINTS,
+                            format!("complete result of {method} {missing}"),
+                        );
+                    }
                     match result.get("resultType") {
                         Some(Value::String(_)) => {}
                         Some(other) => flag(
@@ -415,6 +422,42 @@ impl Session {
                 }
             }
         }
+    }
+}
+
+/// Methods whose complete results carry caching hints
+/// (`server/utilities/caching#cacheable-results`).
+const CACHEABLE: [&str; 6] = [
+    "server/discover",
+    "tools/list",
+    "prompts/list",
+    "resources/list",
+    "resources/templates/list",
+    "resources/read",
+];
+
+/// What a complete result of a cacheable `method` lacks of its caching
+/// hints (`ttlMs` an integer >= 0, `cacheScope` public or private), if
+/// anything. An `input_required` result is not cacheable; a result with
+/// another or no `resultType` is the result-type rule's business.
+fn caching_hints_missing(method: &str, result: &Value) -> Option<String> {
+    if !CACHEABLE.contains(&method) || result.get("resultType") != Some(&Value::from("complete")) {
+        return None;
+    }
+    let ttl = match result.get("ttlMs") {
+        None => Some("has no ttlMs".to_owned()),
+        Some(v) if v.as_u64().is_some() => None,
+        Some(v) => Some(format!("has ttlMs {v}, not an integer >= 0")),
+    };
+    let scope = match result.get("cacheScope") {
+        None => Some("has no cacheScope".to_owned()),
+        Some(Value::String(s)) if s == "public" || s == "private" => None,
+        Some(v) => Some(format!("has cacheScope {v}, not public or private")),
+    };
+    match (ttl, scope) {
+        (None, None) => None,
+        (Some(a), Some(b)) => Some(format!("{a} and {b}")),
+        (Some(a), None) | (None, Some(a)) => Some(a),
     }
 }
 

@@ -317,6 +317,10 @@ fn breaking(id: &str) -> Option<Vec<String>> {
             Send(req(json!(2), "tools/list", meta("2026-07-28"))),
             Recv(ok(json!(2), json!({"tools": []}))),
         ]),
+        "stateless.result.caching-hints" => server26(vec![
+            Send(req(json!(2), "tools/list", meta("2026-07-28"))),
+            Recv(ok(json!(2), json!({"tools": [], "resultType": "complete"}))),
+        ]),
         "stateless.error.unsupported-version-data" => server26(vec![
             Send(req(json!(2), "tools/list", meta("1999-01-01"))),
             Recv(err(json!(2), -32022, None)),
@@ -477,6 +481,17 @@ fn breaking(id: &str) -> Option<Vec<String>> {
             vec![Record(post(
                 "/mcp",
                 &[ACCEPT, ("mcp-protocol-version", "2025-11-25")],
+                req(json!(1), "tools/list", meta("2026-07-28")),
+                200,
+            ))],
+        ),
+        "http.header.method" => judge(
+            Client,
+            V2026,
+            Http,
+            vec![Record(post(
+                "/mcp",
+                &[ACCEPT, ("mcp-protocol-version", "2026-07-28")],
                 req(json!(1), "tools/list", meta("2026-07-28")),
                 200,
             ))],

@@ -169,7 +169,13 @@ fn the_session_id_is_echoed_once_issued() {
         version: Version::V2026_07_28,
         ..cx
     };
-    assert!(ids(&stateless, &missing).is_empty());
+    let routed = rec(
+        "POST /mcp",
+        &[BOTH, ("mcp-method", "tools/list")],
+        &list,
+        400,
+    );
+    assert!(ids(&stateless, &routed).is_empty());
     cx.live_session = None;
     assert!(ids(&cx, &missing).is_empty() && ids(&cx, &stale).is_empty());
 }
@@ -235,10 +241,11 @@ fn a_stateless_request_names_its_version_in_the_header_and_in_meta() {
         "params": {"_meta": {META_PROTOCOL_VERSION: "2026-07-28"}}
     })
     .to_string();
-    let with = |v: &str| post(&[BOTH, ("mcp-protocol-version", v)], &body);
+    const ROUTED: (&str, &str) = ("mcp-method", "tools/list");
+    let with = |v: &str| post(&[BOTH, ROUTED, ("mcp-protocol-version", v)], &body);
     assert!(ids(&cx, &with("2026-07-28")).is_empty());
     assert_eq!(
-        ids(&cx, &post(&[BOTH], &body)),
+        ids(&cx, &post(&[BOTH, ROUTED], &body)),
         ["http.header.protocol-version"]
     );
     assert_eq!(
@@ -248,7 +255,68 @@ fn a_stateless_request_names_its_version_in_the_header_and_in_meta() {
     // Notification POSTs have no header rule in 2026-07-28; a request
     // without `_meta` is the stateless rules' business.
     assert!(ids(&cx, &post(&[BOTH], &initialized())).is_empty());
-    assert!(ids(&cx, &post(&[BOTH], &request("tools/list"))).is_empty());
+    assert!(ids(&cx, &post(&[BOTH, ROUTED], &request("tools/list"))).is_empty());
+}
+
+#[test]
+fn a_stateless_request_names_its_method_and_target_in_headers() {
+    let cx = cx(Version::V2026_07_28);
+    let version = ("mcp-protocol-version", "2026-07-28");
+    let call = |name: &str| {
+        json!({
+            "jsonrpc": "2.0", "id": 1, "method": "tools/call",
+            "params": {"name": name, "_meta": {META_PROTOCOL_VERSION: "2026-07-28"}}
+        })
+        .to_string()
+    };
+    let method = ("mcp-method", "tools/call");
+    let ok = |headers: &[(&str, &str)], body: &str| ids(&cx, &post(headers, body)).is_empty();
+    assert!(ok(
+        &[BOTH, version, method, ("mcp-name", "echo")],
+        &call("echo")
+    ));
+    // Whitespace around a value is not part of it; the sentinel is decoded.
+    assert!(ok(
+        &[BOTH, version, method, ("mcp-name", " echo ")],
+        &call("echo")
+    ));
+    let coded = ("mcp-name", "=?base64?Z3LDtsOfZQ==?=");
+    assert!(ok(&[BOTH, version, method, coded], &call("größe")));
+    for (headers, want) in [
+        (
+            vec![BOTH, version, ("mcp-name", "echo")],
+            "carried no Mcp-Method header",
+        ),
+        (
+            vec![
+                BOTH,
+                version,
+                ("mcp-method", "TOOLS/CALL"),
+                ("mcp-name", "echo"),
+            ],
+            "carried Mcp-Method \"TOOLS/CALL\", not its method \"tools/call\"",
+        ),
+        (
+            vec![BOTH, version, method],
+            "carried no Mcp-Name header (params.name is \"echo\")",
+        ),
+        (
+            vec![BOTH, version, method, ("mcp-name", "add")],
+            "carried Mcp-Name \"add\", which does not give its params.name \"echo\"",
+        ),
+    ] {
+        let found = found(&cx, &post(&headers, &call("echo")));
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(
+            found[0].starts_with("http.header.method: POST #2 (tools/call) "),
+            "{found:?}"
+        );
+        assert!(found[0].ends_with(want), "{found:?}");
+    }
+    // Only at 2026-07-28, and only for requests.
+    let old = self::cx(Version::V2025_11_25);
+    assert!(!ids(&old, &post(&[BOTH], &call("echo"))).contains(&"http.header.method"));
+    assert!(ids(&cx, &post(&[BOTH], &initialized())).is_empty());
 }
 
 #[test]

@@ -465,3 +465,133 @@ async fn http_named_error_status_200() {
         assert_eq!(r.json()["error"]["code"], -32020);
     }
 }
+
+/// A 2026-07-28 POST of `body` with the version header; the routing
+/// headers as `Req::json` sets them, then `fix` changes them.
+async fn routed(s: &Server, body: &Value, fix: impl FnOnce(Req) -> Req) -> Resp {
+    let r = Req::post("/mcp")
+        .header("MCP-Protocol-Version", "2026-07-28")
+        .json(body);
+    fix(r).send(s.addr).await
+}
+
+#[tokio::test]
+async fn http_method_header_optional() {
+    for (faults, want) in [(vec![], 400), (vec![Fault::HttpMethodHeaderOptional], 200)] {
+        let s = start(&faults).await;
+        let r = routed(&s, &stateless_list(1, "2026-07-28"), |r| {
+            r.without("Mcp-Method")
+        })
+        .await;
+        assert_eq!(r.status, want, "{faults:?}: {}", r.text());
+        // A wrong one is still refused.
+        let r = routed(&s, &stateless_list(2, "2026-07-28"), |r| {
+            r.header("Mcp-Method", "prompts/list")
+        })
+        .await;
+        assert_eq!(r.status, 400, "{faults:?}: {}", r.text());
+    }
+}
+
+#[tokio::test]
+async fn http_method_header_case_insensitive() {
+    let faults = [Fault::HttpMethodHeaderCaseInsensitive];
+    for (faults, want) in [(&[][..], 400), (&faults[..], 200)] {
+        let s = start(faults).await;
+        let r = routed(&s, &stateless_list(1, "2026-07-28"), |r| {
+            r.header("Mcp-Method", "TOOLS/LIST")
+        })
+        .await;
+        assert_eq!(r.status, want, "{faults:?}: {}", r.text());
+        let r = routed(&s, &stateless_list(2, "2026-07-28"), |r| {
+            r.without("Mcp-Method")
+        })
+        .await;
+        assert_eq!(r.status, 400, "{faults:?}: still required");
+    }
+}
+
+#[tokio::test]
+async fn http_name_header_unchecked() {
+    for (faults, want) in [(vec![], 400), (vec![Fault::HttpNameHeaderUnchecked], 200)] {
+        let s = start(&faults).await;
+        let mut call = stateless_list(1, "2026-07-28");
+        call["method"] = json!("tools/call");
+        call["params"]["name"] = json!("echo");
+        call["params"]["arguments"] = json!({ "message": "hi" });
+        let missing = routed(&s, &call, |r| r.without("Mcp-Name")).await;
+        assert_eq!(missing.status, want, "{faults:?}: {}", missing.text());
+        let other = routed(&s, &call, |r| r.header("Mcp-Name", "add")).await;
+        assert_eq!(other.status, want, "{faults:?}: {}", other.text());
+        let method = routed(&s, &call, |r| r.header("Mcp-Method", "tools/list")).await;
+        assert_eq!(method.status, 400, "Mcp-Method still checked");
+    }
+}
+
+#[tokio::test]
+async fn http_name_header_not_decoded() {
+    for (faults, want) in [(vec![], 200), (vec![Fault::HttpNameHeaderNotDecoded], 400)] {
+        let s = start(&faults).await;
+        let mut call = stateless_list(1, "2026-07-28");
+        call["method"] = json!("tools/call");
+        call["params"]["name"] = json!("echo");
+        call["params"]["arguments"] = json!({ "message": "hi" });
+        // "echo", Base64-encoded as a client may send any name.
+        let r = routed(&s, &call, |r| r.header("Mcp-Name", "=?base64?ZWNobw==?=")).await;
+        assert_eq!(r.status, want, "{faults:?}: {}", r.text());
+        let plain = routed(&s, &call, |r| r).await;
+        assert_eq!(plain.status, 200, "{faults:?}: a plain name still passes");
+    }
+}
+
+#[tokio::test]
+async fn http_method_not_found_200() {
+    for (faults, want) in [(vec![], 404), (vec![Fault::HttpMethodNotFound200], 200)] {
+        let s = start(&faults).await;
+        for method in ["mcpspec/no-such-method", "ping", "logging/setLevel"] {
+            let mut body = stateless_list(1, "2026-07-28");
+            body["method"] = json!(method);
+            let r = routed(&s, &body, |r| r).await;
+            assert_eq!(r.status, want, "{faults:?} {method}: {}", r.text());
+            assert_eq!(r.json()["error"]["code"], -32601, "the body is unchanged");
+        }
+        // Served methods are not touched, nor are sessions of earlier versions.
+        let r = routed(&s, &stateless_list(2, "2026-07-28"), |r| r).await;
+        assert_eq!(r.status, 200);
+        let id = session(s.addr, V).await;
+        let r = mcp(&id, V)
+            .json(&request(3, "no/such", json!({})))
+            .send(s.addr)
+            .await;
+        assert_eq!(r.status, 200, "{}", r.text());
+    }
+}
+
+#[tokio::test]
+async fn http_meta_invalid_200() {
+    for (faults, want) in [(vec![], 400), (vec![Fault::HttpMetaInvalid200], 200)] {
+        let s = start(&faults).await;
+        for meta in [
+            json!(null),
+            json!({ "io.modelcontextprotocol/protocolVersion": "2026-07-28" }),
+            json!({ "io.modelcontextprotocol/clientCapabilities": {} }),
+        ] {
+            let mut body = stateless_list(1, "2026-07-28");
+            if meta.is_null() {
+                body["params"] = json!({});
+            } else {
+                body["params"]["_meta"] = meta.clone();
+            }
+            let r = routed(&s, &body, |r| r).await;
+            assert_eq!(r.status, want, "{faults:?} {meta}: {}", r.text());
+            assert_eq!(r.json()["error"]["code"], -32602, "the body is unchanged");
+        }
+        // Another -32602 (an unknown tool) keeps its 200.
+        let mut call = stateless_list(2, "2026-07-28");
+        call["method"] = json!("tools/call");
+        call["params"]["name"] = json!("mcpspec-no-such-tool");
+        let r = routed(&s, &call, |r| r).await;
+        assert_eq!(r.json()["error"]["code"], -32602, "{}", r.text());
+        assert_eq!(r.status, 200);
+    }
+}

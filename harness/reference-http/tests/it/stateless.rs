@@ -100,14 +100,88 @@ async fn mcp_method_header_must_name_the_body_method() {
     assert_eq!(b["error"]["code"], -32020, "{b}");
     assert_eq!(b["id"], 8);
     conforms("tools/list", &b);
-    // The right method, or none, is served.
-    for header in [Some("tools/list"), None] {
-        let mut r = post(V).json(&body);
-        if let Some(h) = header {
-            r = r.header("Mcp-Method", h);
+    // The right method is served, in any case of the header's name and
+    // with whitespace around its value; a missing one or another case of
+    // the value is refused.
+    for (name, value, want) in [
+        ("Mcp-Method", Some("tools/list"), 200),
+        ("mcp-method", Some("tools/list"), 200),
+        ("MCP-METHOD", Some("  tools/list\t"), 200),
+        ("Mcp-Method", Some("TOOLS/LIST"), 400),
+        ("Mcp-Method", None, 400),
+    ] {
+        let mut r = post(V).json(&body).without("Mcp-Method");
+        if let Some(v) = value {
+            r = r.header(name, v);
         }
-        assert_eq!(r.send(s.addr).await.status, 200, "{header:?}");
+        let r = r.send(s.addr).await;
+        assert_eq!(r.status, want, "{name}: {value:?}: {}", r.text());
+        if want == 400 {
+            assert_eq!(r.json()["error"]["code"], -32020);
+            conforms("tools/list", &r.json());
+        }
     }
+}
+
+#[tokio::test]
+async fn mcp_name_header_must_name_the_target() {
+    let s = start(&[]).await;
+    for (method, params) in [
+        (
+            "tools/call",
+            json!({ "name": "echo", "arguments": { "message": "hi" } }),
+        ),
+        ("prompts/get", json!({ "name": "simple" })),
+        ("resources/read", json!({ "uri": "mcpspec://blob" })),
+    ] {
+        let body = req(9, method, params.clone(), V);
+        let target = params.get("name").or(params.get("uri")).unwrap();
+        let target = target.as_str().unwrap();
+        let coded = format!("=?base64?{}?=", b64(target));
+        for (value, want) in [
+            (Some(target.to_owned()), 200),
+            (Some(format!(" {target} ")), 200),
+            (Some(coded), 200),
+            (Some("mcpspec-other".to_owned()), 400),
+            (Some(target.to_uppercase()), 400),
+            (Some("=?base64?%%%?=".to_owned()), 400),
+            (None, 400),
+        ] {
+            let mut r = post(V).json(&body).without("Mcp-Name");
+            if let Some(v) = &value {
+                r = r.header("Mcp-Name", v);
+            }
+            let r = r.send(s.addr).await;
+            assert_eq!(r.status, want, "{method} {value:?}: {}", r.text());
+            if want == 400 {
+                assert_eq!(r.json()["error"]["code"], -32020);
+                assert_eq!(r.json()["id"], 9);
+                conforms(method, &r.json());
+            }
+        }
+    }
+}
+
+/// Standard Base64 with padding (test-side, independent of the server's).
+fn b64(text: &str) -> String {
+    const A: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::new();
+    for chunk in text.as_bytes().chunks(3) {
+        let b = [
+            chunk[0],
+            *chunk.get(1).unwrap_or(&0),
+            *chunk.get(2).unwrap_or(&0),
+        ];
+        let n = u32::from(b[0]) << 16 | u32::from(b[1]) << 8 | u32::from(b[2]);
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(A[(n >> (18 - 6 * i) & 63) as usize] as char);
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
 }
 
 #[tokio::test]
@@ -156,17 +230,20 @@ async fn named_errors_are_400() {
 #[tokio::test]
 async fn missing_meta_and_removed_methods() {
     let s = start(&[]).await;
-    // The header says 2026-07-28, the body has no _meta: invalid params.
+    // The header says 2026-07-28, the body has no _meta: invalid params,
+    // with 400 (basic#meta).
     let r = post(V)
         .json(&request(1, "tools/list", json!({})))
         .send(s.addr)
         .await;
-    assert_eq!(r.status, 200);
+    assert_eq!(r.status, 400);
     assert_eq!(r.json()["error"]["code"], -32602);
+    // A removed method is not implemented: 404 with -32601.
     let r = post(V)
         .json(&req(2, "ping", json!({}), V))
         .send(s.addr)
         .await;
+    assert_eq!(r.status, 404);
     assert_eq!(r.json()["error"]["code"], -32601);
     // No session was made: initialize-era requests still need one.
     let r = Req::post("/mcp")

@@ -99,8 +99,25 @@ impl Req {
         self.header("Mcp-Session-Id", id)
     }
 
+    /// The body, and the routing headers a 2026-07-28 client sends with it
+    /// (`Mcp-Method`, and `Mcp-Name` where the method has a target) unless
+    /// already set; servers ignore them in sessions of earlier versions.
     pub fn json(mut self, v: &Value) -> Self {
         self.body = v.to_string().into_bytes();
+        let has = |r: &Req, n: &str| r.headers.iter().any(|(h, _)| h.eq_ignore_ascii_case(n));
+        if let (Some(method), true) = (v["method"].as_str(), v.get("id").is_some()) {
+            if !has(&self, "Mcp-Method") {
+                self = self.header("Mcp-Method", method);
+            }
+            let target = match method {
+                "tools/call" | "prompts/get" => v["params"]["name"].as_str(),
+                "resources/read" => v["params"]["uri"].as_str(),
+                _ => None,
+            };
+            if let (Some(t), false) = (target, has(&self, "Mcp-Name")) {
+                self = self.header("Mcp-Name", t);
+            }
+        }
         self
     }
 

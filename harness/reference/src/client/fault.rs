@@ -61,6 +61,8 @@ pub enum ClientFault {
     RetryStateInvented,
     RetryStateLeaked,
     ResultTypeInferred,
+    HttpNoRoutingHeaders,
+    RetryUnlistedVersion,
 }
 
 /// One row of [`TABLE`].
@@ -113,7 +115,7 @@ use Level::{Must, Should};
 
 /// Every fault, in the order `--list-faults` prints them (and in the order
 /// of the enum: `TABLE[f as usize].fault == f`).
-pub const TABLE: [FaultEntry; 33] = [
+pub const TABLE: [FaultEntry; 35] = [
     row(F::SkipInitialized, "skip-initialized", Must, &ids::LIFECYCLE_CLIENT_INITIALIZED_NOTIFICATION,
         "never sends notifications/initialized after the initialize result"),
     row(F::EarlyRequest, "early-request", Should, &ids::LIFECYCLE_CLIENT_NO_REQUESTS_BEFORE_RESPONSE,
@@ -183,6 +185,10 @@ pub const TABLE: [FaultEntry; 33] = [
         "under 2026-07-28, sends the last requestState a server gave it with every later request of its workflow, not only the retry it belongs to"),
     row(F::ResultTypeInferred, "result-type-inferred", Must, &ids::STATELESS_RESULT_ABSENT_TYPE_COMPLETE,
         "under 2026-07-28, takes a result without resultType that carries inputRequests for input_required (answers it and retries the request) instead of complete"),
+    row(F::HttpNoRoutingHeaders, "http-no-routing-headers", Must, &ids::HTTP_HEADER_METHOD,
+        "under 2026-07-28, sends no Mcp-Method (nor Mcp-Name) header on the requests after server/discover").http_only(),
+    row(F::RetryUnlistedVersion, "retry-unlisted-version", Should, &ids::STATELESS_CLIENT_RETRY_SUPPORTED,
+        "under 2026-07-28, after a -32022 that lists 2026-07-28 as supported, retries the request (and goes on) naming 2025-11-25 in _meta, a version the error did not list"),
 ];
 
 impl ClientFault {

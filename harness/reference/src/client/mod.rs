@@ -200,6 +200,9 @@ pub struct ReferenceClient {
     reused: bool,
     /// The `retry-state-leaked` fault: the last requestState a server gave.
     leaked_state: Option<String>,
+    /// A request was sent again after a -32022 that listed 2026-07-28
+    /// (once per session).
+    version_retried: bool,
 }
 
 impl ReferenceClient {
@@ -222,6 +225,7 @@ impl ReferenceClient {
             initialize_id: FIRST_ID,
             reused: false,
             leaked_state: None,
+            version_retried: false,
         }
     }
 
@@ -648,7 +652,10 @@ impl ReferenceClient {
                         let tamper = self.has(ClientFault::TamperCursor);
                         self.workflow.on_result(&job, result, tamper)
                     }
-                    Err(e) => self.workflow.on_error(&job, &call, e),
+                    Err(e) => match self.retry_after_unsupported(&job, &call, e) {
+                        Some(line) => line,
+                        None => self.workflow.on_error(&job, &call, e),
+                    },
                 };
                 out.log(line);
             }

@@ -5,7 +5,8 @@
 //! |-----------------------------------------------|---------------------------------------------------------|
 //! | start                                         | `server/discover` (with discovery off: the workflow at once, assuming tools, resources and prompts) |
 //! | discover result listing 2026-07-28            | plans the [`super::workflow`] from its `capabilities` (no ping, subscriptions or logging/setLevel) |
-//! | discover result without 2026-07-28, or -32022 | disconnects (Exit 0): no version in common, and the server answered as a 2026-07-28 server, so no fallback (`stateless.client.era-cached`) |
+//! | -32022 whose `data.supported` lists 2026-07-28 (discover or a workflow request) | sends the request again, once per session (`stateless.client.retry-supported`) |
+//! | discover result without 2026-07-28, or another -32022 | disconnects (Exit 0): no version in common, and the server answered as a 2026-07-28 server, so no fallback (`stateless.client.era-cached`) |
 //! | discover -32020 or -32021                     | gives up (Exit 1)                                       |
 //! | discover -32601, or another plain error       | falls back: `initialize` with the newest handshake version, a handshake session from then on |
 //! | every request                                 | `params._meta`: protocolVersion 2026-07-28, clientCapabilities (what it declares), clientInfo |
@@ -16,7 +17,9 @@
 //! the request; the workflow goes on. The 2026-07-28 faults act here:
 //! `missing-meta-version` and `missing-client-capabilities` (on every
 //! request after `server/discover`, so the session still opens),
-//! `sends-removed-method` (in the plan) and `fallback-after-discover`.
+//! `sends-removed-method` (in the plan), `fallback-after-discover` and
+//! `retry-unlisted-version` (the retried request and every one after it
+//! name 2025-11-25, which the -32022 did not list).
 
 use mcpspec_engine::Version;
 use mcpspec_wire::{ErrorObject, Id, Request};
@@ -80,6 +83,18 @@ impl ReferenceClient {
         self.advance(now_ms, out);
     }
 
+    /// A -32022 whose `data.supported` lists the version this client speaks
+    /// earns one more `server/discover` (`stateless.client.retry-supported`).
+    fn may_retry_version(&self, e: &ErrorObject) -> bool {
+        let listed = e
+            .data
+            .as_ref()
+            .and_then(|d| d.get("supported"))
+            .and_then(Value::as_array)
+            .is_some_and(|s| s.iter().any(|v| v == STATELESS_VERSION.as_str()));
+        listed && !self.version_retried
+    }
+
     /// The answer to `server/discover` (see the module table).
     pub(super) fn on_discover_answer(
         &mut self,
@@ -89,6 +104,16 @@ impl ReferenceClient {
     ) {
         let result = match outcome {
             Ok(result) => result,
+            Err(e) if e.code == UNSUPPORTED_PROTOCOL_VERSION && self.may_retry_version(&e) => {
+                self.version_retried = true;
+                self.request(now_ms, DISCOVER, None, Purpose::Discover, out);
+                out.log(format!(
+                    "server/discover: error {} ({}), listing {STATELESS_VERSION} as supported; \
+                     sending server/discover again (once)",
+                    e.code, e.message
+                ));
+                return;
+            }
             Err(e) if e.code == UNSUPPORTED_PROTOCOL_VERSION => {
                 out.log(format!(
                     "server/discover: error {} ({}): the server does not speak {STATELESS_VERSION}, \
@@ -178,8 +203,14 @@ impl ReferenceClient {
             .entry("_meta")
             .or_insert_with(|| Value::Object(Map::new()));
         if let Value::Object(meta) = meta {
+            // The faulty retry names a version the -32022 did not list.
+            let version = if self.version_retried && self.has(ClientFault::RetryUnlistedVersion) {
+                Version::LATEST_HANDSHAKE
+            } else {
+                STATELESS_VERSION
+            };
             if !(after_discover && self.has(ClientFault::MissingMetaVersion)) {
-                meta.insert(PROTOCOL_VERSION.into(), json!(STATELESS_VERSION.as_str()));
+                meta.insert(PROTOCOL_VERSION.into(), json!(version.as_str()));
             }
             if !(after_discover && self.has(ClientFault::MissingClientCapabilities)) {
                 meta.insert(CLIENT_CAPABILITIES.into(), self.declared.capabilities());
@@ -190,6 +221,27 @@ impl ReferenceClient {
             );
         }
         Value::Object(params)
+    }
+
+    /// A -32022 to a workflow request that lists this client's version:
+    /// the request goes again, once per session; `Some(line)` for the log.
+    pub(super) fn retry_after_unsupported(
+        &mut self,
+        job: &Job,
+        call: &Call,
+        e: &ErrorObject,
+    ) -> Option<String> {
+        if !self.stateless || e.code != UNSUPPORTED_PROTOCOL_VERSION || !self.may_retry_version(e) {
+            return None;
+        }
+        self.version_retried = true;
+        self.workflow.retry(job, call.clone());
+        Some(format!(
+            "{}: error {} ({}), listing {STATELESS_VERSION} as supported; sending it again (once)",
+            label(job, call),
+            e.code,
+            e.message
+        ))
     }
 
     /// A job's result asks for input: answers what it asks and queues the

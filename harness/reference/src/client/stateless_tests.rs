@@ -543,3 +543,37 @@ fn header_version_per_session() {
     let c = stateless(&[]);
     assert_eq!(c.header_version(), Some(V), "from the first request on");
 }
+
+#[test]
+fn a_32022_listing_the_version_earns_one_retry() {
+    let unsupported = |id: i64, supported: Value| {
+        json!({ "jsonrpc": "2.0", "id": id, "error": { "code": -32022, "message": "no",
+            "data": { "supported": supported, "requested": "2026-07-28" } } })
+    };
+    let meta_version =
+        |w: &Value| w["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"].clone();
+    for (fault, named) in [
+        (None, "2026-07-28"),
+        (Some(ClientFault::RetryUnlistedVersion), "2025-11-25"),
+    ] {
+        let faults: Vec<ClientFault> = fault.into_iter().collect();
+        let mut c = stateless(&faults);
+        c.start(0);
+        // server/discover: refused, listing 2026-07-28: sent again, once.
+        let out = c.on_frame(1, frame(&unsupported(1, json!(["2026-07-28"]))));
+        let sent = writes(&out);
+        assert_eq!(sent.len(), 1, "{fault:?}: {sent:?}");
+        assert_eq!(sent[0]["method"], "server/discover");
+        assert_eq!(meta_version(&sent[0]), json!(named), "{fault:?}");
+        let again = sent[0]["id"].as_i64().unwrap();
+        let out = c.on_frame(2, frame(&unsupported(again, json!(["2026-07-28"]))));
+        assert!(writes(&out).is_empty(), "{fault:?}: no second retry");
+        assert_eq!(exit(&out), Some(0));
+    }
+    // A -32022 that does not list the client's version ends the session.
+    let mut c = stateless(&[]);
+    c.start(0);
+    let out = c.on_frame(1, frame(&unsupported(1, json!(["2025-11-25"]))));
+    assert!(writes(&out).is_empty());
+    assert_eq!(exit(&out), Some(0));
+}

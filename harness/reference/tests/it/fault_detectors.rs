@@ -211,3 +211,28 @@ pub fn structured_no_text(f: &[Fault]) -> bool {
     let content = resp["result"]["content"].as_array().unwrap();
     !content.iter().any(|b| b["type"] == "text")
 }
+
+pub fn tools_list_order_varies(f: &[Fault]) -> bool {
+    let mut c = Client::ready("2025-11-25", f);
+    let names = |r: Value| -> Vec<Value> {
+        r["tools"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|t| t["name"].clone())
+            .collect()
+    };
+    let first = names(c.ok("tools/list", json!({})));
+    (0..3).any(|_| names(c.ok("tools/list", json!({}))) != first)
+}
+
+pub fn input_error_as_protocol_error(f: &[Fault]) -> bool {
+    let bad = json!({ "name": "echo", "arguments": { "message": 7 } });
+    let mut c = Client::ready("2025-11-25", f);
+    let handshake = c.request("tools/call", Some(bad.clone())).0;
+    let mut c = Client::new(f);
+    let stateless = c.stateless("tools/call", bad);
+    [handshake, stateless]
+        .iter()
+        .any(|r| r["error"]["code"] == -32602 && r.get("result").is_none())
+}

@@ -3,8 +3,8 @@
 //! so a new fault does not compile without its detector.
 
 use crate::fault_detectors as content;
-use crate::input_required as mrtr;
 use crate::fixture_detectors as fixture;
+use crate::input_required as mrtr;
 use crate::stateless_detectors as stateless;
 use crate::support::{exit_code, json_lines, methods, slow_call, split_response, writes, Client};
 use mcpspec_reference::{Fault, Transport};
@@ -255,6 +255,9 @@ fn detector(fault: Fault) -> Detector {
         Fault::InputRequiredUnvalidated => mrtr::unvalidated,
         Fault::InputRequiredRetryIgnored => mrtr::retry_ignored,
         Fault::InputRequiredResultTypeMissing => mrtr::result_type_missing,
+        Fault::StatelessCacheHintsMissing => stateless::cache_hints_missing,
+        Fault::ToolsListOrderVaries => content::tools_list_order_varies,
+        Fault::InputErrorAsProtocolError => content::input_error_as_protocol_error,
         // Carried out by the HTTP driver (`mcpspec-reference-http`, whose tests
         // detect them); `http_faults_leave_the_sans_io_server_alone` below.
         Fault::HttpUnknownSession400
@@ -297,6 +300,15 @@ fn detector(fault: Fault) -> Detector {
         Fault::LeakOnMalformed => |_| {
             unreachable!("seen by memory growth only: `leak_on_malformed_grows_memory` below, and the fuzzer's memory oracle in the CLI's tests")
         },
+        // SEP-2243 routing headers: HTTP-layer, tested in mcpspec-reference-http's tests/it/faults.rs.
+        Fault::HttpMethodHeaderOptional
+        | Fault::HttpMethodHeaderCaseInsensitive
+        | Fault::HttpNameHeaderUnchecked
+        | Fault::HttpNameHeaderNotDecoded
+        | Fault::HttpMethodNotFound200
+        | Fault::HttpMetaInvalid200 => {
+            |_| unreachable!("an HTTP-layer fault has no sans-IO detector")
+        }
     }
 }
 
@@ -633,4 +645,7 @@ fault_tests! {
     fixture_prompt_content_missing => FixturePromptContentMissing,
     fixture_arguments_ignored => FixtureArgumentsIgnored,
     fixture_completion_refused => FixtureCompletionRefused,
+    stateless_cache_hints_missing => StatelessCacheHintsMissing,
+    tools_list_order_varies => ToolsListOrderVaries,
+    input_error_as_protocol_error => InputErrorAsProtocolError,
 }

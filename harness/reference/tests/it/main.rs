@@ -8,8 +8,8 @@ mod support;
 
 mod fault_detectors;
 mod faults;
-mod input_required;
 mod fixture_detectors;
+mod input_required;
 mod jsonrpc;
 mod lifecycle;
 mod listen;

@@ -118,3 +118,12 @@ pub fn listen_ack_superset(f: &[Fault]) -> bool {
         other => requested.get(k) != Some(other),
     })
 }
+
+pub fn cache_hints_missing(f: &[Fault]) -> bool {
+    let mut c = Client::new(f);
+    let read = c.stateless("resources/read", json!({ "uri": "mcpspec://static/1" }));
+    let templates = c.stateless("resources/templates/list", json!({}));
+    [read, templates]
+        .iter()
+        .any(|r| r["result"].is_object() && r["result"].get("ttlMs").is_none())
+}

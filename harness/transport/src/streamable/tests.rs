@@ -82,6 +82,15 @@ fn each_switch_breaks_its_own_header_only() {
     let h = post(Some("2026-07-28"), None, &version);
     assert_eq!(header(&h, "mcp-method"), Some("tools/call"));
 
+    let routing = HttpMisbehaviour {
+        no_routing_headers: true,
+        ..HttpMisbehaviour::default()
+    };
+    let h = post(Some("2026-07-28"), None, &routing);
+    assert_eq!(header(&h, "mcp-method"), None);
+    assert_eq!(header(&h, "mcp-name"), None);
+    assert_eq!(header(&h, "mcp-protocol-version"), Some("2026-07-28"));
+
     let mismatch = HttpMisbehaviour {
         version_header: Some("2025-11-25".to_owned()),
         ..HttpMisbehaviour::default()
@@ -167,6 +176,7 @@ async fn switches_reach_the_wire_and_can_change_mid_session() {
         get_accept_json: true,
         no_session_echo: true,
         no_version_header: true,
+        no_routing_headers: false,
         version_header: None,
     });
     session.send(CALL).await.expect("send");
@@ -212,10 +222,13 @@ fn stateless_posts_name_their_method_and_target() {
     assert!(routing_headers(br#"{"jsonrpc":"2.0","id":1,"result":{}}"#).is_empty());
     assert!(routing_headers(br#"[{"jsonrpc":"2.0","id":1,"method":"ping"}]"#).is_empty());
     assert!(routing_headers(b"{").is_empty());
-    // A value that cannot be a header value is left out, not sent broken.
+    // A name that cannot be a plain header value goes out Base64-encoded.
     let odd =
         "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"a\\nb\"}}";
-    assert_eq!(routing_headers(odd.as_bytes()).len(), 1);
+    assert_eq!(
+        routing_headers(odd.as_bytes())[1],
+        ("mcp-name", "=?base64?YQpi?=".to_owned())
+    );
 }
 
 /// A loopback server that answers a POST only after `delay`, and logs, in

@@ -152,7 +152,8 @@ mod tests {
             "io.modelcontextprotocol/clientCapabilities": {},
         }});
         s.outbound(&Message::request(1, "tools/list", Some(meta)), 0);
-        let done = json!({ "tools": [], "resultType": "complete" });
+        let done =
+            json!({ "tools": [], "resultType": "complete", "ttlMs": 0, "cacheScope": "private" });
         assert!(s.inbound(&Message::result(Id::from(1), done), 1).is_empty());
     }
 

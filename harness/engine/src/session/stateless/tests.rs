@@ -96,7 +96,7 @@ fn results_of_2026_requests_carry_a_result_type() {
     for id in 1..=3 {
         s.outbound(&request(id, "tools/list", V2026), 0);
     }
-    let good = json!({"tools": [], "resultType": "complete"});
+    let good = json!({"tools": [], "resultType": "complete", "ttlMs": 0, "cacheScope": "public"});
     assert!(s.inbound(&result(1, good), 1).is_empty());
     assert_eq!(
         ids(&s.inbound(&result(2, json!({"tools": []})), 2)),
@@ -439,4 +439,55 @@ fn a_fallback_keeps_the_fuzz_invariants() {
         ),
     ];
     crate::fuzzing::engine(&crate::fuzzing::script(Some(Version::V2026_07_28), &frames));
+}
+
+#[test]
+fn complete_cacheable_results_carry_caching_hints() {
+    let mut s = judging_server();
+    let methods = [
+        "server/discover",
+        "tools/list",
+        "prompts/list",
+        "resources/list",
+        "resources/templates/list",
+        "resources/read",
+    ];
+    let mut id = 0;
+    let mut answer = |s: &mut Session, method: &str, body: Value| -> Vec<&'static str> {
+        id += 1;
+        s.outbound(&request(id, method, V2026), 0);
+        let found = s.inbound(&result(id, body), 1);
+        found.iter().map(|v| v.requirement.id).collect()
+    };
+    for method in methods {
+        let hinted = json!({"resultType": "complete", "ttlMs": 60000, "cacheScope": "private"});
+        assert!(answer(&mut s, method, hinted).is_empty(), "{method}");
+        for bad in [
+            json!({"resultType": "complete", "cacheScope": "public"}),
+            json!({"resultType": "complete", "ttlMs": 0}),
+            json!({"resultType": "complete", "ttlMs": -1, "cacheScope": "public"}),
+            json!({"resultType": "complete", "ttlMs": 1.5, "cacheScope": "public"}),
+            json!({"resultType": "complete", "ttlMs": 0, "cacheScope": "shared"}),
+        ] {
+            assert_eq!(
+                answer(&mut s, method, bad.clone()),
+                ["stateless.result.caching-hints"],
+                "{method} {bad}"
+            );
+        }
+        // Interim results are not cacheable (whatever else an
+        // input_required answer to this method breaks is another rule's).
+        let interim = answer(&mut s, method, json!({"resultType": "input_required"}));
+        assert!(
+            !interim.contains(&"stateless.result.caching-hints"),
+            "{method} {interim:?}"
+        );
+    }
+    // Other methods' results need none.
+    assert!(answer(
+        &mut s,
+        "tools/call",
+        json!({"resultType": "complete", "content": []})
+    )
+    .is_empty());
 }
