@@ -23,14 +23,14 @@ use mcpspec_reference::Fault;
 
 use crate::checks;
 use crate::session::{self, ask, Cmd};
-use crate::streamable::forbidden;
+use crate::streamable::forbidden_unless;
 use crate::{sse, App, Table, MESSAGE_PATH};
 
 /// The first message of the `sse-endpoint-not-first` fault.
 const HELLO: &str = r#"{"jsonrpc":"2.0","id":"mcpspec-reference-hello","method":"ping"}"#;
 
 pub(crate) async fn open(State(app): State<App>, headers: HeaderMap) -> Response {
-    if let Some(r) = forbidden(&app, &headers) {
+    if let Some(r) = forbidden_unless(&app, &headers, Fault::SseForeignOriginAccepted) {
         return r;
     }
     let id = crate::ids::session_id(false);
@@ -50,7 +50,7 @@ pub(crate) async fn post(
     headers: HeaderMap,
     body: Bytes,
 ) -> Response {
-    if let Some(r) = forbidden(&app, &headers) {
+    if let Some(r) = forbidden_unless(&app, &headers, Fault::SseForeignOriginAccepted) {
         return r;
     }
     let Some(id) = query.as_deref().and_then(|q| param(q, "sessionId")) else {

@@ -125,7 +125,13 @@ async fn with_session(
 
 /// 403 for a foreign Origin (unless the fault lets it through).
 pub(crate) fn forbidden(app: &App, headers: &HeaderMap) -> Option<Response> {
-    (!app.has(Fault::HttpForeignOriginAccepted) && !checks::origin_allowed(headers)).then(|| {
+    forbidden_unless(app, headers, Fault::HttpForeignOriginAccepted)
+}
+
+/// 403 for a foreign Origin, unless `fault` (the transport's own
+/// origin fault) lets it through.
+pub(crate) fn forbidden_unless(app: &App, headers: &HeaderMap, fault: Fault) -> Option<Response> {
+    (!app.has(fault) && !checks::origin_allowed(headers)).then(|| {
         checks::reject(
             StatusCode::FORBIDDEN,
             "Forbidden: Origin is not allowed (only localhost, 127.0.0.1 and [::1])",

@@ -141,6 +141,14 @@ pub enum Fault {
     HttpSessionIdSpace,
     HttpMissingSessionAccepted,
     HttpForeignOriginAccepted,
+    ToolInputUnvalidated,
+    ResourceUriUnvalidated,
+    ToolsListRefused,
+    PromptsListRefused,
+    ResourcesListRefused,
+    LateCancelWedges,
+    InputRequiredDeclineFails,
+    StatelessClientInfoRequired,
     HttpDeleteIgnored,
     HttpNotification200,
     HttpProtocolVersionNotChecked,
@@ -157,6 +165,7 @@ pub enum Fault {
     HttpProtocolVersionRequired,
     HttpMalformed200,
     SseEndpointNotFirst,
+    SseForeignOriginAccepted,
     SseUnknownSessionHang,
     SseAnswerInPostBody,
     LeakOnMalformed,
@@ -313,6 +322,14 @@ impl Fault {
         Fault::HttpSessionIdSpace,
         Fault::HttpMissingSessionAccepted,
         Fault::HttpForeignOriginAccepted,
+        Fault::ToolInputUnvalidated,
+        Fault::ResourceUriUnvalidated,
+        Fault::ToolsListRefused,
+        Fault::PromptsListRefused,
+        Fault::ResourcesListRefused,
+        Fault::LateCancelWedges,
+        Fault::InputRequiredDeclineFails,
+        Fault::StatelessClientInfoRequired,
         Fault::HttpDeleteIgnored,
         Fault::HttpNotification200,
         Fault::HttpProtocolVersionNotChecked,
@@ -329,6 +346,7 @@ impl Fault {
         Fault::HttpProtocolVersionRequired,
         Fault::HttpMalformed200,
         Fault::SseEndpointNotFirst,
+        Fault::SseForeignOriginAccepted,
         Fault::SseUnknownSessionHang,
         Fault::SseAnswerInPostBody,
         Fault::LeakOnMalformed,
@@ -655,6 +673,38 @@ impl Fault {
                 "http-foreign-origin-accepted", Must, &ids::HTTP_SECURITY_ORIGIN, "basic/transports#security-warning",
                 "does not check the Origin header: a request from a foreign origin (e.g. http://evil.example) is served instead of answered with HTTP 403",
             ).only(HTTP),
+            Fault::ToolInputUnvalidated => info(
+                "tool-input-unvalidated", Must, &ids::TOOLS_SECURITY_VALIDATE_INPUTS, "server/tools#security-considerations",
+                "acts on tool arguments that do not fit the tool's input schema (a missing required argument, a wrong type): the call succeeds (no isError, no error) with an empty stand-in value",
+            ),
+            Fault::ResourceUriUnvalidated => info(
+                "resource-uri-unvalidated", Must, &ids::RESOURCES_SECURITY_VALIDATE_URIS, "server/resources#security-considerations",
+                "does not validate resource URIs: resources/read of a string that is no URI (no scheme, e.g. `not a uri`) returns an empty text content instead of an error",
+            ),
+            Fault::ToolsListRefused => info(
+                "tools-list-refused", Must, &ids::TOOLS_LIST_CURRENT_SET, "server/tools#capabilities",
+                "at 2026-07-28 declares tools but answers tools/list with a -32603 error instead of the tools currently available",
+            ),
+            Fault::PromptsListRefused => info(
+                "prompts-list-refused", Must, &ids::PROMPTS_LIST_CURRENT_SET, "server/prompts#capabilities",
+                "at 2026-07-28 declares prompts but answers prompts/list with a -32603 error instead of the prompts currently available",
+            ),
+            Fault::ResourcesListRefused => info(
+                "resources-list-refused", Must, &ids::RESOURCES_LIST_CURRENT_SET, "server/resources#capabilities",
+                "at 2026-07-28 declares resources but answers resources/list with a -32603 error instead of the resources currently available",
+            ),
+            Fault::LateCancelWedges => info(
+                "late-cancel-wedges", Must, &ids::CANCELLATION_RACE_GRACEFUL, "basic/utilities/cancellation#timing-considerations",
+                "stops answering requests after a notifications/cancelled that names a request it has already answered (as when the cancellation crosses the response in flight)",
+            ),
+            Fault::InputRequiredDeclineFails => info(
+                "input-required-decline-fails", Must, &ids::ELICITATION_SERVER_HANDLES_REFUSAL, "client/elicitation#error-handling",
+                "answers a 2026-07-28 retry whose elicitation answer is decline or cancel with an internal error (-32603) instead of finishing the request",
+            ),
+            Fault::StatelessClientInfoRequired => info(
+                "stateless-client-info-required", Should, &ids::STATELESS_META_CLIENT_INFO_UNTRUSTED, "basic#meta",
+                "refuses a 2026-07-28 request whose _meta lacks the optional io.modelcontextprotocol/clientInfo with -32602, as if it were malformed",
+            ),
             Fault::HttpDeleteIgnored => info(
                 "http-delete-ignored", Must, &ids::HTTP_SESSION_TERMINATED_404, "basic/transports#session-management",
                 "answers DELETE with 200 but keeps the session: later requests with its id are still served instead of answered with HTTP 404",
@@ -719,6 +769,10 @@ impl Fault {
             Fault::SseEndpointNotFirst => info(
                 "sse-endpoint-not-first", Must, &ids::SSE_ENDPOINT_EVENT, "basic/transports#http-with-sse",
                 "sends a message event (a ping request) on the SSE stream before the endpoint event",
+            ).only(SSE),
+            Fault::SseForeignOriginAccepted => info(
+                "sse-foreign-origin-accepted", Must, &ids::SSE_SECURITY_ORIGIN, "basic/transports#security-warning",
+                "does not check the Origin header of the legacy transport: a GET of the SSE stream or a POST from a foreign origin (e.g. http://evil.example) is served instead of refused with HTTP 403",
             ).only(SSE),
             Fault::SseUnknownSessionHang => info(
                 "sse-unknown-session-hang", Should, &ids::SSE_UNKNOWN_SESSION_REJECTED, "basic/transports#http-with-sse",
@@ -877,8 +931,10 @@ impl Fault {
         Fault::ALL.iter().copied().find(|f| f.name() == name)
     }
 
-    fn bit(self) -> u128 {
-        1 << (self as u32)
+    /// The fault's word in a [`FaultSet`] and its bit there.
+    fn bit(self) -> (usize, u64) {
+        let n = self as usize;
+        (n / 64, 1 << (n % 64))
     }
 }
 
@@ -888,17 +944,26 @@ impl fmt::Display for Fault {
     }
 }
 
-/// A set of faults, cheap to copy.
+/// Words in a [`FaultSet`]: room for `64 * FAULT_WORDS` faults.
+const FAULT_WORDS: usize = 4;
+
+/// A set of faults, cheap to copy: a fixed bitset with one bit per fault.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub(crate) struct FaultSet(u128);
+pub(crate) struct FaultSet([u64; FAULT_WORDS]);
 
 impl FaultSet {
     pub(crate) fn new(faults: &[Fault]) -> Self {
-        FaultSet(faults.iter().fold(0, |acc, f| acc | f.bit()))
+        let mut words = [0; FAULT_WORDS];
+        for f in faults {
+            let (word, bit) = f.bit();
+            words[word] |= bit;
+        }
+        FaultSet(words)
     }
 
     pub(crate) fn has(self, fault: Fault) -> bool {
-        self.0 & fault.bit() != 0
+        let (word, bit) = fault.bit();
+        self.0[word] & bit != 0
     }
 }
 
@@ -911,7 +976,10 @@ mod tests {
     fn names_are_unique_kebab_case_and_round_trip() {
         let mut seen = HashSet::new();
         assert!(Fault::ALL.len() >= 16);
-        assert!(Fault::ALL.len() <= 128, "FaultSet is a u128 bitset");
+        assert!(
+            Fault::ALL.len() <= 64 * FAULT_WORDS,
+            "FaultSet holds 64 * FAULT_WORDS faults"
+        );
         for &f in Fault::ALL {
             assert!(seen.insert(f.name()), "duplicate fault name {}", f.name());
             assert!(f

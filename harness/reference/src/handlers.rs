@@ -85,6 +85,17 @@ impl ReferenceServer {
                 }))
             }
         };
+        let refused = match req.method.as_str() {
+            "tools/list" => Some(Fault::ToolsListRefused),
+            "prompts/list" => Some(Fault::PromptsListRefused),
+            "resources/list" => Some(Fault::ResourcesListRefused),
+            _ => None,
+        };
+        if version >= Version::V2026_07_28 && refused.is_some_and(|f| self.faults.has(f)) {
+            // The `*-list-refused` faults: a declared list method answered with an error.
+            let message = format!("{} is unavailable", req.method);
+            return Reply::Now(Err(RpcError::new(-32603, message)));
+        }
         if req.method.ends_with("/list") {
             // Something for a client that asked for debug logs to see.
             self.log(out, LogLevel::Debug, json!({ "event": req.method }));

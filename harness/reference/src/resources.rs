@@ -195,8 +195,21 @@ pub(crate) fn read(uri: &str, now_ms: u64, faults: FaultSet) -> Option<Value> {
         _ => TEMPLATES
             .iter()
             .find_map(|t| t.matches(uri).map(|v| t.contents(uri, v)))
-            .or_else(|| crate::fixtures::library::read(uri, faults)),
+            .or_else(|| crate::fixtures::library::read(uri, faults))
+            .or_else(|| unvalidated(uri, faults)),
     }
+}
+
+/// The `resource-uri-unvalidated` fault: a string that is no URI at all (no
+/// scheme) is "read" as an empty text instead of refused.
+fn unvalidated(uri: &str, faults: FaultSet) -> Option<Value> {
+    let scheme = uri.split_once(':').map(|(s, _)| s).unwrap_or_default();
+    let is_uri = scheme.starts_with(|c: char| c.is_ascii_alphabetic())
+        && scheme
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'));
+    (faults.has(Fault::ResourceUriUnvalidated) && !is_uri)
+        .then(|| json!({ "uri": uri, "mimeType": "text/plain", "text": "" }))
 }
 
 /// Completion candidates for `var` of the template `uri_template`, or `None`

@@ -108,6 +108,8 @@ pub struct ReferenceServer {
     /// driver; it also keeps `subscriptions/listen` unanswered with -32601).
     pub(crate) expect_stateless: bool,
     exited: bool,
+    /// Answers no request any more (the `late-cancel-wedges` fault).
+    pub(crate) wedged: bool,
     /// What the `leak-on-malformed` fault keeps, never to be freed.
     leaked: Vec<Vec<u8>>,
 }
@@ -137,6 +139,7 @@ impl ReferenceServer {
             remembered_capabilities: Map::new(),
             expect_stateless: false,
             exited: false,
+            wedged: false,
             leaked: Vec::new(),
         }
     }
@@ -370,6 +373,9 @@ impl ReferenceServer {
                 "request id {} is already in use by a request in flight",
                 req.id
             ))));
+        }
+        if self.wedged {
+            return Reply::Never;
         }
         let fresh = self.phase == Phase::AwaitingInit;
         if crate::stateless::is_stateless(req, self.expect_stateless, self.faults, fresh) {

@@ -172,6 +172,14 @@ fn scope_of(req: &Request, faults: FaultSet) -> Result<Scope, RpcError> {
             )))
         }
     };
+    if faults.has(Fault::StatelessClientInfoRequired)
+        && !meta.contains_key("io.modelcontextprotocol/clientInfo")
+    {
+        // The fault: an optional, self-reported field decides whether to serve.
+        return Err(missing(
+            "this one has no io.modelcontextprotocol/clientInfo",
+        ));
+    }
     let log_level = match meta.get(LOG_LEVEL) {
         None => None,
         Some(Value::String(l)) => Some(LogLevel::parse(l).ok_or_else(|| {

@@ -247,6 +247,13 @@ impl ReferenceServer {
         }
         let Some(index) = self.calls.iter().position(|c| c.id == id && !c.cancelled) else {
             // Unknown, already answered, or not cancellable (initialize): ignore.
+            if self.faults.has(Fault::LateCancelWedges) {
+                out.stderr(format!(
+                    "{SERVER_NAME}: cancellation of {id}, which is not in flight: answering nothing from now on (fault late-cancel-wedges)"
+                ));
+                self.wedged = true;
+                return;
+            }
             out.stderr(format!(
                 "{SERVER_NAME}: ignoring cancellation of {id}: not in flight"
             ));

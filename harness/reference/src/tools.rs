@@ -212,6 +212,10 @@ pub(crate) fn run(
     faults: FaultSet,
 ) -> Result<ToolRun, RpcError> {
     let bad_args = |message: String| -> Result<ToolRun, RpcError> {
+        if faults.has(Fault::ToolInputUnvalidated) {
+            // The fault: the arguments are not checked, so the tool runs on a stand-in.
+            return Ok(ToolRun::Done(text_result(String::new(), false)));
+        }
         if version >= Version::V2025_11_25 && !faults.has(Fault::InputErrorAsProtocolError) {
             Ok(ToolRun::Done(text_result(
                 format!("invalid arguments for tool {name}: {message}"),

@@ -118,7 +118,8 @@ entries! {
     CONTENT_TYPE_KNOWN = req!("content.type.known", Must, Server, V2024_11_05, None, "server/prompts#promptmessage", "Content blocks use only the content types that the negotiated protocol version defines."),
     // ── spec-keywords (#15): entries that bold keywords of the spec map to; see schema/spec-keywords ──
     LISTS_STABLE_PER_CONNECTION = req!("lists.stable-per-connection", Must, Server, V2026_07_28, None, "server/prompts#capabilities",
-        "The set a list method returns does not vary per connection or as a side effect of other requests on the connection."),
+        "The set a list method returns does not vary per connection or as a side effect of other requests on the connection.",
+        excluded = "not decidable from outside: the same paragraph lets the set change over time, and a black box cannot tell a change a connection or another request caused from one that merely happened meanwhile; what is decidable is judged (tools.list.deterministic-order, *.list.current-set)"),
     PROMPTS_LIST_CURRENT_SET = req!("prompts.list.current-set", Must, Server, V2026_07_28, None, "server/prompts#capabilities",
         "A server declaring prompts answers prompts/list with the prompts currently available to the requesting client."),
     RESOURCES_LIST_CURRENT_SET = req!("resources.list.current-set", Must, Server, V2026_07_28, None, "server/resources#capabilities",

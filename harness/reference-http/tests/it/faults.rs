@@ -310,6 +310,28 @@ async fn sse_endpoint_not_first() {
 }
 
 #[tokio::test]
+async fn sse_foreign_origin_accepted() {
+    // Clean: 403 before the session is looked up; faulty: the unknown session's 404.
+    for (faults, want) in [(vec![], 403), (vec![Fault::SseForeignOriginAccepted], 404)] {
+        let s = start(&faults).await;
+        let r = Req::post("/message?sessionId=unknown")
+            .header("Origin", "http://evil.example")
+            .json(&ping(1))
+            .send(s.addr)
+            .await;
+        assert_eq!(r.status, want);
+    }
+    // The Streamable HTTP endpoint keeps its own switch.
+    let s = start(&[Fault::SseForeignOriginAccepted]).await;
+    let r = Req::post("/mcp")
+        .header("Origin", "http://evil.example")
+        .json(&initialize(V))
+        .send(s.addr)
+        .await;
+    assert_eq!(r.status, 403);
+}
+
+#[tokio::test]
 async fn sse_unknown_session_hang() {
     let s = start(&[Fault::SseUnknownSessionHang]).await;
     let post = Req::post("/message?sessionId=unknown").json(&ping(1));

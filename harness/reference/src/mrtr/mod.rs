@@ -165,6 +165,20 @@ impl Serve<'_> {
                             ask.kind.method()
                         )));
                     }
+                    let refused = answer.get("action").and_then(Value::as_str) != Some("accept");
+                    if self.has(Fault::InputRequiredDeclineFails)
+                        && matches!(ask.kind, Kind::Elicit)
+                        && refused
+                    {
+                        // The fault: a declined or cancelled elicitation breaks the request.
+                        return Err(RpcError::new(
+                            -32603,
+                            format!(
+                                "{}: the elicitation {} was not accepted",
+                                self.name, ask.key
+                            ),
+                        ));
+                    }
                     got.insert(ask.key.to_owned(), answer.clone());
                 }
             }

@@ -236,3 +236,34 @@ pub fn input_error_as_protocol_error(f: &[Fault]) -> bool {
         .iter()
         .any(|r| r["error"]["code"] == -32602 && r.get("result").is_none())
 }
+
+pub fn tool_input_unvalidated(f: &[Fault]) -> bool {
+    let missing = json!({ "name": "echo", "arguments": {} });
+    ["2024-11-05", "2025-11-25"].iter().any(|v| {
+        let r = Client::ready(v, f)
+            .request("tools/call", Some(missing.clone()))
+            .0;
+        r["result"].is_object() && r["result"]["isError"] != true
+    })
+}
+
+pub fn resource_uri_unvalidated(f: &[Fault]) -> bool {
+    let r = Client::ready("2025-06-18", f)
+        .request("resources/read", Some(json!({ "uri": "not a uri" })))
+        .0;
+    r.get("result").is_some()
+}
+
+/// A 2026-07-28 list request answered with an error.
+pub fn list_refused(f: &[Fault], method: &str) -> bool {
+    Client::new(f).stateless(method, json!({}))["error"].is_object()
+}
+
+/// After a cancellation of an answered request, ping goes unanswered.
+pub fn late_cancel_wedges(f: &[Fault]) -> bool {
+    let mut c = Client::ready("2025-06-18", f);
+    let (answer, _) = c.request("ping", None);
+    let late = json!({ "requestId": answer["id"].clone() });
+    c.notify("notifications/cancelled", Some(late));
+    c.request("ping", None).0.get("result").is_none()
+}

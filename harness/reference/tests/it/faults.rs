@@ -258,6 +258,20 @@ fn detector(fault: Fault) -> Detector {
         Fault::StatelessCacheHintsMissing => stateless::cache_hints_missing,
         Fault::ToolsListOrderVaries => content::tools_list_order_varies,
         Fault::InputErrorAsProtocolError => content::input_error_as_protocol_error,
+        Fault::ToolInputUnvalidated => content::tool_input_unvalidated,
+        Fault::ResourceUriUnvalidated => content::resource_uri_unvalidated,
+        Fault::ToolsListRefused => |f| content::list_refused(f, "tools/list"),
+        Fault::PromptsListRefused => |f| content::list_refused(f, "prompts/list"),
+        Fault::ResourcesListRefused => |f| content::list_refused(f, "resources/list"),
+        Fault::LateCancelWedges => content::late_cancel_wedges,
+        Fault::InputRequiredDeclineFails => mrtr::decline_fails,
+        Fault::StatelessClientInfoRequired => |f| {
+            let meta = json!({ "_meta": {
+                "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                "io.modelcontextprotocol/clientCapabilities": {}
+            } });
+            Client::new(f).request("server/discover", Some(meta)).0["error"].is_object()
+        },
         // Carried out by the HTTP driver (`mcpspec-reference-http`, whose tests
         // detect them); `http_faults_leave_the_sans_io_server_alone` below.
         Fault::HttpUnknownSession400
@@ -280,6 +294,7 @@ fn detector(fault: Fault) -> Detector {
         | Fault::HttpProtocolVersionRequired
         | Fault::HttpMalformed200
         | Fault::SseEndpointNotFirst
+        | Fault::SseForeignOriginAccepted
         | Fault::SseUnknownSessionHang
         | Fault::SseAnswerInPostBody => {
             |_| unreachable!("an HTTP-layer fault has no sans-IO detector")
@@ -632,6 +647,14 @@ fault_tests! {
     input_required_unvalidated => InputRequiredUnvalidated,
     input_required_retry_ignored => InputRequiredRetryIgnored,
     input_required_result_type_missing => InputRequiredResultTypeMissing,
+    tool_input_unvalidated => ToolInputUnvalidated,
+    resource_uri_unvalidated => ResourceUriUnvalidated,
+    tools_list_refused => ToolsListRefused,
+    prompts_list_refused => PromptsListRefused,
+    resources_list_refused => ResourcesListRefused,
+    late_cancel_wedges => LateCancelWedges,
+    input_required_decline_fails => InputRequiredDeclineFails,
+    stateless_client_info_required => StatelessClientInfoRequired,
     fixture_simple_text_empty => FixtureSimpleTextEmpty,
     fixture_image_missing => FixtureImageMissing,
     fixture_audio_mime => FixtureAudioMime,

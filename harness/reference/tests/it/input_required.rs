@@ -356,3 +356,16 @@ pub fn result_type_missing(f: &[Fault]) -> bool {
     let r = call(f, ELICITATION, all_caps(), json!({}));
     r["result"]["inputRequests"].is_object() && r["result"].get("resultType").is_none()
 }
+
+pub fn decline_fails(f: &[Fault]) -> bool {
+    ["decline", "cancel"].iter().any(|action| {
+        let refused = json!({ "user_name": { "action": action } });
+        call(
+            f,
+            ELICITATION,
+            all_caps(),
+            json!({ "inputResponses": refused }),
+        )["error"]
+            .is_object()
+    })
+}
