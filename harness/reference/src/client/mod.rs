@@ -463,7 +463,15 @@ impl ReferenceClient {
         } else {
             params
         };
-        out.send(&Message::request(id, method, params));
+        let msg = Message::request(id, method, params);
+        let batched = method == "initialize"
+            && self.offered == Version::V2025_03_26
+            && self.has(ClientFault::BatchedInitialize);
+        if batched {
+            out.send_batch(std::slice::from_ref(&msg));
+        } else {
+            out.send(&msg);
+        }
         let deadline = now_ms.saturating_add(self.timeout_ms);
         self.pending.insert(
             id,
