@@ -57,6 +57,9 @@ pub(crate) struct State {
     cursor_of: HashMap<Id, String>,
     /// The `cacheScope` of the page each `nextCursor` came with.
     scope_of_cursor: HashMap<String, Value>,
+    /// This side's 2026-07-28 requests: the client capabilities each
+    /// carried in `_meta`.
+    request_caps: HashMap<Id, Value>,
     /// Serving a 2026-07-28 client: the method of each input request this
     /// side asked for, by its key (the latest under each key).
     asked: HashMap<String, String>,
@@ -89,6 +92,9 @@ impl State {
             Message::Request(r) => {
                 if r.method == "initialize" {
                     self.own_declared = param(r, "capabilities").cloned();
+                }
+                if let Some(caps) = param(r, "_meta").and_then(|m| m.get(CLIENT_CAPABILITIES)) {
+                    self.request_caps.insert(r.id.clone(), caps.clone());
                 }
                 if let Some(cursor) = param(r, "cursor").and_then(Value::as_str) {
                     self.cursor_of.insert(r.id.clone(), cursor.to_owned());
@@ -143,7 +149,12 @@ impl State {
                 if let (Some(method), Ok(result)) = (method, &r.outcome) {
                     match judged {
                         Role::Server => self.server_result(r, method, result, session, &mut out),
-                        _ => self.client_result(method, result, &mut out),
+                        _ => Self::client_result(
+                            method,
+                            result,
+                            self.client_declared.as_ref(),
+                            &mut out,
+                        ),
                     }
                 }
             }
@@ -166,8 +177,17 @@ impl State {
             self.client_declared = param(r, "capabilities").cloned();
             meta::extensions(param(r, "capabilities"), out);
         }
-        if let Some(caps) = param(r, "_meta").and_then(|m| m.get(CLIENT_CAPABILITIES)) {
+        let request_caps = param(r, "_meta").and_then(|m| m.get(CLIENT_CAPABILITIES));
+        if let Some(caps) = request_caps {
             meta::extensions(Some(caps), out);
+        }
+        // 2026-07-28: a retry carries the client's answers to the input
+        // requests this side asked for, each under its key.
+        let answers = param(r, "inputResponses").and_then(Value::as_object);
+        for (key, answer) in answers.into_iter().flatten() {
+            if let Some(method) = self.asked.get(key) {
+                Self::client_result(method, answer, request_caps, out);
+            }
         }
         if let Some(token) = param(r, "_meta").and_then(|m| m.get("progressToken")) {
             if !(token.is_string() || token.is_i64() || token.is_u64()) {
@@ -193,7 +213,7 @@ impl State {
             }
         }
         if judged == Role::Server {
-            sampling::server_request(r, self.own_declared.as_ref(), out);
+            sampling::server_request(r, self.own_declared.as_ref(), true, out);
         }
     }
 
@@ -234,6 +254,21 @@ impl State {
         if let Some(caps) = session.peer_capabilities() {
             capability_used(method, result, caps, out);
         }
+        // 2026-07-28: the requests the server asks the client for, judged
+        // against the capabilities the asking request carried.
+        let asked = result.get("inputRequests").and_then(Value::as_object);
+        let declared = r.id.as_ref().and_then(|id| self.request_caps.get(id));
+        for (key, item) in asked.into_iter().flatten() {
+            let Some(inner) = item.get("method").and_then(Value::as_str) else {
+                continue;
+            };
+            let embedded = Request {
+                id: Id::from(key.as_str()),
+                method: inner.to_owned(),
+                params: item.get("params").cloned(),
+            };
+            sampling::server_request(&embedded, declared, false, out);
+        }
         if method == "server/discover" || method == "initialize" {
             meta::extensions(result.get("capabilities"), out);
         }
@@ -268,18 +303,21 @@ impl State {
         }
     }
 
-    fn client_result(&self, method: &str, result: &Value, out: &mut Out<'_>) {
+    /// A client's answer to this side's `method`, judged against what it
+    /// `declared` (its initialize's capabilities, or at 2026-07-28 those
+    /// of the request that carried the answer).
+    fn client_result(method: &str, result: &Value, declared: Option<&Value>, out: &mut Out<'_>) {
         let (capability, rule): (&str, &'static Requirement) = match method {
             "roots/list" => ("roots", &ids::ROOTS_CAPABILITY_DECLARED),
             "sampling/createMessage" => ("sampling", &ids::SAMPLING_CAPABILITY_DECLARED),
             "elicitation/create" => ("elicitation", &ids::ELICITATION_CAPABILITY_DECLARED),
             _ => return,
         };
-        if let Some(declared) = &self.client_declared {
+        if let Some(declared) = declared {
             if !declares(declared, capability) {
                 out.flag(
                     rule,
-                    format!("the client answered {method} with a result, but its initialize declared no {capability} capability"),
+                    format!("the client answered {method} with a result, but declared no {capability} capability"),
                 );
             }
         }

@@ -225,7 +225,16 @@ impl Oracle {
         let mut judged = self
             .content
             .inbound(&self.session, version, self.judged, msg, at_ms);
-        judged.extend(self.session.inbound(msg, at_ms));
+        let session = self.session.inbound(msg, at_ms);
+        // A notification sent with an id reads as a request: what the
+        // session makes of that request (a server's request at 2026-07-28,
+        // before the handshake) is the same cause, already named.
+        let no_id = &ids::JSONRPC_NOTIFICATION_NO_ID;
+        if judged.iter().any(|v| v.requirement.id == no_id.id) {
+            out.extend(judged);
+            return;
+        }
+        judged.extend(session);
         // One cause, one finding: a rule beyond the schema that names a
         // cause the schema sees too is the finding (`schema::ENCODED_ELSEWHERE`).
         let named = judged.iter().any(|v| {

@@ -3,8 +3,9 @@
 //! URL mode only when declared too), tool results in a sampling
 //! conversation that answer earlier tool uses and stand alone, and an
 //! elicitation's `requestedSchema` valid under its dialect. The harness's
-//! declaration is its `initialize` request's; a connection without one
-//! (a 2026-07-28 case) judges no declaration here.
+//! declaration is its `initialize` request's; at 2026-07-28 the server
+//! embeds these requests in `input_required` results, judged against the
+//! client capabilities the asking request carried.
 
 use std::collections::HashSet;
 
@@ -14,15 +15,26 @@ use serde_json::Value;
 
 use super::{declares, param, Out};
 
-pub(super) fn server_request(r: &Request, declared: Option<&Value>, out: &mut Out<'_>) {
+/// Judges a request the server sends (or, 2026-07-28, embeds in an
+/// `input_required` result) against the capabilities the harness
+/// `declared`. `whole`: judge that the capability itself was declared too
+/// (an embedded request's is `stateless.input-required.declared-capabilities`'s).
+pub(super) fn server_request(
+    r: &Request,
+    declared: Option<&Value>,
+    whole: bool,
+    out: &mut Out<'_>,
+) {
     match r.method.as_str() {
         "sampling/createMessage" => {
             if let Some(caps) = declared {
                 if !declares(caps, "sampling") {
-                    out.flag(
-                        &ids::SAMPLING_SERVER_CAPABILITY_REQUIRED,
-                        "sampling/createMessage sent to a client that declared no sampling capability".to_owned(),
-                    );
+                    if whole {
+                        out.flag(
+                            &ids::SAMPLING_SERVER_CAPABILITY_REQUIRED,
+                            "sampling/createMessage sent to a client that declared no sampling capability".to_owned(),
+                        );
+                    }
                 } else if param(r, "tools").is_some() || param(r, "toolChoice").is_some() {
                     let tools = caps.get("sampling").is_some_and(|s| declares(s, "tools"));
                     if !tools {
@@ -41,10 +53,12 @@ pub(super) fn server_request(r: &Request, declared: Option<&Value>, out: &mut Ou
             let url = param(r, "mode").and_then(Value::as_str) == Some("url");
             if let Some(caps) = declared {
                 if !declares(caps, "elicitation") {
-                    out.flag(
-                        &ids::ELICITATION_SERVER_CAPABILITY_REQUIRED,
-                        "elicitation/create sent to a client that declared no elicitation capability".to_owned(),
-                    );
+                    if whole {
+                        out.flag(
+                            &ids::ELICITATION_SERVER_CAPABILITY_REQUIRED,
+                            "elicitation/create sent to a client that declared no elicitation capability".to_owned(),
+                        );
+                    }
                 } else if url && !caps.get("elicitation").is_some_and(|e| declares(e, "url")) {
                     out.flag(
                         &ids::ELICITATION_URL_CAPABILITY,

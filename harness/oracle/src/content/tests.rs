@@ -122,3 +122,78 @@ fn rules_newer_than_the_version_are_not_judged() {
         ["meta.key.format"]
     );
 }
+
+/// A 2026-07-28 request's `_meta`, declaring `caps`.
+fn meta26(caps: Value) -> Value {
+    json!({"_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": caps}})
+}
+
+#[test]
+fn requests_embedded_in_2026_results_are_judged_against_the_asking_request() {
+    let v = Version::V2026_07_28;
+    let asks = |params: Value| {
+        ok(
+            json!(1),
+            json!({"resultType": "input_required", "inputRequests": {"k": {
+                "method": "sampling/createMessage", "params": params}}}),
+        )
+    };
+    let with_tools = json!({"messages": [], "maxTokens": 5,
+        "tools": [{"name": "t", "inputSchema": {"type": "object"}}]});
+    let call = |caps| req(json!(1), "tools/call", meta26(caps));
+    assert_eq!(
+        server(
+            v,
+            &[call(json!({"sampling": {}}))],
+            &[asks(with_tools.clone())]
+        ),
+        ["sampling.tools.server-gated"]
+    );
+    assert_eq!(
+        server(
+            v,
+            &[call(json!({"sampling": {"tools": {}}}))],
+            &[asks(with_tools)]
+        ),
+        Vec::<&str>::new()
+    );
+    // Sampling not declared at all is the stateless rule's, not judged here.
+    let plain = json!({"messages": [], "maxTokens": 5});
+    assert_eq!(
+        server(v, &[call(json!({}))], &[asks(plain)]),
+        Vec::<&str>::new()
+    );
+}
+
+#[test]
+fn answers_embedded_in_a_2026_retry_are_judged_against_its_capabilities() {
+    let v = Version::V2026_07_28;
+    let mut state = State::default();
+    let session = Session::new(Role::Server, Some(v));
+    state.outbound(&message(ok(
+        json!(1),
+        json!({"resultType": "input_required",
+               "inputRequests": {"r": {"method": "roots/list", "params": {}}}}),
+    )));
+    let mut retry = |caps: Value, uri: &str| {
+        let mut params = meta26(caps);
+        params["name"] = json!("t");
+        params["inputResponses"] = json!({"r": {"roots": [{"uri": uri}]}});
+        let m = message(req(json!(2), "tools/call", params));
+        let found: Vec<&str> = state
+            .inbound(&session, v, Role::Client, &m, 0)
+            .into_iter()
+            .map(|v| v.requirement.id)
+            .collect();
+        found
+    };
+    assert_eq!(
+        retry(json!({"roots": {}}), "file:///home"),
+        Vec::<&str>::new()
+    );
+    assert_eq!(
+        retry(json!({}), "https://example.com"),
+        ["roots.capability.declared", "roots.uri.file"]
+    );
+}

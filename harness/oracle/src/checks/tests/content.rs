@@ -482,3 +482,29 @@ pub(super) fn breaking(id: &str) -> Option<Vec<String>> {
     };
     Some(found)
 }
+
+#[test]
+fn a_notification_sent_with_an_id_is_one_finding() {
+    // At 2026-07-28 a server's request would break the stateless rule too;
+    // a notification with an id is that one cause, named once.
+    let found = judge(
+        Role::Server,
+        V26,
+        Transport::Stdio,
+        vec![Recv(req(
+            json!(9),
+            "notifications/message",
+            json!({"level": "error", "data": "x"}),
+        ))],
+    );
+    assert_eq!(found, ["jsonrpc.notification.no-id"]);
+}
+
+#[test]
+fn a_schema_cause_named_by_a_content_rule_is_one_finding() {
+    // `required` must be an array: the version's schema and the JSON
+    // Schema meta-schema both see it; the content rule keeps the finding.
+    let tool = json!({"name": "t", "inputSchema": {"type": "object", "required": "a"}});
+    let found = plain(V25_11, answered("tools/list", json!({}), json!({"tools": [tool]})));
+    assert_eq!(found, ["tools.input-schema.valid"]);
+}
