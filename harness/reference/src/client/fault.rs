@@ -193,7 +193,7 @@ pub const TABLE: [FaultEntry; 37] = [
         "under 2026-07-28, after a -32022 that lists 2026-07-28 as supported, retries the request (and goes on) naming 2025-11-25 in _meta, a version the error did not list"),
     // ── what a client's messages say (the oracle's every-message rules) ──
     row(F::BatchedInitialize, "batched-initialize", Must, &ids::LIFECYCLE_INITIALIZE_NOT_BATCHED,
-        "under 2025-03-26, sends its initialize request inside a JSON-RPC batch of one"),
+        "sends its initialize request inside a JSON-RPC batch of one (2025-03-26 forbids batching initialize; from 2025-06-18 there are no batches at all)"),
     row(F::StrayResponse, "stray-response", Must, &ids::STDIO_CLIENT_NO_RESPONSES,
         "under 2026-07-28, writes a JSON-RPC response ({\"id\": 0, \"result\": {}}) right after server/discover, though no request asked for one (over HTTP it POSTs it: http.post.client-no-responses)"),
 ];

@@ -464,9 +464,10 @@ impl ReferenceClient {
             params
         };
         let msg = Message::request(id, method, params);
-        let batched = method == "initialize"
-            && self.offered == Version::V2025_03_26
-            && self.has(ClientFault::BatchedInitialize);
+        // The version is not known before the answer: the fault batches
+        // every initialize (which 2025-03-26 forbids, and versions without
+        // batches forbid as a batch).
+        let batched = method == "initialize" && self.has(ClientFault::BatchedInitialize);
         if batched {
             out.send_batch(std::slice::from_ref(&msg));
         } else {
