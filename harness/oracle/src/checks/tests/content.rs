@@ -505,6 +505,9 @@ fn a_schema_cause_named_by_a_content_rule_is_one_finding() {
     // `required` must be an array: the version's schema and the JSON
     // Schema meta-schema both see it; the content rule keeps the finding.
     let tool = json!({"name": "t", "inputSchema": {"type": "object", "required": "a"}});
-    let found = plain(V25_11, answered("tools/list", json!({}), json!({"tools": [tool]})));
+    let found = plain(
+        V25_11,
+        answered("tools/list", json!({}), json!({"tools": [tool]})),
+    );
     assert_eq!(found, ["tools.input-schema.valid"]);
 }
