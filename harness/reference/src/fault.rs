@@ -192,6 +192,8 @@ pub enum Fault {
     ToolSchemaInvalid,
     MetaKeyMalformed,
     PageScopeVaries,
+    SamplingToolsUngated,
+    ElicitationUrlUndeclared,
 }
 
 /// The static description of a fault.
@@ -365,6 +367,8 @@ impl Fault {
         Fault::ToolSchemaInvalid,
         Fault::MetaKeyMalformed,
         Fault::PageScopeVaries,
+        Fault::SamplingToolsUngated,
+        Fault::ElicitationUrlUndeclared,
     ];
 
     fn info(self) -> Info {
@@ -853,6 +857,14 @@ impl Fault {
             Fault::PageScopeVaries => info(
                 "page-scope-varies", Must, &ids::CACHING_SERVER_SCOPE_CONSISTENT_PAGES, "server/utilities/caching#interaction-with-pagination",
                 "under 2026-07-28, marks every list page reached through a cursor cacheScope private, while the first page of the same list is public",
+            ),
+            Fault::SamplingToolsUngated => info(
+                "sampling-tools-ungated", Must, &ids::SAMPLING_TOOLS_SERVER_GATED, "client/sampling#tools-in-sampling",
+                "fixture tool test_sampling offers the client a tool (get_weather) in its sampling/createMessage although the client did not declare sampling.tools",
+            ),
+            Fault::ElicitationUrlUndeclared => info(
+                "elicitation-url-undeclared", Must, &ids::ELICITATION_URL_CAPABILITY, "client/elicitation#capabilities",
+                "fixture tool test_elicitation asks in URL mode (a link to open) although the client did not declare elicitation.url",
             ),
         }
     }

@@ -264,6 +264,8 @@ fn detector(fault: Fault) -> Detector {
         Fault::ToolSchemaInvalid => said::tool_schema_invalid,
         Fault::MetaKeyMalformed => said::meta_key_malformed,
         Fault::PageScopeVaries => said::page_scope_varies,
+        Fault::SamplingToolsUngated => said::sampling_tools_ungated,
+        Fault::ElicitationUrlUndeclared => said::elicitation_url_undeclared,
         // Carried out by the HTTP driver (`mcpspec-reference-http`, whose tests
         // detect them); `http_faults_leave_the_sans_io_server_alone` below.
         Fault::HttpUnknownSession400
@@ -659,4 +661,6 @@ fault_tests! {
     tool_schema_invalid => ToolSchemaInvalid,
     meta_key_malformed => MetaKeyMalformed,
     page_scope_varies => PageScopeVaries,
+    sampling_tools_ungated => SamplingToolsUngated,
+    elicitation_url_undeclared => ElicitationUrlUndeclared,
 }

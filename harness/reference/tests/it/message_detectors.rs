@@ -79,3 +79,16 @@ pub fn page_scope_varies(f: &[Fault]) -> bool {
             next["cacheScope"] != first["cacheScope"] && next["cacheScope"] != Value::Null
         })
 }
+
+/// test_sampling offers tools to a client that declared only `sampling: {}`.
+pub fn sampling_tools_ungated(f: &[Fault]) -> bool {
+    crate::fixture_detectors::asked(f, "test_sampling")
+        .is_some_and(|r| r["params"].get("tools").is_some())
+}
+
+/// test_elicitation asks in URL mode a client that declared only
+/// `elicitation: {}` (form mode).
+pub fn elicitation_url_undeclared(f: &[Fault]) -> bool {
+    crate::fixture_detectors::asked(f, "test_elicitation")
+        .is_some_and(|r| r["params"]["mode"] == "url")
+}
