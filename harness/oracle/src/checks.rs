@@ -134,6 +134,13 @@ const fn server_http(requirement: &'static Requirement) -> OracleCheck {
     }
 }
 
+const fn schema(requirement: &'static Requirement) -> OracleCheck {
+    OracleCheck {
+        requirement,
+        by: Checker::Schema,
+    }
+}
+
 const fn stdio(requirement: &'static Requirement) -> OracleCheck {
     OracleCheck {
         requirement,
@@ -199,10 +206,51 @@ pub static ORACLE: &[OracleCheck] = &[
     server_http(&ids::JSONRPC_MESSAGE_UTF8),
     stdio(&ids::STDIO_STDOUT_ONLY_MCP),
     stdio(&ids::STDIO_NEWLINE_DELIMITED),
-    OracleCheck {
-        requirement: &ids::SCHEMA_MESSAGE_CONFORMS,
-        by: Checker::Schema,
-    },
+    schema(&ids::SCHEMA_MESSAGE_CONFORMS),
+    // The rules that are the schema's own definition of a message: a
+    // message of theirs failing the schema is reported under them
+    // (`crate::schema`, its table of specific rules).
+    schema(&ids::TOOLS_CALL_RESULT_SHAPE),
+    schema(&ids::COMPLETION_COMPLETE_RESULT_SHAPE),
+    schema(&ids::LOGGING_MESSAGE_SHAPE),
+    schema(&ids::ELICITATION_REQUEST_SHAPE),
+    schema(&ids::ELICITATION_SCHEMA_FLAT),
+    schema(&ids::SAMPLING_MESSAGES_SHAPE),
+    schema(&ids::ELICITATION_URL_REQUIRED_ERROR),
+    schema(&ids::ROOTS_LIST_RESULT_SHAPE),
+    schema(&ids::SAMPLING_RESULT_SHAPE),
+    schema(&ids::ELICITATION_RESPONSE_ACTION),
+    // What a message says beyond its schema (`crate::content`), both roles
+    // or a server's; then a client's.
+    session(&ids::JSONRPC_NOTIFICATION_NO_ID),
+    session(&ids::PROGRESS_TOKEN_TYPE),
+    session(&ids::PROGRESS_TOKEN_UNIQUE),
+    session(&ids::CANCELLATION_SAME_DIRECTION),
+    session(&ids::META_KEY_FORMAT),
+    session(&ids::EXTENSIONS_IDENTIFIER_FORMAT),
+    session(&ids::SCHEMA_JSON_SCHEMA_VALID),
+    session(&ids::TOOLS_INPUT_SCHEMA_VALID),
+    session(&ids::SAMPLING_TOOL_RESULT_MATCHES_USE),
+    session(&ids::SAMPLING_TOOL_RESULT_ONLY_RESULTS),
+    session(&ids::TOOLS_CAPABILITY_DECLARED),
+    session(&ids::RESOURCES_CAPABILITY_DECLARED),
+    session(&ids::PROMPTS_CAPABILITY_DECLARED),
+    session(&ids::COMPLETION_CAPABILITY_DECLARED),
+    session(&ids::SAMPLING_SERVER_CAPABILITY_REQUIRED),
+    session(&ids::SAMPLING_TOOLS_SERVER_GATED),
+    session(&ids::ELICITATION_SERVER_CAPABILITY_REQUIRED),
+    session(&ids::ELICITATION_URL_CAPABILITY),
+    session(&ids::RESOURCES_TEMPLATES_RFC6570),
+    session(&ids::CACHING_SERVER_SCOPE_CONSISTENT_PAGES),
+    client(&ids::ROOTS_CAPABILITY_DECLARED),
+    client(&ids::ROOTS_URI_FILE),
+    client(&ids::SAMPLING_CAPABILITY_DECLARED),
+    client(&ids::ELICITATION_CAPABILITY_DECLARED),
+    client(&ids::LIFECYCLE_INITIALIZE_NOT_BATCHED),
+    client_stateless(&ids::STDIO_CLIENT_NO_RESPONSES),
+    client_http(&ids::HTTP_POST_CLIENT_NO_RESPONSES),
+    client_http(&ids::HTTP_POST_BATCH_BODY),
+    stdio(&ids::STDIO_CLIENT_STDIN_ONLY_MCP),
 ];
 
 /// The every-message check of a requirement, if it has one.

@@ -270,6 +270,7 @@ fn judge(cx: &Context<'_>, via: Via, record: &HttpRecord) -> Vec<Finding> {
         vec![
             accept(cx, &q),
             single_message(cx, &q),
+            batch_body(cx, &q),
             session_echo(cx, &q),
             protocol_version(cx, &q),
             routing(cx, &q),
@@ -339,6 +340,28 @@ fn single_message(cx: &Context<'_>, q: &Req<'_>) -> Option<Finding> {
             format!(
                 "{} carried a JSON-RPC batch of {n} messages, not one message",
                 q.label
+            ),
+        )
+    })
+}
+
+/// `http.post.batch-body` (2025-03-26): a batch in a POST body holds
+/// requests and notifications, or responses, never both.
+fn batch_body(cx: &Context<'_>, q: &Req<'_>) -> Option<Finding> {
+    let id = &ids::HTTP_POST_BATCH_BODY;
+    let responses = q
+        .items
+        .iter()
+        .filter(|m| matches!(m, Message::Response(_)))
+        .count();
+    let mixed = responses > 0 && responses < q.items.len();
+    (q.batch && mixed && applies(id, cx.version)).then(|| {
+        (
+            id,
+            format!(
+                "{} carried a batch mixing {responses} responses with {} requests or notifications",
+                q.label,
+                q.items.len() - responses
             ),
         )
     })

@@ -17,6 +17,12 @@
 //! | a line that breaks ndjson framing | stdio | `stdio.newline-delimited` |
 //! | a body or SSE data that is not UTF-8 | a server's HTTP answers (2025-03-26 on) | `jsonrpc.message.utf8` |
 //! | JSON-RPC that is not valid (a readable but wrong message) | anywhere | the engine's verdict |
+//! | `initialize` inside a batch | a client's stream (2025-03-26) | `lifecycle.initialize.not-batched` |
+//! | a response | a 2026-07-28 client's stream | `stdio.client.no-responses`, `http.post.client-no-responses` |
+//!
+//! Every valid message then goes to the schema check, the content rules
+//! (`crate::content`) and the session; a cause one of the latter names
+//! that the schema also sees is reported once (`schema::ENCODED_ELSEWHERE`).
 //!
 //! A peer that goes away owes an answer to every request it had not
 //! answered (and this side had not cancelled): judged at [`Observed::End`]
@@ -38,6 +44,7 @@ impl Oracle {
     pub(crate) fn sent(&mut self, msg: &Message, at_ms: u64) {
         self.client_http
             .sent(msg, self.session.peer_initialize_id());
+        self.content.outbound(msg);
         self.session.outbound(msg, at_ms);
     }
 
@@ -90,6 +97,19 @@ impl Oracle {
             Ok(Inbound::Single(msg)) => self.message(at_ms, via, &msg, out),
             Ok(Inbound::Batch(items)) => {
                 out.extend(self.session.inbound_batch(at_ms));
+                let initialize = items
+                    .iter()
+                    .any(|i| matches!(i, Ok(Message::Request(r)) if r.method == "initialize"));
+                let rule = &ids::LIFECYCLE_INITIALIZE_NOT_BATCHED;
+                if initialize && self.judged == Role::Client && rule.applies_to(self.version) {
+                    out.push(Violation {
+                        requirement: rule,
+                        detail: format!(
+                            "the client sent initialize inside a JSON-RPC batch (on {via})"
+                        ),
+                        at_ms,
+                    });
+                }
                 for item in items {
                     match item {
                         Ok(msg) => self.message(at_ms, via, &msg, out),
@@ -182,16 +202,68 @@ impl Oracle {
         }
         if self.judged == Role::Client {
             self.client_http.received(msg);
+            if self.session.is_stateless() {
+                if let Message::Response(r) = msg {
+                    // 2026-07-28: the server sends no requests, so a client
+                    // has nothing to answer; this is the one finding (no
+                    // answer-to-nothing from the session beside it).
+                    out.push(self.client_response(via, r, at_ms));
+                    return;
+                }
+            }
         }
         // Before the session absorbs it: an answer's request is still pending.
-        out.extend(schema::check(
+        let schema = schema::check(
             &self.session,
             self.version,
             self.judged,
             msg,
+            self.content.asked(),
             at_ms,
-        ));
-        out.extend(self.session.inbound(msg, at_ms));
+        );
+        let version = self.session.version().unwrap_or(self.version);
+        let mut judged = self
+            .content
+            .inbound(&self.session, version, self.judged, msg, at_ms);
+        let session = self.session.inbound(msg, at_ms);
+        // A notification sent with an id reads as a request: what the
+        // session makes of that request (a server's request at 2026-07-28,
+        // before the handshake) is the same cause, already named.
+        let no_id = &ids::JSONRPC_NOTIFICATION_NO_ID;
+        if judged.iter().any(|v| v.requirement.id == no_id.id) {
+            out.extend(judged);
+            return;
+        }
+        judged.extend(session);
+        // One cause, one finding: a rule beyond the schema that names a
+        // cause the schema sees too is the finding (`schema::ENCODED_ELSEWHERE`).
+        let named = judged.iter().any(|v| {
+            schema::ENCODED_ELSEWHERE
+                .iter()
+                .any(|r| r.id == v.requirement.id)
+        });
+        if !named {
+            out.extend(schema);
+        }
+        out.extend(judged);
+    }
+
+    /// `stdio.client.no-responses`, `http.post.client-no-responses`.
+    fn client_response(&self, via: Via, r: &mcpspec_wire::Response, at_ms: u64) -> Violation {
+        let id =
+            r.id.as_ref()
+                .map_or_else(|| "null".to_owned(), ToString::to_string);
+        let (requirement, how) = match via {
+            Via::Stdio => (&ids::STDIO_CLIENT_NO_RESPONSES, "wrote"),
+            _ => (&ids::HTTP_POST_CLIENT_NO_RESPONSES, "POSTed"),
+        };
+        Violation {
+            requirement,
+            detail: format!(
+                "the client {how} a JSON-RPC response (id {id}) on {via}; a 2026-07-28 client sends none"
+            ),
+            at_ms,
+        }
     }
 
     /// This side ends the connection: a server that went away owes every

@@ -30,7 +30,8 @@
 //! | module | rules |
 //! |---|---|
 //! | [`frames`] | every frame the peer sends: JSON-RPC validity, stdio's only-MCP and newline rules, batches, ids, lifecycle and the stateless rules (through the engine's [`Session`]), answers owed when the peer goes away |
-//! | [`schema`] | every message against its version's schema definition |
+//! | [`schema`] | every message against its version's schema definition, reported under the rule that is that definition where there is one |
+//! | `content` | what a message says beyond its schema: capabilities declared before use, progress tokens, cancellations, `_meta` keys, JSON Schemas and URI templates inside results, sampling conversations |
 //! | [`server_http`] | a server's HTTP answers: POST status and content type, refusals, responses on the GET stream, SSE event ids, the legacy transport's message events |
 //! | [`client_http`] | a client's HTTP requests: Accept, the endpoint, one message per POST, the session echo, the protocol-version header |
 //!
@@ -44,6 +45,7 @@ use mcpspec_wire::{Id, Message};
 
 pub mod checks;
 pub mod client_http;
+mod content;
 pub mod frames;
 pub mod schema;
 pub mod server_http;
@@ -89,6 +91,8 @@ pub struct Oracle {
     transport: Transport,
     /// This side's session in the engine: lifecycle, ids, stateless rules.
     session: Session,
+    /// The rules on what messages say, beyond the schema.
+    content: content::State,
     server_http: server_http::State,
     client_http: client_http::State,
     /// How the peer went away, once it has.
@@ -109,6 +113,7 @@ impl Oracle {
             version,
             transport,
             session: Session::new(own, Some(version)),
+            content: content::State::default(),
             server_http: server_http::State::default(),
             client_http: client_http::State::default(),
             gone: None,

@@ -195,6 +195,14 @@ pub enum Fault {
     StatelessCacheHintsMissing,
     ToolsListOrderVaries,
     InputErrorAsProtocolError,
+    // ── what messages say, judged by the oracle on every message ────────
+    NotificationWithId,
+    TemplateNotRfc6570,
+    ToolSchemaInvalid,
+    MetaKeyMalformed,
+    PageScopeVaries,
+    SamplingToolsUngated,
+    ElicitationUrlUndeclared,
 }
 
 /// The static description of a fault.
@@ -372,6 +380,13 @@ impl Fault {
         Fault::StatelessCacheHintsMissing,
         Fault::ToolsListOrderVaries,
         Fault::InputErrorAsProtocolError,
+        Fault::NotificationWithId,
+        Fault::TemplateNotRfc6570,
+        Fault::ToolSchemaInvalid,
+        Fault::MetaKeyMalformed,
+        Fault::PageScopeVaries,
+        Fault::SamplingToolsUngated,
+        Fault::ElicitationUrlUndeclared,
     ];
 
     fn info(self) -> Info {
@@ -875,6 +890,35 @@ impl Fault {
             Fault::InputErrorAsProtocolError => info(
                 "input-error-as-protocol-error", Should, &ids::TOOLS_CALL_INPUT_VALIDATION, "server/tools#error-handling",
                 "from 2025-11-25 (2026-07-28 included), reports tool arguments that fail the input schema as a -32602 JSON-RPC error instead of a tool execution error (a result with isError true), as versions up to 2025-06-18 allowed",
+            ),
+            // ── what messages say (the oracle's every-message content rules)
+            Fault::NotificationWithId => info(
+                "notification-with-id", Must, &ids::JSONRPC_NOTIFICATION_NO_ID, "basic#notifications",
+                "gives every notification it sends (progress, log messages, list changes) an id member, as if it were a request",
+            ),
+            Fault::TemplateNotRfc6570 => info(
+                "template-not-rfc6570", Must, &ids::RESOURCES_TEMPLATES_RFC6570, "server/resources#resource-templates",
+                "lists one more resource template whose uriTemplate (mcpspec://broken/{id) is not an RFC 6570 template: its expression is never closed",
+            ),
+            Fault::ToolSchemaInvalid => info(
+                "tool-schema-invalid", Must, &ids::TOOLS_INPUT_SCHEMA_VALID, "server/tools#tool",
+                "lists one more tool (invalid_schema) whose inputSchema is no valid JSON Schema: its property n has minimum \"zero\", not a number",
+            ),
+            Fault::MetaKeyMalformed => info(
+                "meta-key-malformed", Must, &ids::META_KEY_FORMAT, "basic#meta",
+                "adds to every tools/list result a _meta key (\"mcpspec dev/note\") that breaks the key format: a space in its prefix",
+            ),
+            Fault::PageScopeVaries => info(
+                "page-scope-varies", Must, &ids::CACHING_SERVER_SCOPE_CONSISTENT_PAGES, "server/utilities/caching#interaction-with-pagination",
+                "under 2026-07-28, marks every list page reached through a cursor cacheScope private, while the first page of the same list is public",
+            ),
+            Fault::SamplingToolsUngated => info(
+                "sampling-tools-ungated", Must, &ids::SAMPLING_TOOLS_SERVER_GATED, "client/sampling#tools-in-sampling",
+                "fixture tool test_sampling offers the client a tool (get_weather) in its sampling/createMessage although the client did not declare sampling.tools",
+            ),
+            Fault::ElicitationUrlUndeclared => info(
+                "elicitation-url-undeclared", Must, &ids::ELICITATION_URL_CAPABILITY, "client/elicitation#capabilities",
+                "fixture tool test_elicitation asks in URL mode (a link to open) although the client did not declare elicitation.url",
             ),
         }
     }

@@ -111,6 +111,11 @@ impl ReferenceServer {
                     Value::Number(n) => n.as_u64().unwrap_or(0) % 2 == 1,
                     other => other.to_string().len() % 2 == 1,
                 };
+                if self.faults.has(Fault::MetaKeyMalformed) {
+                    if let Ok(Value::Object(page)) = &mut page {
+                        page.insert("_meta".into(), json!({ "mcpspec dev/note": "listed" }));
+                    }
+                }
                 if self.faults.has(Fault::ToolsListOrderVaries) && odd {
                     if let Ok(Value::Object(page)) = &mut page {
                         if let Some(Value::Array(tools)) = page.get_mut("tools") {
@@ -129,6 +134,9 @@ impl ReferenceServer {
             "resources/templates/list" => {
                 let mut all = resources::templates();
                 all.extend(crate::fixtures::library::template_definitions());
+                if self.faults.has(Fault::TemplateNotRfc6570) {
+                    all.push(json!({ "uriTemplate": "mcpspec://broken/{id", "name": "broken" }));
+                }
                 self.list(ListKind::Templates, all, &params)
             }
             "resources/read" => self.read_resource(&params, now_ms, version),

@@ -1,8 +1,11 @@
 //! Everything the server emits goes through an [`Outbox`]: JSON-RPC messages
 //! become exact stdout lines, diagnostics go to stderr, and an exit request
 //! ends the list. Faults that only change *how* a message is written
-//! (`drop-jsonrpc`, `stringify-ids`, `embedded-newlines`) are applied here,
+//! (`drop-jsonrpc`, `stringify-ids`, `embedded-newlines`,
+//! `notification-with-id`) are applied here,
 //! once, so the handlers never need to know about them.
+
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use mcpspec_wire::{encode_line, Message};
 use serde_json::Value;
@@ -60,6 +63,15 @@ impl Outbox {
 
     fn shape(&self, msg: &Message) -> Value {
         let mut value = msg.to_value();
+        if let (Message::Notification(_), Value::Object(obj)) = (msg, &mut value) {
+            if self.faults.has(Fault::NotificationWithId) {
+                // Unique across the process, so that only the notification
+                // rule is broken (not the uniqueness of request ids).
+                static NEXT: AtomicU64 = AtomicU64::new(1);
+                let n = NEXT.fetch_add(1, Ordering::Relaxed);
+                obj.insert("id".into(), Value::from(format!("notification-{n}")));
+            }
+        }
         if let (Message::Response(_), Value::Object(obj)) = (msg, &mut value) {
             if self.faults.has(Fault::DropJsonrpc) {
                 obj.remove("jsonrpc");

@@ -245,7 +245,18 @@ impl ReferenceServer {
         let reply = self.dispatch(now_ms, STATELESS, req, batch, out);
         self.scope = None;
         match reply {
-            Reply::Now(Ok(v)) => Reply::Now(Ok(self.stateless_result(method, v))),
+            Reply::Now(Ok(v)) => {
+                let mut v = self.stateless_result(method, v);
+                let paged = req
+                    .params
+                    .as_ref()
+                    .is_some_and(|p| p.get("cursor").is_some());
+                if paged && self.faults.has(Fault::PageScopeVaries) && v.get("cacheScope").is_some()
+                {
+                    v["cacheScope"] = json!("private");
+                }
+                Reply::Now(Ok(v))
+            }
             other => other,
         }
     }

@@ -132,6 +132,16 @@ pub(crate) fn definitions(version: Version, faults: FaultSet) -> Vec<Value> {
         tools.push(crate::stateless::roots::definition());
         tools.extend(crate::mrtr::tool_definitions());
     }
+    if faults.has(Fault::ToolSchemaInvalid) {
+        tools.push(json!({
+            "name": "invalid_schema",
+            "description": "Lists a schema no validator accepts (the tool-schema-invalid fault).",
+            "inputSchema": {
+                "type": "object",
+                "properties": { "n": { "type": "number", "minimum": "zero" } }
+            }
+        }));
+    }
     if faults.has(Fault::DuplicateToolName) {
         let mut twin = tools[0].clone();
         twin["description"] =

@@ -10,6 +10,8 @@ use serde_json::{json, Value};
 use super::ORACLE;
 use crate::{Observed, Oracle};
 
+mod content;
+
 /// One thing that happens on the connection.
 enum Step {
     /// This side sends a message.
@@ -542,11 +544,13 @@ fn breaking(id: &str) -> Option<Vec<String>> {
         "jsonrpc.message.utf8" => judge(Server, V2025, Http, vec![Broken]),
         "stdio.stdout-only-mcp" => server(vec![Line("hello, I am starting up")]),
         "stdio.newline-delimited" => server(vec![Broken]),
-        "schema.message.conforms" => server(after_handshake(vec![
-            Send(req(json!(3), "tools/list", json!({}))),
-            Recv(ok(json!(3), json!({"tools": [{"name": "t"}]}))),
-        ])),
-        _ => return None,
+        // A message no more specific rule defines (a tools/list result
+        // missing inputSchema is `tools.list.result-shape`'s).
+        "schema.message.conforms" => server(after_handshake(vec![Recv(note(
+            "notifications/resources/updated",
+            json!({}),
+        ))])),
+        _ => return content::breaking(id),
     };
     Some(found)
 }

@@ -63,6 +63,8 @@ pub enum ClientFault {
     ResultTypeInferred,
     HttpNoRoutingHeaders,
     RetryUnlistedVersion,
+    BatchedInitialize,
+    StrayResponse,
 }
 
 /// One row of [`TABLE`].
@@ -115,7 +117,7 @@ use Level::{Must, Should};
 
 /// Every fault, in the order `--list-faults` prints them (and in the order
 /// of the enum: `TABLE[f as usize].fault == f`).
-pub const TABLE: [FaultEntry; 35] = [
+pub const TABLE: [FaultEntry; 37] = [
     row(F::SkipInitialized, "skip-initialized", Must, &ids::LIFECYCLE_CLIENT_INITIALIZED_NOTIFICATION,
         "never sends notifications/initialized after the initialize result"),
     row(F::EarlyRequest, "early-request", Should, &ids::LIFECYCLE_CLIENT_NO_REQUESTS_BEFORE_RESPONSE,
@@ -189,6 +191,11 @@ pub const TABLE: [FaultEntry; 35] = [
         "under 2026-07-28, sends no Mcp-Method (nor Mcp-Name) header on the requests after server/discover").http_only(),
     row(F::RetryUnlistedVersion, "retry-unlisted-version", Should, &ids::STATELESS_CLIENT_RETRY_SUPPORTED,
         "under 2026-07-28, after a -32022 that lists 2026-07-28 as supported, retries the request (and goes on) naming 2025-11-25 in _meta, a version the error did not list"),
+    // ── what a client's messages say (the oracle's every-message rules) ──
+    row(F::BatchedInitialize, "batched-initialize", Must, &ids::LIFECYCLE_INITIALIZE_NOT_BATCHED,
+        "sends its initialize request inside a JSON-RPC batch of one (2025-03-26 forbids batching initialize; from 2025-06-18 there are no batches at all)"),
+    row(F::StrayResponse, "stray-response", Must, &ids::STDIO_CLIENT_NO_RESPONSES,
+        "under 2026-07-28, writes a JSON-RPC response ({\"id\": 0, \"result\": {}}) right after server/discover, though no request asked for one (over HTTP it POSTs it: http.post.client-no-responses)"),
 ];
 
 impl ClientFault {

@@ -463,7 +463,16 @@ impl ReferenceClient {
         } else {
             params
         };
-        out.send(&Message::request(id, method, params));
+        let msg = Message::request(id, method, params);
+        // The version is not known before the answer: the fault batches
+        // every initialize (which 2025-03-26 forbids, and versions without
+        // batches forbid as a batch).
+        let batched = method == "initialize" && self.has(ClientFault::BatchedInitialize);
+        if batched {
+            out.send_batch(std::slice::from_ref(&msg));
+        } else {
+            out.send(&msg);
+        }
         let deadline = now_ms.saturating_add(self.timeout_ms);
         self.pending.insert(
             id,

@@ -5,6 +5,7 @@
 use crate::fault_detectors as content;
 use crate::fixture_detectors as fixture;
 use crate::input_required as mrtr;
+use crate::message_detectors as said;
 use crate::stateless_detectors as stateless;
 use crate::support::{exit_code, json_lines, methods, slow_call, split_response, writes, Client};
 use mcpspec_reference::{Fault, Transport};
@@ -272,6 +273,13 @@ fn detector(fault: Fault) -> Detector {
             } });
             Client::new(f).request("server/discover", Some(meta)).0["error"].is_object()
         },
+        Fault::NotificationWithId => said::notification_with_id,
+        Fault::TemplateNotRfc6570 => said::template_not_rfc6570,
+        Fault::ToolSchemaInvalid => said::tool_schema_invalid,
+        Fault::MetaKeyMalformed => said::meta_key_malformed,
+        Fault::PageScopeVaries => said::page_scope_varies,
+        Fault::SamplingToolsUngated => said::sampling_tools_ungated,
+        Fault::ElicitationUrlUndeclared => said::elicitation_url_undeclared,
         // Carried out by the HTTP driver (`mcpspec-reference-http`, whose tests
         // detect them); `http_faults_leave_the_sans_io_server_alone` below.
         Fault::HttpUnknownSession400
@@ -671,4 +679,11 @@ fault_tests! {
     stateless_cache_hints_missing => StatelessCacheHintsMissing,
     tools_list_order_varies => ToolsListOrderVaries,
     input_error_as_protocol_error => InputErrorAsProtocolError,
+    notification_with_id => NotificationWithId,
+    template_not_rfc6570 => TemplateNotRfc6570,
+    tool_schema_invalid => ToolSchemaInvalid,
+    meta_key_malformed => MetaKeyMalformed,
+    page_scope_varies => PageScopeVaries,
+    sampling_tools_ungated => SamplingToolsUngated,
+    elicitation_url_undeclared => ElicitationUrlUndeclared,
 }

@@ -104,7 +104,7 @@ fn asking(f: &[Fault], name: &str) -> Vec<Value> {
 }
 
 /// The request the fixture tool `name` sent the client, if any.
-fn asked(f: &[Fault], name: &str) -> Option<Value> {
+pub fn asked(f: &[Fault], name: &str) -> Option<Value> {
     asking(f, name)
         .into_iter()
         .find(|l| l.get("method").is_some() && l.get("id").is_some())

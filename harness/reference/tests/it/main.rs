@@ -16,6 +16,7 @@ mod listen;
 mod lists;
 mod logging;
 mod media;
+mod message_detectors;
 mod prompts;
 mod resources;
 mod stateless;
