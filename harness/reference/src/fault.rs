@@ -186,6 +186,9 @@ pub enum Fault {
     StatelessCacheHintsMissing,
     ToolsListOrderVaries,
     InputErrorAsProtocolError,
+    // ── SEP-2243 custom headers (x-mcp-header, Mcp-Param-*) ─────────────
+    HttpParamHeaderUnchecked,
+    HttpParamHeaderNotDecoded,
 }
 
 /// The static description of a fault.
@@ -354,6 +357,8 @@ impl Fault {
         Fault::StatelessCacheHintsMissing,
         Fault::ToolsListOrderVaries,
         Fault::InputErrorAsProtocolError,
+        Fault::HttpParamHeaderUnchecked,
+        Fault::HttpParamHeaderNotDecoded,
     ];
 
     fn info(self) -> Info {
@@ -822,6 +827,14 @@ impl Fault {
                 "input-error-as-protocol-error", Should, &ids::TOOLS_CALL_INPUT_VALIDATION, "server/tools#error-handling",
                 "from 2025-11-25 (2026-07-28 included), reports tool arguments that fail the input schema as a -32602 JSON-RPC error instead of a tool execution error (a result with isError true), as versions up to 2025-06-18 allowed",
             ),
+            Fault::HttpParamHeaderUnchecked => info(
+                "http-param-header-unchecked", Must, &ids::HTTP_HEADER_PARAM_VALIDATED, "basic/transports/streamable-http#server-behavior-for-custom-headers",
+                "never checks Mcp-Param-* headers: serves a 2026-07-28 tools/call of region_echo whose Mcp-Param-Region is missing, malformed or differs from the body's region",
+            ).only(HTTP),
+            Fault::HttpParamHeaderNotDecoded => info(
+                "http-param-header-not-decoded", Must, &ids::HTTP_HEADER_SERVER_DECODES, "basic/transports/streamable-http#value-encoding",
+                "compares an Mcp-Param-* value in the Base64 sentinel form (=?base64?...?=) with the body without decoding it, so a correctly encoded value is refused with HTTP 400 and error -32020",
+            ).only(HTTP),
         }
     }
 
