@@ -63,6 +63,9 @@ pub enum ClientFault {
     ResultTypeInferred,
     HttpNoRoutingHeaders,
     RetryUnlistedVersion,
+    HttpNoParamHeaders,
+    HttpPlainParamHeaders,
+    KeepsInvalidHeaderTools,
 }
 
 /// One row of [`TABLE`].
@@ -115,7 +118,7 @@ use Level::{Must, Should};
 
 /// Every fault, in the order `--list-faults` prints them (and in the order
 /// of the enum: `TABLE[f as usize].fault == f`).
-pub const TABLE: [FaultEntry; 35] = [
+pub const TABLE: [FaultEntry; 38] = [
     row(F::SkipInitialized, "skip-initialized", Must, &ids::LIFECYCLE_CLIENT_INITIALIZED_NOTIFICATION,
         "never sends notifications/initialized after the initialize result"),
     row(F::EarlyRequest, "early-request", Should, &ids::LIFECYCLE_CLIENT_NO_REQUESTS_BEFORE_RESPONSE,
@@ -189,6 +192,12 @@ pub const TABLE: [FaultEntry; 35] = [
         "under 2026-07-28, sends no Mcp-Method (nor Mcp-Name) header on the requests after server/discover").http_only(),
     row(F::RetryUnlistedVersion, "retry-unlisted-version", Should, &ids::STATELESS_CLIENT_RETRY_SUPPORTED,
         "under 2026-07-28, after a -32022 that lists 2026-07-28 as supported, retries the request (and goes on) naming 2025-11-25 in _meta, a version the error did not list"),
+    row(F::HttpNoParamHeaders, "http-no-param-headers", Must, &ids::HTTP_HEADER_PARAM_MIRROR,
+        "under 2026-07-28, sends no Mcp-Param-* header on tools/call of a tool whose parameters carry x-mcp-header").http_only(),
+    row(F::HttpPlainParamHeaders, "http-plain-param-headers", Must, &ids::HTTP_HEADER_VALUE_ENCODING,
+        "under 2026-07-28, sends Mcp-Param-* values as they are, never in the Base64 sentinel form (non-ASCII text, surrounding spaces), leaving out values no header can carry").http_only(),
+    row(F::KeepsInvalidHeaderTools, "http-keeps-invalid-header-tools", Must, &ids::HTTP_HEADER_CLIENT_REJECTS_INVALID_TOOLS,
+        "under 2026-07-28 over Streamable HTTP, keeps (and calls) listed tools whose x-mcp-header annotations break the rules instead of dropping them").http_only(),
 ];
 
 impl ClientFault {
