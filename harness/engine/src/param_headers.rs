@@ -122,7 +122,9 @@ fn walk(
             ANNOTATION => {}
             k if DATA_KEYWORDS.contains(&k) => {}
             "properties" => {
-                let Value::Object(props) = value else { continue };
+                let Value::Object(props) = value else {
+                    continue;
+                };
                 for (name, sub) in props {
                     match path.as_deref_mut() {
                         Some(p) => {
@@ -144,9 +146,7 @@ fn walk(
 fn annotation(path: &[String], value: &Value, ty: Option<&Value>) -> Result<Annotation, String> {
     let at = path.join(".");
     let Some(name) = value.as_str() else {
-        return Err(format!(
-            "x-mcp-header of {at} is {value}, not a string"
-        ));
+        return Err(format!("x-mcp-header of {at} is {value}, not a string"));
     };
     if name.is_empty() {
         return Err(format!("x-mcp-header of {at} is empty"));
@@ -234,7 +234,10 @@ pub fn encode(text: &str) -> String {
 /// bytes outside visible ASCII, space and tab, or a sentinel whose payload
 /// is not padded standard Base64 of UTF-8 text.
 pub fn decode(raw: &[u8]) -> Option<String> {
-    if raw.iter().any(|&b| b != b'\t' && !(0x20..0x7f).contains(&b)) {
+    if raw
+        .iter()
+        .any(|&b| b != b'\t' && !(0x20..0x7f).contains(&b))
+    {
         return None;
     }
     let text = std::str::from_utf8(raw).ok()?.trim_matches([' ', '\t']);

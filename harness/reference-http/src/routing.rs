@@ -41,6 +41,9 @@ use crate::App;
 pub(crate) const METHOD_HEADER: &str = "mcp-method";
 pub(crate) const NAME_HEADER: &str = "mcp-name";
 
+/// Builds a refusal: the header, the value sent, the body's value, why.
+type Refuse<'a> = dyn Fn(&str, Option<&str>, &str, String) -> Refusal + 'a;
+
 /// Why a request's routing headers are refused.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Refusal {
@@ -134,7 +137,7 @@ fn name_refusal(
     app: &App,
     headers: &HeaderMap,
     req: &Request,
-    refuse: &dyn Fn(&str, Option<&str>, &str, String) -> Refusal,
+    refuse: &Refuse<'_>,
 ) -> Option<Refusal> {
     let method = req.method.as_str();
     let member = name_source(method)?;
@@ -171,7 +174,7 @@ fn param_refusal(
     app: &App,
     headers: &HeaderMap,
     req: &Request,
-    refuse: &dyn Fn(&str, Option<&str>, &str, String) -> Refusal,
+    refuse: &Refuse<'_>,
 ) -> Option<Refusal> {
     if req.method != "tools/call" || app.has(Fault::HttpParamHeaderUnchecked) {
         return None;

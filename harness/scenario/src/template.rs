@@ -265,9 +265,15 @@ mod tests {
     #[test]
     fn member_names_render() {
         let t = Template::new(json!({"${version}-k": {"${n}": "v"}})).expect("valid");
-        assert_eq!(t.render(&bindings()), Ok(json!({"2025-06-18-k": {"3": "v"}})));
+        assert_eq!(
+            t.render(&bindings()),
+            Ok(json!({"2025-06-18-k": {"3": "v"}}))
+        );
         assert!(t.required_variables().contains(&"n".to_owned()));
-        assert!(Template::new(json!({"${x?}": 1})).is_err(), "no optional names");
+        assert!(
+            Template::new(json!({"${x?}": 1})).is_err(),
+            "no optional names"
+        );
     }
 
     #[test]

@@ -335,7 +335,12 @@ impl HttpSession {
             &body,
         )?;
         if version.as_deref().is_some_and(|v| v >= STATELESS_SINCE) && !misbehave.no_param_headers {
-            let tools = self.shared.param_tools.lock().map(|t| t.clone()).unwrap_or_default();
+            let tools = self
+                .shared
+                .param_tools
+                .lock()
+                .map(|t| t.clone())
+                .unwrap_or_default();
             let plain = misbehave.plain_param_headers;
             for (name, value) in params::param_headers(&tools, &body, plain) {
                 match set_header(&mut headers, &name, &value) {

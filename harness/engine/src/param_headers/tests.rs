@@ -25,7 +25,11 @@ fn valid_annotations_are_found_with_their_paths() {
     assert_eq!(
         names,
         vec![
-            ("Flag", vec!["nested".into(), "flag".into()], Some(Kind::Boolean)),
+            (
+                "Flag",
+                vec!["nested".into(), "flag".into()],
+                Some(Kind::Boolean)
+            ),
             ("Priority", vec!["priority".into()], Some(Kind::Integer)),
             ("Region", vec!["region".into()], Some(Kind::String)),
         ]
@@ -57,7 +61,8 @@ fn each_broken_rule_makes_the_tool_invalid() {
     for props in bad {
         assert!(annotations(&schema(props.clone())).is_err(), "{props}");
     }
-    let defs = json!({ "type": "object", "$defs": { "r": { "type": "string", "x-mcp-header": "R" } } });
+    let defs =
+        json!({ "type": "object", "$defs": { "r": { "type": "string", "x-mcp-header": "R" } } });
     assert!(annotations(&defs).is_err());
     let root = json!({ "type": "object", "x-mcp-header": "Root" });
     assert!(annotations(&root).is_err());
@@ -87,7 +92,10 @@ fn encoding_follows_the_spec_table() {
     assert_eq!(encode("us-west1"), "us-west1");
     assert_eq!(encode("us west 1"), "us west 1");
     assert_eq!(encode(""), "");
-    assert_eq!(encode("Hello, \u{4e16}\u{754c}"), "=?base64?SGVsbG8sIOS4lueVjA==?=");
+    assert_eq!(
+        encode("Hello, \u{4e16}\u{754c}"),
+        "=?base64?SGVsbG8sIOS4lueVjA==?="
+    );
     assert_eq!(encode(" padded "), "=?base64?IHBhZGRlZCA=?=");
     assert_eq!(encode("line1\nline2"), "=?base64?bGluZTEKbGluZTI=?=");
     assert_eq!(encode("\tindented"), "=?base64?CWluZGVudGVk?=");
@@ -95,8 +103,18 @@ fn encoding_follows_the_spec_table() {
         encode("=?base64?literal?="),
         "=?base64?PT9iYXNlNjQ/bGl0ZXJhbD89?="
     );
-    for text in ["us-west1", " padded ", "Hello, \u{4e16}\u{754c}", "=?base64?literal?=", ""] {
-        assert_eq!(decode(encode(text).as_bytes()).as_deref(), Some(text), "{text:?}");
+    for text in [
+        "us-west1",
+        " padded ",
+        "Hello, \u{4e16}\u{754c}",
+        "=?base64?literal?=",
+        "",
+    ] {
+        assert_eq!(
+            decode(encode(text).as_bytes()).as_deref(),
+            Some(text),
+            "{text:?}"
+        );
     }
 }
 
@@ -110,8 +128,14 @@ fn decoding_refuses_malformed_values_and_keeps_literals() {
     assert_eq!(decode("caf\u{e9}".as_bytes()), None);
     assert_eq!(decode(b"a\x01b"), None);
     assert_eq!(decode(b"SGVsbG8=").as_deref(), Some("SGVsbG8="));
-    assert_eq!(decode(b"=?base64?SGVsbG8=").as_deref(), Some("=?base64?SGVsbG8="));
-    assert_eq!(decode(b"=?BASE64?SGVsbG8=?=").as_deref(), Some("=?BASE64?SGVsbG8=?="));
+    assert_eq!(
+        decode(b"=?base64?SGVsbG8=").as_deref(),
+        Some("=?base64?SGVsbG8=")
+    );
+    assert_eq!(
+        decode(b"=?BASE64?SGVsbG8=?=").as_deref(),
+        Some("=?BASE64?SGVsbG8=?=")
+    );
 }
 
 #[test]
@@ -132,7 +156,10 @@ fn values_are_read_at_the_annotated_path() {
         name: "In".into(),
         kind: Some(Kind::String),
     };
-    assert_eq!(a.value_in(&json!({ "outer": { "inner": "v" } })), Some(&json!("v")));
+    assert_eq!(
+        a.value_in(&json!({ "outer": { "inner": "v" } })),
+        Some(&json!("v"))
+    );
     assert_eq!(a.value_in(&json!({ "outer": { "inner": null } })), None);
     assert_eq!(a.value_in(&json!({ "outer": {} })), None);
 }

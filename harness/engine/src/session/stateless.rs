@@ -440,7 +440,10 @@ fn invalid_header_annotations(result: &Value) -> Vec<String> {
         .iter()
         .filter_map(|tool| {
             let why = crate::param_headers::annotations(tool.get("inputSchema")?).err()?;
-            let name = tool.get("name").and_then(Value::as_str).unwrap_or("(unnamed)");
+            let name = tool
+                .get("name")
+                .and_then(Value::as_str)
+                .unwrap_or("(unnamed)");
             Some(format!("tools/list lists tool {name:?} whose {why}"))
         })
         .collect()

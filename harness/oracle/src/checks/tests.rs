@@ -532,13 +532,21 @@ fn breaking(id: &str) -> Option<Vec<String>> {
                 Http,
                 vec![
                     Recv(req(json!(1), "tools/list", meta("2026-07-28"))),
-                    Send(ok(json!(1), json!({"resultType": "complete", "tools": [
-                        {"name": "good", "inputSchema": {"type": "object", "properties": {
-                            "r": {"type": "string", "x-mcp-header": "Region"}}}},
-                        {"name": "bad", "inputSchema": {"type": "object", "properties": {
-                            "s": {"type": "number", "x-mcp-header": "Score"}}}}
-                    ]}))),
-                    Record(post("/mcp", &headers, req(json!(2), "tools/call", call), 200)),
+                    Send(ok(
+                        json!(1),
+                        json!({"resultType": "complete", "tools": [
+                            {"name": "good", "inputSchema": {"type": "object", "properties": {
+                                "r": {"type": "string", "x-mcp-header": "Region"}}}},
+                            {"name": "bad", "inputSchema": {"type": "object", "properties": {
+                                "s": {"type": "number", "x-mcp-header": "Score"}}}}
+                        ]}),
+                    )),
+                    Record(post(
+                        "/mcp",
+                        &headers,
+                        req(json!(2), "tools/call", call),
+                        200,
+                    )),
                 ],
             )
         }

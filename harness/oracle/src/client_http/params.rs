@@ -19,7 +19,9 @@
 use std::collections::{BTreeMap, HashSet};
 
 use mcpspec_engine::ids;
-use mcpspec_engine::param_headers::{agrees, annotations, decode, is_sentinel, needs_encoding, text_of, Annotation};
+use mcpspec_engine::param_headers::{
+    agrees, annotations, decode, is_sentinel, needs_encoding, text_of, Annotation,
+};
 use mcpspec_wire::{Id, Message, Request};
 use serde_json::Value;
 
@@ -52,7 +54,12 @@ impl Listed {
             return;
         }
         let Ok(result) = &r.outcome else { return };
-        for tool in result.get("tools").and_then(Value::as_array).into_iter().flatten() {
+        for tool in result
+            .get("tools")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
             let (Some(name), Some(schema)) = (
                 tool.get("name").and_then(Value::as_str),
                 tool.get("inputSchema"),
@@ -104,7 +111,9 @@ fn mirrored(q: &Req<'_>, req: &Request, a: &Annotation) -> Option<Finding> {
         .as_ref()
         .and_then(|p| p.get("arguments"))
         .unwrap_or(&Value::Null);
-    let sent = q.r.request_header(&header).map(|v| v.trim_matches([' ', '\t']));
+    let sent =
+        q.r.request_header(&header)
+            .map(|v| v.trim_matches([' ', '\t']));
     let value = a.value_in(arguments);
     let mirror = &ids::HTTP_HEADER_PARAM_MIRROR;
     let (value, sent) = match (value, sent) {
@@ -181,7 +190,10 @@ mod tests {
             ..HttpRecord::default()
         };
         let q = Req::new(Via::Post(1), &record);
-        judge(&listed(), &q).into_iter().map(|(r, _)| r.id).collect()
+        judge(&listed(), &q)
+            .into_iter()
+            .map(|(r, _)| r.id)
+            .collect()
     }
 
     #[test]
@@ -205,15 +217,32 @@ mod tests {
         let mirror = "http.header.param-mirror";
         let encoding = "http.header.value-encoding";
         assert_eq!(found("t", json!({"region": "us"}), &[]), [mirror]);
-        assert_eq!(found("t", json!({"region": "us"}), &[("mcp-param-region", "eu")]), [mirror]);
-        assert_eq!(found("t", json!({"n": 42}), &[("mcp-param-n", "41")]), [mirror]);
-        assert_eq!(found("t", json!({"flag": null}), &[("mcp-param-flag", "true")]), [mirror]);
         assert_eq!(
-            found("t", json!({"region": " padded "}), &[("mcp-param-region", " padded ")]),
+            found("t", json!({"region": "us"}), &[("mcp-param-region", "eu")]),
+            [mirror]
+        );
+        assert_eq!(
+            found("t", json!({"n": 42}), &[("mcp-param-n", "41")]),
+            [mirror]
+        );
+        assert_eq!(
+            found("t", json!({"flag": null}), &[("mcp-param-flag", "true")]),
+            [mirror]
+        );
+        assert_eq!(
+            found(
+                "t",
+                json!({"region": " padded "}),
+                &[("mcp-param-region", " padded ")]
+            ),
             [encoding]
         );
         assert_eq!(
-            found("t", json!({"region": "=?base64?x?="}), &[("mcp-param-region", "=?base64?x?=")]),
+            found(
+                "t",
+                json!({"region": "=?base64?x?="}),
+                &[("mcp-param-region", "=?base64?x?=")]
+            ),
             [encoding],
             "the sentinel's look must be encoded (and this one does not decode)"
         );

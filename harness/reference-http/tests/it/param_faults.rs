@@ -58,7 +58,12 @@ async fn clean_server_checks_param_headers() {
     let absent = post(&s, &call(3, Value::Null), None).await;
     assert_eq!(absent.status, 200, "{}", absent.text());
     // A literal that only looks half like the sentinel is compared as it is.
-    let lit = post(&s, &call(4, json!("=?base64?SGVsbG8=")), Some("=?base64?SGVsbG8=")).await;
+    let lit = post(
+        &s,
+        &call(4, json!("=?base64?SGVsbG8=")),
+        Some("=?base64?SGVsbG8="),
+    )
+    .await;
     assert_eq!(lit.status, 200, "{}", lit.text());
     for (why, header) in [
         ("missing", None),
@@ -73,7 +78,10 @@ async fn clean_server_checks_param_headers() {
 
 #[tokio::test]
 async fn http_param_header_unchecked() {
-    for (faults, refuses) in [(vec![], true), (vec![Fault::HttpParamHeaderUnchecked], false)] {
+    for (faults, refuses) in [
+        (vec![], true),
+        (vec![Fault::HttpParamHeaderUnchecked], false),
+    ] {
         let s = start(&faults).await;
         let missing = post(&s, &call(1, json!("us-west1")), None).await;
         assert_eq!(refused(&missing), refuses, "{faults:?}: {}", missing.text());

@@ -70,6 +70,10 @@ mod tests {
         assert_eq!(remembered["good"][0].header(), "Mcp-Param-Region");
         assert!(!remembered.contains_key("plain"));
         let (kept, warnings) = keep(&items, false, &mut ParamTools::new());
-        assert_eq!((kept.len(), warnings.len()), (3, 0), "the fault keeps them all");
+        assert_eq!(
+            (kept.len(), warnings.len()),
+            (3, 0),
+            "the fault keeps them all"
+        );
     }
 }

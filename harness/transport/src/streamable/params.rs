@@ -86,20 +86,28 @@ mod tests {
         assert_eq!(
             got,
             vec![
-                ("Mcp-Param-Greeting".to_owned(), "=?base64?SGVsbG8sIOS4lueVjA==?=".to_owned()),
+                (
+                    "Mcp-Param-Greeting".to_owned(),
+                    "=?base64?SGVsbG8sIOS4lueVjA==?=".to_owned()
+                ),
                 ("Mcp-Param-N".to_owned(), "42".to_owned()),
                 ("Mcp-Param-Region".to_owned(), "us-west1".to_owned()),
             ]
         );
         let plain = param_headers(&tools(), &body, true);
-        assert!(plain.contains(&("Mcp-Param-Greeting".to_owned(), "Hello, \u{4e16}\u{754c}".to_owned())));
+        assert!(plain.contains(&(
+            "Mcp-Param-Greeting".to_owned(),
+            "Hello, \u{4e16}\u{754c}".to_owned()
+        )));
     }
 
     #[test]
     fn absent_null_and_unknown_give_nothing() {
         let body = call("t", json!({ "region": null }));
         assert!(param_headers(&tools(), &body, false).is_empty());
-        assert!(param_headers(&tools(), &call("other", json!({ "region": "x" })), false).is_empty());
+        assert!(
+            param_headers(&tools(), &call("other", json!({ "region": "x" })), false).is_empty()
+        );
         let list = br#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#;
         assert!(param_headers(&tools(), list, false).is_empty());
     }
