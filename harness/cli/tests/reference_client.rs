@@ -129,7 +129,7 @@ fn an_unreachable_server_exits_3() {
 fn list_faults_names_each_fault_its_transports_and_requirement() {
     let run = client(&["--list-faults"]);
     assert_eq!(run.code, Some(0), "{}", run.stderr);
-    assert_eq!(run.stdout.lines().count(), 35, "{}", run.stdout);
+    assert_eq!(run.stdout.lines().count(), 38, "{}", run.stdout);
     // name  LEVEL  transports  description (requirement)
     let row = |name: &str| -> Vec<String> {
         let line = run
@@ -151,6 +151,9 @@ fn list_faults_names_each_fault_its_transports_and_requirement() {
         "http-no-session-echo",
         "http-no-version-header",
         "http-no-routing-headers",
+        "http-no-param-headers",
+        "http-plain-param-headers",
+        "http-keeps-invalid-header-tools",
         "header-meta-mismatch",
     ] {
         assert_eq!(row(name)[1..3], ["MUST", "http"], "{name}");
