@@ -183,9 +183,9 @@ fn at_2026_07_28_the_client_runs_statelessly_over_stdio() {
         "tools/call roots: input_required (roots/list)",
         "tools/call roots: ok (retry 1",
         // Its own five, nine of the conformance fixture (none asks the
-        // client mid-call at 2026-07-28), roots and the eight input-required
-        // fixtures.
-        "workflow done: 23 tool(s) listed, 23 called",
+        // client mid-call at 2026-07-28), region_echo, roots and the eight
+        // input-required fixtures.
+        "workflow done: 24 tool(s) listed, 24 called",
         "0 error answer(s), 0 unanswered, 0 skipped",
     ] {
         assert_shows(&run, needle);
@@ -206,7 +206,7 @@ fn at_2026_07_28_the_client_runs_statelessly_over_stdio() {
     ]);
     assert_eq!(run.code, Some(0), "{}", run.stderr);
     assert!(!shows(&run, "server/discover sent"), "{}", run.stderr);
-    assert_shows(&run, "23 tool(s) listed, 23 called");
+    assert_shows(&run, "24 tool(s) listed, 24 called");
 }
 
 #[test]
