@@ -182,6 +182,8 @@ fn misbehaviour(faults: &[ClientFault]) -> HttpMisbehaviour {
         no_routing_headers: has(ClientFault::HttpNoRoutingHeaders),
         version_header: has(ClientFault::HeaderMetaMismatch)
             .then(|| Version::LATEST_HANDSHAKE.as_str().to_owned()),
+        no_param_headers: has(ClientFault::HttpNoParamHeaders),
+        plain_param_headers: has(ClientFault::HttpPlainParamHeaders),
     }
 }
 
@@ -190,6 +192,8 @@ fn misbehaviour(faults: &[ClientFault]) -> HttpMisbehaviour {
 struct Synced {
     header: Option<Version>,
     open: Option<Version>,
+    /// The tools with `x-mcp-header` parameters the transport was given.
+    param_tools: usize,
 }
 
 /// Runs the session until the client exits; returns its exit code.
@@ -304,7 +308,8 @@ fn exit_status(code: Option<i32>, signal: Option<i32>) -> String {
 }
 
 /// Tells the transport what the client's state asks of it before the next
-/// outputs go out: the `MCP-Protocol-Version` to send, and, once the
+/// outputs go out: the `MCP-Protocol-Version` to send, the tools whose
+/// parameters `tools/call` mirrors into `Mcp-Param-*` headers, and, once the
 /// session is open, over Streamable HTTP, the faults' misbehaviour and (in
 /// a handshake session) the GET stream for the server's own messages.
 fn sync(
@@ -317,6 +322,14 @@ fn sync(
     if header != synced.header {
         synced.header = header;
         conn.set_protocol_version(header.map(|v| v.as_str().to_owned()));
+    }
+    // Tools are only ever added to the client's list, so a count tells news.
+    let tools = client.param_tools();
+    if tools.len() != synced.param_tools {
+        synced.param_tools = tools.len();
+        if let Connection::Http(session) = &mut *conn {
+            session.set_param_tools(tools.clone());
+        }
     }
     let open = client.version();
     if open == synced.open {

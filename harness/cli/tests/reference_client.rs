@@ -129,7 +129,7 @@ fn an_unreachable_server_exits_3() {
 fn list_faults_names_each_fault_its_transports_and_requirement() {
     let run = client(&["--list-faults"]);
     assert_eq!(run.code, Some(0), "{}", run.stderr);
-    assert_eq!(run.stdout.lines().count(), 35, "{}", run.stdout);
+    assert_eq!(run.stdout.lines().count(), 38, "{}", run.stdout);
     // name  LEVEL  transports  description (requirement)
     let row = |name: &str| -> Vec<String> {
         let line = run
@@ -151,6 +151,9 @@ fn list_faults_names_each_fault_its_transports_and_requirement() {
         "http-no-session-echo",
         "http-no-version-header",
         "http-no-routing-headers",
+        "http-no-param-headers",
+        "http-plain-param-headers",
+        "http-keeps-invalid-header-tools",
         "header-meta-mismatch",
     ] {
         assert_eq!(row(name)[1..3], ["MUST", "http"], "{name}");
@@ -180,9 +183,9 @@ fn at_2026_07_28_the_client_runs_statelessly_over_stdio() {
         "tools/call roots: input_required (roots/list)",
         "tools/call roots: ok (retry 1",
         // Its own five, nine of the conformance fixture (none asks the
-        // client mid-call at 2026-07-28), roots and the eight input-required
-        // fixtures.
-        "workflow done: 23 tool(s) listed, 23 called",
+        // client mid-call at 2026-07-28), region_echo, roots and the eight
+        // input-required fixtures.
+        "workflow done: 24 tool(s) listed, 24 called",
         "0 error answer(s), 0 unanswered, 0 skipped",
     ] {
         assert_shows(&run, needle);
@@ -203,7 +206,7 @@ fn at_2026_07_28_the_client_runs_statelessly_over_stdio() {
     ]);
     assert_eq!(run.code, Some(0), "{}", run.stderr);
     assert!(!shows(&run, "server/discover sent"), "{}", run.stderr);
-    assert_shows(&run, "23 tool(s) listed, 23 called");
+    assert_shows(&run, "24 tool(s) listed, 24 called");
 }
 
 #[test]

@@ -15,6 +15,8 @@
 //!   one judge (`mcpspec-oracle`) feeds it every message and adds the schema
 //!   and transport rules. The version decides the lifecycle: 2026-07-28 is judged by the
 //!   stateless rules (`session/stateless.rs`).
+//! - [`param_headers`]: SEP-2243 `x-mcp-header` annotations and the
+//!   `Mcp-Param-*` header values they give (validity, encoding, decoding).
 //!
 //! The built-in reference server (crate `mcpspec-reference`) and the oracle
 //! (crate `mcpspec-oracle`) are both thin layers over this crate.
@@ -22,6 +24,7 @@
 pub mod catalogue;
 pub mod fuzzing;
 pub mod level;
+pub mod param_headers;
 pub mod requirement;
 pub mod session;
 pub mod version;

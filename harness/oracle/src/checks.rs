@@ -176,6 +176,7 @@ pub static ORACLE: &[OracleCheck] = &[
     stateless(&ids::STATELESS_INPUT_REQUIRED_SUPPORTED_REQUESTS),
     stateless(&ids::STATELESS_INPUT_REQUIRED_REQUEST_KINDS),
     stateless(&ids::STATELESS_INPUT_REQUIRED_DECLARED_CAPABILITIES),
+    stateless(&ids::TOOLS_X_MCP_HEADER_VALID),
     client(&ids::LIFECYCLE_INITIALIZE_FIRST),
     client(&ids::LIFECYCLE_CLIENT_NO_REQUESTS_BEFORE_RESPONSE),
     client(&ids::LIFECYCLE_CLIENT_INITIALIZED_NOTIFICATION),
@@ -194,6 +195,9 @@ pub static ORACLE: &[OracleCheck] = &[
     client_http(&ids::HTTP_HEADER_PROTOCOL_VERSION_NEGOTIATED),
     client_http(&ids::HTTP_HEADER_VERSION_MATCHES_META),
     client_http(&ids::HTTP_HEADER_METHOD),
+    client_http(&ids::HTTP_HEADER_PARAM_MIRROR),
+    client_http(&ids::HTTP_HEADER_VALUE_ENCODING),
+    client_http(&ids::HTTP_HEADER_CLIENT_REJECTS_INVALID_TOOLS),
     client_http(&ids::SSE_CLIENT_POST),
     // Every POST of a case carries requests or notifications (the handshake
     // has both), and every answer and SSE event is read; the rules a case

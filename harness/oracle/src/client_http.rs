@@ -18,6 +18,7 @@
 //! | `http.header.protocol-version` | 2025-06-18 → | after the handshake every request names the negotiated version (2026-07-28: every request) |
 //! | `http.header.version-matches-meta` | 2026-07-28 → | the header equals the version in the request's `_meta` |
 //! | `http.header.method` | 2026-07-28 → | a request's `Mcp-Method` names its method; `Mcp-Name` its `params.name` / `params.uri` (`tools/call`, `prompts/get`, `resources/read`; Base64 sentinel decoded) |
+//! | `http.header.param-mirror`, `http.header.value-encoding`, `http.header.client-rejects-invalid-tools` | 2026-07-28 → | `Mcp-Param-*` headers of a `tools/call` of a tool this side listed with `x-mcp-header` annotations; no call of one listed with invalid ones ([`params`]) |
 //! | `sse.client-post` | 2024-11-05 | (legacy) every POST goes to the URI of the `endpoint` event |
 //!
 //! No false failures: a rule is only applied where the harness can tell a
@@ -59,6 +60,8 @@ pub(crate) struct State {
     answer: Option<(Id, Version)>,
     /// The client sent `notifications/initialized` after that answer.
     initialized: bool,
+    /// The tools this side listed, for the custom-header rules.
+    listed: params::Listed,
 }
 
 impl State {
@@ -68,6 +71,7 @@ impl State {
 
     /// A message of the client's.
     pub(crate) fn received(&mut self, msg: &Message) {
+        self.listed.received(msg);
         match msg {
             Message::Request(r) if r.method == "initialize" => {
                 let asked = r
@@ -90,6 +94,7 @@ impl State {
     /// A message of this side's: the answer to the client's `initialize`
     /// (`init`, as the session knows it) settles the version.
     pub(crate) fn sent(&mut self, msg: &Message, init: Option<&Id>) {
+        self.listed.sent(msg);
         let Message::Response(r) = msg else { return };
         let (Some(id), Some(init)) = (&r.id, init) else {
             return;
@@ -151,6 +156,7 @@ impl Oracle {
             legacy,
             live_session: self.client_http.live.as_deref(),
             negotiation,
+            listed: &self.client_http.listed,
         };
         for (id, detail) in judge(&cx, via, record) {
             out.push(Violation {
@@ -175,6 +181,8 @@ pub(crate) struct Context<'a> {
     /// The initialize exchange, once the harness answered it with a version
     /// that has the protocol-version header.
     negotiation: Option<Negotiation>,
+    /// The tools this side listed (custom headers).
+    listed: &'a params::Listed,
 }
 
 /// The version the initialize exchange settled on, and whether the client
@@ -267,14 +275,20 @@ fn judge(cx: &Context<'_>, via: Via, record: &HttpRecord) -> Vec<Finding> {
     } else if path != MCP_PATH {
         vec![off_endpoint(cx, &q)]
     } else {
-        vec![
+        let mut found = vec![
             accept(cx, &q),
             single_message(cx, &q),
             batch_body(cx, &q),
             session_echo(cx, &q),
             protocol_version(cx, &q),
             routing(cx, &q),
-        ]
+        ];
+        if applies(&ids::HTTP_HEADER_PARAM_MIRROR, cx.version)
+            && cx.version.lifecycle() == Lifecycle::Stateless
+        {
+            found.extend(params::judge(cx.listed, &q).into_iter().map(Some));
+        }
+        found
     };
     found.into_iter().flatten().collect()
 }
@@ -557,5 +571,6 @@ fn meta_version(params: Option<&Value>) -> Option<&str> {
     params?.get("_meta")?.get(META_PROTOCOL_VERSION)?.as_str()
 }
 
+mod params;
 #[cfg(test)]
 mod tests;

@@ -14,24 +14,35 @@
 //!   it is compared (`#value-encoding`); one that does not decode, or a value
 //!   with bytes outside visible ASCII, space and tab, is malformed.
 //!
+//! - `tools/call` of a tool that marks parameters with `x-mcp-header`
+//!   (SEP-2243 custom headers, the reference's `region_echo`): each marked
+//!   argument present in the body must come in its `Mcp-Param-{Name}`
+//!   header too, well-formed, and equal once decoded (`param_refusal`).
+//!
 //! Faults: `http-method-header-optional` serves a request without
 //! `Mcp-Method`; `http-method-header-case-insensitive` compares the method
 //! ignoring ASCII case; `http-name-header-unchecked` never looks at
 //! `Mcp-Name`; `http-name-header-not-decoded` compares a Base64-encoded
-//! `Mcp-Name` as it came. (`http-header-meta-mismatch-accepted` lets every
-//! mismatch through, as before.)
+//! `Mcp-Name` as it came. `http-param-header-unchecked` never looks at
+//! `Mcp-Param-*`; `http-param-header-not-decoded` compares them as they
+//! came. (`http-header-meta-mismatch-accepted` lets every mismatch through,
+//! as before.)
 
 use axum::http::HeaderMap;
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine as _;
-use mcpspec_reference::Fault;
-use mcpspec_wire::{classify, Inbound, Message};
+use mcpspec_engine::{param_headers, Version};
+use mcpspec_reference::{offer, Fault};
+use mcpspec_wire::{classify, Inbound, Message, Request};
 use serde_json::{json, Value};
 
 use crate::App;
 
 pub(crate) const METHOD_HEADER: &str = "mcp-method";
 pub(crate) const NAME_HEADER: &str = "mcp-name";
+
+/// Builds a refusal: the header, the value sent, the body's value, why.
+type Refuse<'a> = dyn Fn(&str, Option<&str>, &str, String) -> Refusal + 'a;
 
 /// Why a request's routing headers are refused.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -82,7 +93,7 @@ pub(crate) fn refusal(app: &App, headers: &HeaderMap, body: &[u8]) -> Option<Ref
         return None;
     };
     let id = req.id.to_value();
-    let refuse = |header: &str, sent: Option<&str>, want: &str, why: String| Refusal {
+    let refuse = move |header: &str, sent: Option<&str>, want: &str, why: String| Refusal {
         id: id.clone(),
         message: format!("header mismatch: {why}"),
         data: json!({ "header": header, "value": sent, "body": want }),
@@ -113,9 +124,22 @@ pub(crate) fn refusal(app: &App, headers: &HeaderMap, body: &[u8]) -> Option<Ref
             }
         }
     }
-    if app.has(Fault::HttpNameHeaderUnchecked) {
-        return None;
+    if !app.has(Fault::HttpNameHeaderUnchecked) {
+        if let Some(r) = name_refusal(app, headers, &req, &refuse) {
+            return Some(r);
+        }
     }
+    param_refusal(app, headers, &req, &refuse)
+}
+
+/// The `Mcp-Name` check of `tools/call`, `prompts/get`, `resources/read`.
+fn name_refusal(
+    app: &App,
+    headers: &HeaderMap,
+    req: &Request,
+    refuse: &Refuse<'_>,
+) -> Option<Refusal> {
+    let method = req.method.as_str();
     let member = name_source(method)?;
     let want = req.params.as_ref()?.get(member)?.as_str()?;
     let read = |raw: &[u8]| {
@@ -139,6 +163,54 @@ pub(crate) fn refusal(app: &App, headers: &HeaderMap, body: &[u8]) -> Option<Ref
         .get(NAME_HEADER)
         .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
     Some(refuse("Mcp-Name", sent.as_deref(), want, why))
+}
+
+/// The `Mcp-Param-{Name}` checks of a `tools/call` whose tool marks
+/// parameters with `x-mcp-header` (`#server-behavior-for-custom-headers`):
+/// an argument present in the body (not `null`) needs its header, which
+/// must be well-formed and, decoded, carry the same value (integers
+/// compared as numbers). An absent argument owes no header.
+fn param_refusal(
+    app: &App,
+    headers: &HeaderMap,
+    req: &Request,
+    refuse: &Refuse<'_>,
+) -> Option<Refusal> {
+    if req.method != "tools/call" || app.has(Fault::HttpParamHeaderUnchecked) {
+        return None;
+    }
+    let params = req.params.as_ref()?;
+    let tool = params.get("name")?.as_str()?;
+    let schema = offer::input_schema(Version::V2026_07_28, tool)?;
+    let marked = param_headers::annotations(&schema).ok()?;
+    let arguments = params.get("arguments").cloned().unwrap_or(Value::Null);
+    for a in &marked {
+        let Some(value) = a.value_in(&arguments) else {
+            continue;
+        };
+        let header = a.header();
+        let want = param_headers::text_of(value).unwrap_or_else(|| value.to_string());
+        let raw = headers.get(header.to_ascii_lowercase().as_str());
+        let sent = raw.map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
+        let read = |raw: &[u8]| {
+            if app.has(Fault::HttpParamHeaderNotDecoded) {
+                decoded_method(raw)
+            } else {
+                param_headers::decode(raw)
+            }
+        };
+        let at = a.path.join(".");
+        let why = match raw.map(|v| read(v.as_bytes())) {
+            None => format!("{header} is required: the body's arguments.{at} is {want:?}"),
+            Some(None) => format!("{header} is malformed (invalid characters or Base64)"),
+            Some(Some(got)) if param_headers::agrees(&got, value) => continue,
+            Some(Some(got)) => {
+                format!("{header} {got:?} differs from the body's arguments.{at} {want:?}")
+            }
+        };
+        return Some(refuse(&header, sent.as_deref(), &want, why));
+    }
+    None
 }
 
 /// A value taken as it came, whitespace aside: `Mcp-Method` is never

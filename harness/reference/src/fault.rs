@@ -203,6 +203,9 @@ pub enum Fault {
     PageScopeVaries,
     SamplingToolsUngated,
     ElicitationUrlUndeclared,
+    // ── SEP-2243 custom headers (x-mcp-header, Mcp-Param-*) ─────────────
+    HttpParamHeaderUnchecked,
+    HttpParamHeaderNotDecoded,
 }
 
 /// The static description of a fault.
@@ -387,6 +390,8 @@ impl Fault {
         Fault::PageScopeVaries,
         Fault::SamplingToolsUngated,
         Fault::ElicitationUrlUndeclared,
+        Fault::HttpParamHeaderUnchecked,
+        Fault::HttpParamHeaderNotDecoded,
     ];
 
     fn info(self) -> Info {
@@ -920,6 +925,14 @@ impl Fault {
                 "elicitation-url-undeclared", Must, &ids::ELICITATION_URL_CAPABILITY, "client/elicitation#capabilities",
                 "fixture tool test_elicitation asks in URL mode (a link to open) although the client did not declare elicitation.url",
             ),
+            Fault::HttpParamHeaderUnchecked => info(
+                "http-param-header-unchecked", Must, &ids::HTTP_HEADER_PARAM_VALIDATED, "basic/transports/streamable-http#server-behavior-for-custom-headers",
+                "never checks Mcp-Param-* headers: serves a 2026-07-28 tools/call of region_echo whose Mcp-Param-Region is missing, malformed or differs from the body's region",
+            ).only(HTTP),
+            Fault::HttpParamHeaderNotDecoded => info(
+                "http-param-header-not-decoded", Must, &ids::HTTP_HEADER_SERVER_DECODES, "basic/transports/streamable-http#value-encoding",
+                "compares an Mcp-Param-* value in the Base64 sentinel form (=?base64?...?=) with the body without decoding it, so a correctly encoded value is refused with HTTP 400 and error -32020",
+            ).only(HTTP),
         }
     }
 

@@ -129,6 +129,10 @@ pub mod offer {
     pub const METHODS: [&str; 13] = crate::handlers::METHODS;
     /// Every request method it answers under 2026-07-28.
     pub const STATELESS_METHODS: [&str; 10] = crate::stateless::METHODS;
+    /// The 2026-07-28-only tool with an `x-mcp-header` parameter (SEP-2243).
+    pub const HEADER_PARAM_TOOL: &str = crate::tools::REGION_ECHO;
+    /// A tool's `inputSchema` as listed at a version (for `Mcp-Param-*` checks).
+    pub use crate::tools::input_schema;
     /// The 2026-07-28-only tool that needs the `roots` client capability.
     pub const ROOTS_TOOL: &str = crate::stateless::roots::NAME;
     /// The 2026-07-28-only input-required fixture tools (official names).

@@ -10,6 +10,13 @@
 //! |              | `steps: integer` (default 5, 0..=100)       | step when a progressToken was given     |
 //! | `structured` | `text: string` (default empty)              | text; from 2025-06-18 also an           |
 //! |              |                                             | `outputSchema` and `structuredContent`  |
+//! | `region_echo` (2026-07-28) | `region: string` (optional, `x-mcp-header: Region`) | the region as text     |
+//!
+//! `region_echo` is the SEP-2243 custom header: over Streamable HTTP a
+//! client mirrors `region` into `Mcp-Param-Region`, which the HTTP layer
+//! checks against the body (`mcpspec-reference-http`'s `routing`). The
+//! parameter is optional, so a caller filling in required arguments only
+//! sends no value and owes no header.
 //!
 //! From 2025-03-26 every tool is annotated read-only, idempotent and
 //! closed-world (with a title, which from 2025-06-18 is also the tool's `title`).
@@ -129,6 +136,7 @@ pub(crate) fn definitions(version: Version, faults: FaultSet) -> Vec<Value> {
     // The official conformance fixture's tools follow the reference's own.
     tools.extend(crate::fixtures::tool_definitions(version, faults));
     if version >= Version::V2026_07_28 {
+        tools.push(region_echo());
         tools.push(crate::stateless::roots::definition());
         tools.extend(crate::mrtr::tool_definitions());
     }
@@ -149,6 +157,31 @@ pub(crate) fn definitions(version: Version, faults: FaultSet) -> Vec<Value> {
         tools.push(twin);
     }
     tools
+}
+
+/// The tool whose parameter is mirrored into a header (SEP-2243).
+pub(crate) const REGION_ECHO: &str = "region_echo";
+
+fn region_echo() -> Value {
+    json!({
+        "name": REGION_ECHO,
+        "description": "Returns the given region. Over Streamable HTTP the region travels in the Mcp-Param-Region header too.",
+        "inputSchema": {
+            "type": "object",
+            "properties": {
+                "region": { "type": "string", "description": "Any text.", "x-mcp-header": "Region" }
+            }
+        }
+    })
+}
+
+/// The `inputSchema` of tool `name` as listed at `version`, for the HTTP
+/// layer's `Mcp-Param-*` checks.
+pub fn input_schema(version: Version, name: &str) -> Option<Value> {
+    definitions(version, FaultSet::default())
+        .into_iter()
+        .find(|t| t.get("name").and_then(Value::as_str) == Some(name))
+        .and_then(|t| t.get("inputSchema").cloned())
 }
 
 /// The changes result faults make to every `tools/call` result.
@@ -293,6 +326,11 @@ pub(crate) fn run(
             let duration_ms = (duration * 1000.0).round() as u64;
             Ok(ToolRun::Slow { duration_ms, steps })
         }
+        REGION_ECHO if version >= Version::V2026_07_28 => match args.get("region") {
+            Some(Value::String(r)) => Ok(ToolRun::Done(text_result(format!("region: {r}"), false))),
+            None => Ok(ToolRun::Done(text_result("region: (none)", false))),
+            Some(_) => bad_args("`region` must be a string".into()),
+        },
         "structured" => match args.get("text") {
             Some(Value::String(text)) => Ok(ToolRun::Done(structured(text, version, faults))),
             None => Ok(ToolRun::Done(structured("", version, faults))),

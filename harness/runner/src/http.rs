@@ -119,9 +119,10 @@ fn request(ctx: &Ctx<'_>, h: &HttpStep) -> Result<RawRequest, Stop> {
         HttpUrl::Path(p) => Some(render(p)?),
     };
     for (name, value) in &h.headers {
+        let name = render(name)?;
         match value {
-            Some(v) => req.headers.push((name.clone(), render(v)?)),
-            None => req.remove.push(name.clone()),
+            Some(v) => req.headers.push((name, render(v)?)),
+            None => req.remove.push(name),
         }
     }
     req.body = match &h.body {

@@ -570,6 +570,33 @@ async fn discover(ctx: &mut Ctx<'_>, d: &Discover) -> Result<(), Stop> {
             d.require
         )));
     }
+    if let Some(var) = &d.header_param {
+        kept.retain(|tool| header_param(tool).is_some());
+        match kept.first().and_then(header_param) {
+            Some(found) => ctx.vars.set(var, found),
+            None => {
+                return Err(Stop::NotApplicable(format!(
+                    "{} lists no tool with a valid x-mcp-header on a top-level string parameter",
+                    d.list
+                )))
+            }
+        }
+    }
     ctx.vars.set(&d.into, Value::Array(kept));
     Ok(())
+}
+
+/// `discover`'s `header_param`: `{ tool, property, header }` for the first
+/// top-level string parameter a valid `x-mcp-header` marks (SEP-2243).
+fn header_param(tool: &Value) -> Option<Value> {
+    use mcpspec_engine::param_headers::{annotations, Kind};
+    let marked = annotations(tool.get("inputSchema")?).ok()?;
+    let a = marked
+        .iter()
+        .find(|a| a.path.len() == 1 && a.kind == Some(Kind::String))?;
+    Some(serde_json::json!({
+        "tool": tool.get("name")?.as_str()?,
+        "property": a.path[0],
+        "header": a.header(),
+    }))
 }

@@ -382,6 +382,10 @@ pub struct Discover {
     pub filter: Option<Matcher>,
     /// Fewer matching items → not applicable (default 1).
     pub require: usize,
+    /// `header_param:` (tools/list only) — keep only tools with a valid
+    /// SEP-2243 `x-mcp-header` annotation on a top-level string parameter,
+    /// and bind this variable to `{ tool, property, header }` of the first.
+    pub header_param: Option<String>,
 }
 
 impl Discover {

@@ -6,6 +6,8 @@
 //!   are, other values as compact JSON.
 //! - A string that is exactly `${x?}` is optional: when `x` is unbound the
 //!   object member or array element holding it is removed.
+//! - Object member names may hold `${x}` too (formatted in, never optional):
+//!   `arguments: { "${param.property}": "v" }`.
 //! - Any other unbound variable is a [`TemplateError`]: the scenario is wrong.
 //!
 //! Template syntax is checked when the scenario loads ([`Template::new`]), so
@@ -160,7 +162,9 @@ fn check_value(value: &Value) -> Result<(), String> {
     match value {
         Value::String(s) => check_str(s, true),
         Value::Array(items) => items.iter().try_for_each(check_value),
-        Value::Object(map) => map.values().try_for_each(check_value),
+        Value::Object(map) => map
+            .iter()
+            .try_for_each(|(k, v)| check_str(k, false).and_then(|()| check_value(v))),
         _ => Ok(()),
     }
 }
@@ -181,9 +185,11 @@ fn collect_vars(value: &Value, out: &mut Vec<String>, optional_too: bool) {
         Value::Array(items) => items
             .iter()
             .for_each(|v| collect_vars(v, out, optional_too)),
-        Value::Object(map) => map
-            .values()
-            .for_each(|v| collect_vars(v, out, optional_too)),
+        Value::Object(map) => map.iter().for_each(|(k, v)| {
+            // A member name may be a template too (never an optional one).
+            collect_vars(&Value::String(k.clone()), out, false);
+            collect_vars(v, out, optional_too);
+        }),
         _ => {}
     }
 }
@@ -205,7 +211,12 @@ fn render_value(value: &Value, b: &Bindings) -> Result<Option<Value>, TemplateEr
             let mut out = serde_json::Map::new();
             for (k, v) in map {
                 if let Some(v) = render_value(v, b)? {
-                    out.insert(k.clone(), v);
+                    let k = if k.contains("${") {
+                        render_str(k, b)?
+                    } else {
+                        k.clone()
+                    };
+                    out.insert(k, v);
                 }
             }
             Value::Object(out)
@@ -249,6 +260,20 @@ mod tests {
         b.set("n", json!(3));
         b.set("obj", json!({"a": [1, {"b": "x"}]}));
         b
+    }
+
+    #[test]
+    fn member_names_render() {
+        let t = Template::new(json!({"${version}-k": {"${n}": "v"}})).expect("valid");
+        assert_eq!(
+            t.render(&bindings()),
+            Ok(json!({"2025-06-18-k": {"3": "v"}}))
+        );
+        assert!(t.required_variables().contains(&"n".to_owned()));
+        assert!(
+            Template::new(json!({"${x?}": 1})).is_err(),
+            "no optional names"
+        );
     }
 
     #[test]

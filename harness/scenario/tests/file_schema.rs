@@ -185,6 +185,7 @@ fn accepted() -> Vec<(&'static str, String)> {
       into: tools
       where: { inputSchema: { properties: { duration: { $present: true } } } }
       require: 0
+      header_param: param
   - discover: { list: resources/templates/list, into: templates }
   - sleep: 200ms
   - assert:

@@ -45,5 +45,5 @@ pub use peer::ClientPeer;
 pub use raw::{HeaderMode, RawRequest, RawResponse, RAW_BODY_MAX};
 pub use serve::{HttpPeer, ServeKind};
 pub use stdio::{CommandSpec, SpawnError, StdioProcess};
-pub use streamable::{HttpMisbehaviour, HttpSession};
+pub use streamable::{HttpMisbehaviour, HttpSession, ParamTools};
 pub use target::{ClientCommand, Target};

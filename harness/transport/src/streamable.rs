@@ -36,6 +36,8 @@
 //! | `no_version_header`     | no `MCP-Protocol-Version`, though it is set             |
 //! | `no_routing_headers`    | no `Mcp-Method` / `Mcp-Name` (2026-07-28)               |
 //! | `version_header`        | this `MCP-Protocol-Version`, whatever the session's or the request's `_meta` version |
+//! | `no_param_headers`      | no `Mcp-Param-*` (2026-07-28 custom headers)            |
+//! | `plain_param_headers`   | `Mcp-Param-*` values never Base64-encoded               |
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -50,6 +52,7 @@ use crate::client::{
 };
 use crate::event::{Event, HttpRecord, Stamped, Via};
 use crate::raw::{self, RawRequest, RawResponse};
+pub use params::ParamTools;
 use routing::{routing_headers, STATELESS_SINCE};
 
 pub(crate) const SESSION_HEADER: &str = "mcp-session-id";
@@ -87,6 +90,11 @@ pub struct HttpMisbehaviour {
     /// of the session's version or the one the request's `_meta` names
     /// (breaks `http.header.version-matches-meta` when they differ).
     pub version_header: Option<String>,
+    /// No `Mcp-Param-*` headers (breaks `http.header.param-mirror`).
+    pub no_param_headers: bool,
+    /// `Mcp-Param-*` values as they are, never Base64-encoded (breaks
+    /// `http.header.value-encoding`).
+    pub plain_param_headers: bool,
 }
 
 impl HttpMisbehaviour {
@@ -136,6 +144,8 @@ pub(crate) struct Shared {
     /// Which POSTs have their response head: a scenario's raw exchange
     /// waits for the POSTs sent before it ([`HttpSession::exchange`]).
     pub(crate) order: crate::order::PostOrder,
+    /// See [`HttpSession::set_param_tools`].
+    pub(crate) param_tools: Mutex<ParamTools>,
 }
 
 impl Shared {
@@ -248,6 +258,7 @@ impl HttpSession {
                 protocol_version: Mutex::new(None),
                 misbehave: Mutex::new(options.misbehave.clone()),
                 order: crate::order::PostOrder::new(),
+                param_tools: Mutex::new(ParamTools::new()),
                 options,
             }),
             events,
@@ -272,6 +283,14 @@ impl HttpSession {
     pub fn set_protocol_version(&mut self, version: Option<String>) {
         if let Ok(mut slot) = self.shared.protocol_version.lock() {
             *slot = version;
+        }
+    }
+
+    /// The tools whose `x-mcp-header` parameters later `tools/call` POSTs
+    /// mirror into `Mcp-Param-*` headers (2026-07-28; see `params`).
+    pub fn set_param_tools(&mut self, tools: ParamTools) {
+        if let Ok(mut slot) = self.shared.param_tools.lock() {
+            *slot = tools;
         }
     }
 
@@ -307,12 +326,31 @@ impl HttpSession {
             return Err(TransportError::Closed);
         }
         let body = strip_newline(bytes).to_vec();
-        let headers = post_headers(
+        let misbehave = self.shared.misbehave();
+        let version = self.shared.protocol_version();
+        let mut headers = post_headers(
             self.shared.common_headers()?,
-            self.shared.protocol_version().as_deref(),
-            &self.shared.misbehave(),
+            version.as_deref(),
+            &misbehave,
             &body,
         )?;
+        if version.as_deref().is_some_and(|v| v >= STATELESS_SINCE) && !misbehave.no_param_headers {
+            let tools = self
+                .shared
+                .param_tools
+                .lock()
+                .map(|t| t.clone())
+                .unwrap_or_default();
+            let plain = misbehave.plain_param_headers;
+            for (name, value) in params::param_headers(&tools, &body, plain) {
+                match set_header(&mut headers, &name, &value) {
+                    Ok(()) => {}
+                    // A plain value no header can carry: left out.
+                    Err(_) if plain => {}
+                    Err(e) => return Err(e),
+                }
+            }
+        }
         self.posts += 1;
         let via = Via::Post(self.posts);
         let shared = self.shared.clone();
@@ -603,6 +641,7 @@ async fn delete(shared: Arc<Shared>) {
     );
 }
 
+mod params;
 mod routing;
 #[cfg(test)]
 mod tests;

@@ -398,6 +398,11 @@ impl Session {
                             format!("complete result of {method} {missing}"),
                         );
                     }
+                    if method == "tools/list" {
+                        for why in invalid_header_annotations(result) {
+                            flag(&ids::TOOLS_X_MCP_HEADER_VALID, why);
+                        }
+                    }
                     match result.get("resultType") {
                         Some(Value::String(_)) => {}
                         Some(other) => flag(
@@ -423,6 +428,25 @@ impl Session {
             }
         }
     }
+}
+
+/// Why each listed tool's `x-mcp-header` annotations break the SEP-2243
+/// rules (`crate::param_headers`), one line per invalid tool.
+fn invalid_header_annotations(result: &Value) -> Vec<String> {
+    let Some(Value::Array(tools)) = result.get("tools") else {
+        return Vec::new();
+    };
+    tools
+        .iter()
+        .filter_map(|tool| {
+            let why = crate::param_headers::annotations(tool.get("inputSchema")?).err()?;
+            let name = tool
+                .get("name")
+                .and_then(Value::as_str)
+                .unwrap_or("(unnamed)");
+            Some(format!("tools/list lists tool {name:?} whose {why}"))
+        })
+        .collect()
 }
 
 /// Methods whose complete results carry caching hints

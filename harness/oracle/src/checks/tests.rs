@@ -323,6 +323,18 @@ fn breaking(id: &str) -> Option<Vec<String>> {
             Send(req(json!(2), "tools/list", meta("2026-07-28"))),
             Recv(ok(json!(2), json!({"tools": [], "resultType": "complete"}))),
         ]),
+        "tools.x-mcp-header.valid" => server26(vec![
+            Send(req(json!(2), "tools/list", meta("2026-07-28"))),
+            Recv(ok(
+                json!(2),
+                json!({"resultType": "complete", "ttlMs": 0, "cacheScope": "private", "tools": [
+                    {"name": "fine", "inputSchema": {"type": "object", "properties": {
+                        "r": {"type": "string", "x-mcp-header": "Region"}}}},
+                    {"name": "bad", "inputSchema": {"type": "object", "properties": {
+                        "s": {"type": "number", "x-mcp-header": "Score"}}}}
+                ]}),
+            )),
+        ]),
         "stateless.error.unsupported-version-data" => server26(vec![
             Send(req(json!(2), "tools/list", meta("1999-01-01"))),
             Recv(err(json!(2), -32022, None)),
@@ -498,6 +510,48 @@ fn breaking(id: &str) -> Option<Vec<String>> {
                 200,
             ))],
         ),
+        "http.header.param-mirror"
+        | "http.header.value-encoding"
+        | "http.header.client-rejects-invalid-tools" => {
+            let (tool, region, sent) = match id {
+                "http.header.param-mirror" => ("good", "us-west1", None),
+                "http.header.value-encoding" => ("good", " padded ", Some(" padded ")),
+                _ => ("bad", "us-west1", None),
+            };
+            let mut headers = vec![
+                ACCEPT,
+                ("mcp-protocol-version", "2026-07-28"),
+                ("mcp-method", "tools/call"),
+                ("mcp-name", tool),
+            ];
+            headers.extend(sent.map(|v| ("mcp-param-region", v)));
+            let mut call = meta("2026-07-28");
+            call["name"] = json!(tool);
+            call["arguments"] = json!({ "r": region, "s": 1 });
+            judge(
+                Client,
+                V2026,
+                Http,
+                vec![
+                    Recv(req(json!(1), "tools/list", meta("2026-07-28"))),
+                    Send(ok(
+                        json!(1),
+                        json!({"resultType": "complete", "tools": [
+                            {"name": "good", "inputSchema": {"type": "object", "properties": {
+                                "r": {"type": "string", "x-mcp-header": "Region"}}}},
+                            {"name": "bad", "inputSchema": {"type": "object", "properties": {
+                                "s": {"type": "number", "x-mcp-header": "Score"}}}}
+                        ]}),
+                    )),
+                    Record(post(
+                        "/mcp",
+                        &headers,
+                        req(json!(2), "tools/call", call),
+                        200,
+                    )),
+                ],
+            )
+        }
         "sse.client-post" => judge(
             Client,
             Version::V2024_11_05,

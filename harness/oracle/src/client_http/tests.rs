@@ -2,6 +2,11 @@
 use super::*;
 use serde_json::json;
 
+/// No tools listed (the custom-header rules then judge nothing).
+fn no_tools() -> &'static params::Listed {
+    Box::leak(Box::default())
+}
+
 const BOTH: (&str, &str) = ("accept", "application/json, text/event-stream");
 const SSE: (&str, &str) = ("accept", "text/event-stream");
 
@@ -9,7 +14,8 @@ const SSE: (&str, &str) = ("accept", "text/event-stream");
 fn every_rule_judged_here_is_a_client_rule_of_the_catalogue() {
     let rules = "http.post.accept http.get.accept http.post.client-post http.post.single-message \
         http.session.client-echo http.header.protocol-version http.header.version-matches-meta \
-        sse.client-post";
+        sse.client-post http.header.param-mirror http.header.value-encoding \
+        http.header.client-rejects-invalid-tools";
     for id in rules.split_whitespace() {
         let r = mcpspec_engine::lookup(id).unwrap_or_else(|| panic!("{id} is not catalogued"));
         assert_eq!(r.binds.as_str(), "client", "{id}");
@@ -46,6 +52,7 @@ fn cx(version: Version) -> Context<'static> {
         legacy: false,
         live_session: None,
         negotiation: None,
+        listed: no_tools(),
     }
 }
 

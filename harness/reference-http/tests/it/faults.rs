@@ -18,7 +18,7 @@ fn ping(id: i64) -> Value {
 /// Every HTTP fault has a test below (names checked, not just counted).
 #[test]
 fn every_http_fault_is_tested_here() {
-    let source = include_str!("faults.rs");
+    let source = [include_str!("faults.rs"), include_str!("param_faults.rs")].concat();
     for f in Fault::ALL
         .iter()
         .filter(|f| !f.applies_to(Transport::Stdio))

@@ -5,6 +5,7 @@
 
 mod faults;
 mod legacy;
+mod param_faults;
 mod stateless;
 mod streamable;
 mod support;

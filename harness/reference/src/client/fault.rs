@@ -65,6 +65,9 @@ pub enum ClientFault {
     RetryUnlistedVersion,
     BatchedInitialize,
     StrayResponse,
+    HttpNoParamHeaders,
+    HttpPlainParamHeaders,
+    KeepsInvalidHeaderTools,
 }
 
 /// One row of [`TABLE`].
@@ -117,7 +120,7 @@ use Level::{Must, Should};
 
 /// Every fault, in the order `--list-faults` prints them (and in the order
 /// of the enum: `TABLE[f as usize].fault == f`).
-pub const TABLE: [FaultEntry; 37] = [
+pub const TABLE: [FaultEntry; 40] = [
     row(F::SkipInitialized, "skip-initialized", Must, &ids::LIFECYCLE_CLIENT_INITIALIZED_NOTIFICATION,
         "never sends notifications/initialized after the initialize result"),
     row(F::EarlyRequest, "early-request", Should, &ids::LIFECYCLE_CLIENT_NO_REQUESTS_BEFORE_RESPONSE,
@@ -196,6 +199,12 @@ pub const TABLE: [FaultEntry; 37] = [
         "sends its initialize request inside a JSON-RPC batch of one (2025-03-26 forbids batching initialize; from 2025-06-18 there are no batches at all)"),
     row(F::StrayResponse, "stray-response", Must, &ids::STDIO_CLIENT_NO_RESPONSES,
         "under 2026-07-28, writes a JSON-RPC response ({\"id\": 0, \"result\": {}}) right after server/discover, though no request asked for one (over HTTP it POSTs it: http.post.client-no-responses)"),
+    row(F::HttpNoParamHeaders, "http-no-param-headers", Must, &ids::HTTP_HEADER_PARAM_MIRROR,
+        "under 2026-07-28, sends no Mcp-Param-* header on tools/call of a tool whose parameters carry x-mcp-header").http_only(),
+    row(F::HttpPlainParamHeaders, "http-plain-param-headers", Must, &ids::HTTP_HEADER_VALUE_ENCODING,
+        "under 2026-07-28, sends Mcp-Param-* values as they are, never in the Base64 sentinel form (non-ASCII text, surrounding spaces), leaving out values no header can carry").http_only(),
+    row(F::KeepsInvalidHeaderTools, "http-keeps-invalid-header-tools", Must, &ids::HTTP_HEADER_CLIENT_REJECTS_INVALID_TOOLS,
+        "under 2026-07-28 over Streamable HTTP, keeps (and calls) listed tools whose x-mcp-header annotations break the rules instead of dropping them").http_only(),
 ];
 
 impl ClientFault {

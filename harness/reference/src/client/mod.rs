@@ -51,6 +51,7 @@
 
 mod answers;
 pub mod fault;
+mod param_tools;
 mod stateless;
 mod workflow;
 
@@ -66,6 +67,7 @@ use serde_json::{json, Value};
 
 pub use answers::{ROOT_NAME, ROOT_URI, SAMPLING_MODEL};
 pub use fault::{ClientFault, FaultEntry, TABLE as FAULTS};
+pub use param_tools::ParamTools;
 
 use crate::error::INVALID_REQUEST;
 use crate::Output;
@@ -246,6 +248,13 @@ impl ReferenceClient {
             return Some(STATELESS_VERSION);
         }
         self.negotiated.filter(|v| v.has_protocol_version_header())
+    }
+
+    /// The `x-mcp-header` annotations of the tools the client kept, by
+    /// tool name: the driver hands them to a Streamable HTTP transport,
+    /// which mirrors them into `Mcp-Param-*` headers (`param_tools`).
+    pub fn param_tools(&self) -> &ParamTools {
+        &self.workflow.param_tools
     }
 
     /// True while the session speaks the stateless protocol (2026-07-28).

@@ -77,6 +77,7 @@ impl ReferenceClient {
         let plan = Plan {
             stateless: true,
             removed_methods: self.has(ClientFault::SendsRemovedMethod),
+            header_rules: !self.has(ClientFault::KeepsInvalidHeaderTools),
         };
         self.workflow.plan(capabilities, plan);
         self.phase = Phase::Running;

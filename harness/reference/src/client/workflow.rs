@@ -47,6 +47,9 @@ pub(crate) struct Plan {
     pub stateless: bool,
     /// The `sends-removed-method` fault: ping and logging/setLevel anyway.
     pub removed_methods: bool,
+    /// Drop listed tools whose `x-mcp-header` annotations are invalid
+    /// (2026-07-28, unless `http-keeps-invalid-header-tools`; see `param_tools`).
+    pub header_rules: bool,
 }
 
 /// An entry of the queue: a job, or a placeholder for the jobs that
@@ -129,6 +132,9 @@ pub(crate) struct Workflow {
     cursors: HashSet<(ListKind, String)>,
     progress_tokens: u64,
     tally: Tally,
+    header_rules: bool,
+    /// The kept tools' valid `x-mcp-header` annotations.
+    pub(crate) param_tools: super::param_tools::ParamTools,
 }
 
 impl Workflow {
@@ -137,6 +143,7 @@ impl Workflow {
     pub(crate) fn plan(&mut self, capabilities: &Value, plan: Plan) {
         let has = |name: &str| capabilities.get(name).is_some_and(|c| !c.is_null());
         let removed = !plan.stateless || plan.removed_methods;
+        self.header_rules = plan.header_rules;
         let first_page = |kind| {
             Step::Job(Job::List {
                 kind,
@@ -319,8 +326,17 @@ impl Workflow {
             Some(Value::Array(items)) => items.as_slice(),
             _ => &[],
         };
+        let mut dropped = String::new();
         match kind {
-            ListKind::Tools => self.tools.extend(items.iter().cloned()),
+            ListKind::Tools => {
+                let (kept, warnings) =
+                    super::param_tools::keep(items, self.header_rules, &mut self.param_tools);
+                for w in warnings {
+                    dropped.push_str("; ");
+                    dropped.push_str(&w);
+                }
+                self.tools.extend(kept);
+            }
             ListKind::Resources => self.resources.extend(
                 items
                     .iter()
@@ -330,7 +346,7 @@ impl Workflow {
             ListKind::Prompts => self.prompts.extend(items.iter().cloned()),
         }
         let head = format!(
-            "{} page {page}: {} {}",
+            "{} page {page}: {} {}{dropped}",
             kind.method(),
             items.len(),
             kind.items_key()
@@ -532,6 +548,7 @@ mod tests {
         let stateless = Plan {
             stateless: true,
             removed_methods: false,
+            header_rules: true,
         };
         assert_eq!(
             sent(stateless),

@@ -332,6 +332,10 @@ fn detector(fault: Fault) -> Detector {
         | Fault::HttpMetaInvalid200 => {
             |_| unreachable!("an HTTP-layer fault has no sans-IO detector")
         }
+        // SEP-2243 custom headers: HTTP-layer, tested in mcpspec-reference-http's tests/it/faults.rs.
+        Fault::HttpParamHeaderUnchecked | Fault::HttpParamHeaderNotDecoded => {
+            |_| unreachable!("an HTTP-layer fault has no sans-IO detector")
+        }
     }
 }
 

@@ -165,6 +165,8 @@ fn lists_page_and_include_the_roots_tool() {
         "test_tool_with_progress",
         "test_error_handling",
         "json_schema_2020_12_tool",
+        // SEP-2243: its `region` is mirrored into Mcp-Param-Region over HTTP.
+        mcpspec_reference::offer::HEADER_PARAM_TOOL,
         "roots",
     ]
     .map(Value::from)
@@ -175,6 +177,8 @@ fn lists_page_and_include_the_roots_tool() {
     let mut old = Client::ready("2025-11-25", &[]);
     let (all, _) = old.list_all("tools/list", "tools");
     assert!(all.iter().all(|t| t["name"] != "roots"));
+    let header = mcpspec_reference::offer::HEADER_PARAM_TOOL;
+    assert!(all.iter().all(|t| t["name"] != header));
 }
 
 #[test]

@@ -166,7 +166,17 @@ fn headers(ctx: &Ctx, node: &Node) -> Result<Vec<(String, Option<String>)>, Scen
     let mut out: Vec<(String, Option<String>)> = Vec::new();
     for (k, v) in entries {
         let name = ctx.nonempty_str(k, "a header name")?;
-        if !name
+        // A name may be (or hold) a template, `${param.header}`: the rest
+        // of it must be a token.
+        check_str(name, false).map_err(|msg| ctx.err(k.at, msg))?;
+        let mut literal = String::new();
+        let mut rest = name;
+        while let Some(start) = rest.find("${") {
+            literal.push_str(&rest[..start]);
+            rest = rest[start..].split_once('}').map_or("", |(_, after)| after);
+        }
+        literal.push_str(rest);
+        if !literal
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
         {

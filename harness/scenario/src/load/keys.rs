@@ -422,6 +422,11 @@ pub(crate) static DISCOVER: MapDef = MapDef::new(&[
         "Fewer matching items: the case is not applicable (default 1)",
         Shape::Count { min: 0, max: None },
     ),
+    opt(
+        "header_param",
+        "tools/list only: keep tools with an x-mcp-header on a top-level string parameter; bind this variable to { tool, property, header } of the first",
+        Shape::Var,
+    ),
 ]);
 pub(crate) static REPLY: MapDef = MapDef {
     keys: &[

@@ -85,6 +85,7 @@ pub(super) fn check(s: &Scenario, text: &str) -> Result<(), ScenarioError> {
             StepKind::Discover(d) => {
                 matcher(d.filter.as_ref(), &mut used, &mut binds);
                 binds.push(d.into.clone());
+                binds.extend(d.header_param.iter().cloned());
             }
             StepKind::Assert { value, matches } | StepKind::Assume { value, matches, .. } => {
                 used.extend(value.required_variables());
@@ -103,11 +104,11 @@ pub(super) fn check(s: &Scenario, text: &str) -> Result<(), ScenarioError> {
                         used.extend(str_variables(v));
                     }
                 }
-                used.extend(
-                    h.headers
-                        .iter()
-                        .flat_map(|(_, v)| v.iter().flat_map(|v| str_variables(v))),
-                );
+                used.extend(h.headers.iter().flat_map(|(n, v)| {
+                    str_variables(n)
+                        .into_iter()
+                        .chain(v.iter().flat_map(|v| str_variables(v)))
+                }));
                 match &h.body {
                     Some(HttpBody::Json(t)) => used.extend(t.required_variables()),
                     Some(HttpBody::Text(t)) => used.extend(str_variables(t)),

@@ -615,12 +615,23 @@ fn discover(ctx: &Ctx, node: &Node) -> Result<Discover, ScenarioError> {
         None => 1,
         Some(n) => usize::try_from(ctx.u64(n, "`require`")?).unwrap_or(usize::MAX),
     };
+    let header_param = match m.take("header_param") {
+        None => None,
+        Some(_) if list != "tools/list" => {
+            return Err(ctx.err(
+                list_node.at,
+                "`header_param` needs `list: tools/list` (x-mcp-header marks tool parameters)",
+            ))
+        }
+        Some(n) => Some(var_name(ctx, n, "`header_param`")?),
+    };
     m.finish(ctx, what, &keys::DISCOVER.names())?;
     Ok(Discover {
         list: list.to_owned(),
         into,
         filter,
         require,
+        header_param,
     })
 }
 

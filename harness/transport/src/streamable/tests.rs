@@ -178,6 +178,8 @@ async fn switches_reach_the_wire_and_can_change_mid_session() {
         no_version_header: true,
         no_routing_headers: false,
         version_header: None,
+        no_param_headers: false,
+        plain_param_headers: false,
     });
     session.send(CALL).await.expect("send");
     let bad = &records(&mut session, 1).await[0].1;

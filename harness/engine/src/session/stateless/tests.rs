@@ -491,3 +491,31 @@ fn complete_cacheable_results_carry_caching_hints() {
     )
     .is_empty());
 }
+
+#[test]
+fn listed_tools_carry_valid_header_annotations() {
+    let mut s = judging_server();
+    let mut id = 0;
+    let mut list = |s: &mut Session, tools: Value| -> Vec<&'static str> {
+        id += 1;
+        s.outbound(&request(id, "tools/list", V2026), 0);
+        let body =
+            json!({"resultType": "complete", "ttlMs": 0, "cacheScope": "private", "tools": tools});
+        let found = s.inbound(&result(id, body), 1);
+        found.iter().map(|v| v.requirement.id).collect()
+    };
+    let good = json!([{"name": "g", "inputSchema": {"type": "object", "properties": {
+        "region": {"type": "string", "x-mcp-header": "Region"},
+        "plain": {"type": "number"}}}}]);
+    assert!(list(&mut s, good).is_empty());
+    let bad = json!([
+        {"name": "a", "inputSchema": {"type": "object", "properties": {
+            "n": {"type": "number", "x-mcp-header": "N"}}}},
+        {"name": "b", "inputSchema": {"type": "object", "properties": {
+            "x": {"type": "string", "x-mcp-header": "My Region"}}}}
+    ]);
+    assert_eq!(
+        list(&mut s, bad),
+        ["tools.x-mcp-header.valid", "tools.x-mcp-header.valid"]
+    );
+}
