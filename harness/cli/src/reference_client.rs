@@ -325,7 +325,11 @@ async fn fetch(url: String) {
         s.write_all(request.as_bytes())?;
         let mut reply = Vec::new();
         let _ = s.take(64 * 1024).read_to_end(&mut reply);
-        Ok(String::from_utf8_lossy(&reply).lines().next().unwrap_or("").to_owned())
+        Ok(String::from_utf8_lossy(&reply)
+            .lines()
+            .next()
+            .unwrap_or("")
+            .to_owned())
     })
     .await;
     match done {

@@ -153,7 +153,9 @@ pub fn judge(ctx: &mut Ctx<'_>, at: Option<(usize, &Step)>) -> Result<(), Stop> 
     }
     let level = ctx.fail(
         at,
-        vec![format!("no request to {url} (a network URI the client was given)")],
+        vec![format!(
+            "no request to {url} (a network URI the client was given)"
+        )],
         format!("{} request(s): {}", hits.len(), hits.join("; ")),
     );
     checked(level)

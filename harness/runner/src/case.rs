@@ -235,7 +235,9 @@ pub async fn run_case(case: &Case, cfg: &CaseConfig) -> CaseResult {
                 crate::canary::bind(&mut ctx, &canary);
                 ctx.canary = Some(canary);
             }
-            Err(e) => ctx.conn.note(format!("the canary endpoint could not be started: {e}")),
+            Err(e) => ctx
+                .conn
+                .note(format!("the canary endpoint could not be started: {e}")),
         }
     }
 

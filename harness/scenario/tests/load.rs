@@ -438,8 +438,12 @@ fn validation_rules() {
         .expect("an owed request and a canary");
     assert!(owed.uses_canary());
     assert!(matches!(&owed.steps[0].kind, mcpspec_scenario::StepKind::Expect(e) if e.owed));
-    let e = client("  - reply: { to: x, result: { u: \"${canary.url}\" } }\n").expect_err("no canary");
-    assert!(e.message.contains("names no label") || e.message.contains("${canary.url}"), "{e}");
+    let e =
+        client("  - reply: { to: x, result: { u: \"${canary.url}\" } }\n").expect_err("no canary");
+    assert!(
+        e.message.contains("names no label") || e.message.contains("${canary.url}"),
+        "{e}"
+    );
     let e = client("  - expect: { request: tools/list }\n    as: l\n  - reply: { to: l, result: { u: \"${canary.url}\" } }\n")
         .expect_err("canary unbound without expect_no_fetch");
     assert!(e.message.contains("`${canary.url}`"), "{e}");

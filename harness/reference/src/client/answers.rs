@@ -314,17 +314,32 @@ mod tests {
     #[test]
     fn elicitation_modes_from_2025_11_25() {
         let v = Version::V2025_11_25;
-        let form = json!({ "message": "?", "requestedSchema": { "type": "object", "properties": {} } });
+        let form =
+            json!({ "message": "?", "requestedSchema": { "type": "object", "properties": {} } });
         let mut url = json!({ "mode": "url", "message": "?", "url": "https://example.com/x", "elicitationId": "e1" });
         let declined = Some(json!({ "action": "decline" }));
-        assert_eq!(clean("elicitation/create", Some(form.clone()), v).and_then(Result::ok), declined);
+        assert_eq!(
+            clean("elicitation/create", Some(form.clone()), v).and_then(Result::ok),
+            declined
+        );
         let mut explicit = form.clone();
         explicit["mode"] = json!("form");
-        assert_eq!(clean("elicitation/create", Some(explicit), v).and_then(Result::ok), declined);
-        assert_eq!(code(clean("elicitation/create", Some(url.clone()), v)), Some(-32602));
+        assert_eq!(
+            clean("elicitation/create", Some(explicit), v).and_then(Result::ok),
+            declined
+        );
+        assert_eq!(
+            code(clean("elicitation/create", Some(url.clone()), v)),
+            Some(-32602)
+        );
         // Before 2025-11-25 there are no modes: the member is ignored.
         assert_eq!(
-            clean("elicitation/create", Some(url.clone()), Version::V2025_06_18).and_then(Result::ok),
+            clean(
+                "elicitation/create",
+                Some(url.clone()),
+                Version::V2025_06_18
+            )
+            .and_then(Result::ok),
             declined
         );
         let d = Declared::for_version(v, ClientFaults::default(), false);
@@ -332,9 +347,20 @@ mod tests {
         let answered = ClientFaults::new(&[ClientFault::UrlElicitationAnswered]);
         assert_eq!(answer(&r, v, d, answered).and_then(Result::ok), declined);
         let required = ClientFaults::new(&[ClientFault::ElicitationModeRequired]);
-        assert_eq!(code(answer(&req("elicitation/create", Some(form)), v, d, required)), Some(-32602));
+        assert_eq!(
+            code(answer(
+                &req("elicitation/create", Some(form)),
+                v,
+                d,
+                required
+            )),
+            Some(-32602)
+        );
         url["mode"] = json!("telepathy");
-        assert_eq!(code(clean("elicitation/create", Some(url), v)), Some(-32602));
+        assert_eq!(
+            code(clean("elicitation/create", Some(url), v)),
+            Some(-32602)
+        );
     }
 
     #[test]

@@ -46,8 +46,12 @@ fn an_unrecognized_result_type_is_invalid_unless_the_fault_asks_for_input() {
     assert!(retry[0]["params"]["inputResponses"]["r"].is_object());
     // The core values keep their meaning under the fault.
     let (mut c, _) = listed(&[ClientFault::UnknownResultTypeAccepted], two_tools());
-    let done = json!({ "jsonrpc": "2.0", "id": 3, "result": { "resultType": "complete", "content": [] } });
-    assert_eq!(writes(&c.on_frame(3, frame(&done)))[0]["params"]["name"], "b");
+    let done =
+        json!({ "jsonrpc": "2.0", "id": 3, "result": { "resultType": "complete", "content": [] } });
+    assert_eq!(
+        writes(&c.on_frame(3, frame(&done)))[0]["params"]["name"],
+        "b"
+    );
 }
 
 #[test]
@@ -76,9 +80,17 @@ fn an_unknown_elicitation_completion_is_ignored_unless_the_fault_exits() {
         "params": { "elicitationId": "never" } });
     for (faults, version, exits) in [
         (vec![], Version::V2025_11_25, false),
-        (vec![ClientFault::CrashOnUnknownComplete], Version::V2025_11_25, true),
+        (
+            vec![ClientFault::CrashOnUnknownComplete],
+            Version::V2025_11_25,
+            true,
+        ),
         // Before 2025-11-25 the notification does not exist: not a completion.
-        (vec![ClientFault::CrashOnUnknownComplete], Version::V2025_06_18, false),
+        (
+            vec![ClientFault::CrashOnUnknownComplete],
+            Version::V2025_06_18,
+            false,
+        ),
     ] {
         let mut c = client_at(version, &faults);
         c.start(0);

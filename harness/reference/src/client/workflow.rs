@@ -435,7 +435,12 @@ pub(crate) fn network_refs(job: &Job, result: &Value) -> Vec<String> {
         ..
     } = job
     {
-        for tool in result.get("tools").and_then(Value::as_array).into_iter().flatten() {
+        for tool in result
+            .get("tools")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
             if let Some(schema) = tool.get("inputSchema") {
                 walk(schema, &mut out);
             }

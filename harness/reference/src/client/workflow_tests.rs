@@ -25,7 +25,9 @@ fn tool(name: &str) -> Value {
 fn an_empty_cursor_is_followed_unless_the_fault_ends_there() {
     let page = json!({ "tools": [tool("a")], "nextCursor": "" });
     let (mut w, job) = tools_listing();
-    assert!(w.on_result(&job, &page, Paging::default()).contains("more to come"));
+    assert!(w
+        .on_result(&job, &page, Paging::default())
+        .contains("more to come"));
     let (_, call) = w.next().expect("second page");
     assert_eq!(call.params, Some(json!({ "cursor": "" })));
     let (mut w, job) = tools_listing();
@@ -101,7 +103,11 @@ fn the_stateless_plan_leaves_out_the_removed_methods_unless_the_fault_sends_them
         let mut methods = Vec::new();
         while let Some((job, call)) = w.next() {
             if call.method == "resources/list" {
-                w.on_result(&job, &json!({ "resources": [{ "uri": "a:1" }] }), Paging::default());
+                w.on_result(
+                    &job,
+                    &json!({ "resources": [{ "uri": "a:1" }] }),
+                    Paging::default(),
+                );
             }
             methods.push(call.method);
         }
@@ -183,13 +189,17 @@ fn pages_are_followed_with_the_cursor_verbatim_and_listed_items_used() {
     assert_eq!((call.method, call.params), ("tools/list", None));
     let page1 = json!({ "tools": [{ "name": "a", "inputSchema": { "type": "object" } }],
                         "nextCursor": "c1" });
-    assert!(w.on_result(&job, &page1, Paging::default()).contains("more to come"));
+    assert!(w
+        .on_result(&job, &page1, Paging::default())
+        .contains("more to come"));
     let (job, call) = w.next().expect("second page");
     assert_eq!(call.params, Some(json!({ "cursor": "c1" })));
     let page2 = json!({ "tools": [{ "name": "b",
         "inputSchema": { "type": "object", "properties": { "m": { "type": "string" } },
                          "required": ["m"] } }] });
-    assert!(w.on_result(&job, &page2, Paging::default()).contains("last page"));
+    assert!(w
+        .on_result(&job, &page2, Paging::default())
+        .contains("last page"));
     let calls: Vec<Call> = std::iter::from_fn(|| w.next().map(|(_, c)| c)).collect();
     assert_eq!(calls.len(), 2);
     assert_eq!(
@@ -269,6 +279,9 @@ fn network_refs_are_found_only_in_listed_tool_schemas() {
     } }] });
     let mut refs = network_refs(&job, &page);
     refs.sort();
-    assert_eq!(refs, ["http://127.0.0.1:9/x.json", "https://example.com/q.json"]);
+    assert_eq!(
+        refs,
+        ["http://127.0.0.1:9/x.json", "https://example.com/q.json"]
+    );
     assert!(network_refs(&Job::Ping, &page).is_empty());
 }

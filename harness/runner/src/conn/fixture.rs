@@ -54,9 +54,9 @@ impl Fixture {
     /// take it): otherwise the harness answers it as the case's version
     /// does, and a dual-era client moves on to `initialize`.
     pub fn holds(&self, method: &str) -> bool {
-        self.held.iter().any(|m| {
-            m == method || (m == Selector::ANY_METHOD && method != "server/discover")
-        })
+        self.held
+            .iter()
+            .any(|m| m == method || (m == Selector::ANY_METHOD && method != "server/discover"))
     }
 
     /// The fixture's answer (and whatever else it sends) to the client's
