@@ -296,6 +296,50 @@ async fn drive(
             () = sleep_until(order_wake.unwrap_or(start)), if order_wake.is_some() => Vec::new(),
         };
         queue.extend(outputs);
+        for url in client.take_fetches() {
+            fetch(url).await;
+        }
+    }
+}
+
+/// How long a fetch of the `deref-network-ref` fault may take.
+const FETCH_WAIT: Duration = Duration::from_secs(2);
+
+/// An HTTP GET of `url` (the `deref-network-ref` fault's dereference of a
+/// network `$ref`), bounded by [`FETCH_WAIT`]; only `http://` URLs are
+/// fetched (the harness's canary is one), others are logged and skipped.
+async fn fetch(url: String) {
+    let Some(rest) = url.strip_prefix("http://") else {
+        eprintln!("{CLIENT_NAME}: not fetching {url}: only http:// is fetched");
+        return;
+    };
+    let (authority, path) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
+    let path = if path.is_empty() { "/" } else { path };
+    let request = format!("GET {path} HTTP/1.1\r\nHost: {authority}\r\nConnection: close\r\n\r\n");
+    let authority = authority.to_owned();
+    let done = tokio::task::spawn_blocking(move || -> std::io::Result<String> {
+        use std::io::{Read, Write};
+        use std::net::ToSocketAddrs;
+        let addr = authority
+            .to_socket_addrs()?
+            .next()
+            .ok_or_else(|| std::io::Error::other("no address"))?;
+        let mut s = std::net::TcpStream::connect_timeout(&addr, FETCH_WAIT)?;
+        s.set_read_timeout(Some(FETCH_WAIT))?;
+        s.write_all(request.as_bytes())?;
+        let mut reply = Vec::new();
+        let _ = s.take(64 * 1024).read_to_end(&mut reply);
+        Ok(String::from_utf8_lossy(&reply)
+            .lines()
+            .next()
+            .unwrap_or("")
+            .to_owned())
+    })
+    .await;
+    match done {
+        Ok(Ok(status)) => eprintln!("{CLIENT_NAME}: fetched $ref {url}: {status}"),
+        Ok(Err(e)) => eprintln!("{CLIENT_NAME}: fetching $ref {url} failed: {e}"),
+        Err(e) => eprintln!("{CLIENT_NAME}: fetching $ref {url} failed: {e}"),
     }
 }
 

@@ -68,6 +68,9 @@ pub struct Ctx<'a> {
     pub scenario: &'a Scenario,
     pub version: Version,
     pub cfg: &'a CaseConfig,
+    /// The case's canary URL endpoint (client scenarios with
+    /// `expect_no_fetch`); stopped when the case ends.
+    pub canary: Option<crate::canary::Canary>,
 }
 
 impl Ctx<'_> {
@@ -222,9 +225,21 @@ pub async fn run_case(case: &Case, cfg: &CaseConfig) -> CaseResult {
         scenario,
         version: case.version,
         cfg,
+        canary: None,
     };
     ctx.vars.set("version", Value::from(case.version.as_str()));
     bind_transport(&mut ctx);
+    if scenario.uses_canary() {
+        match crate::canary::Canary::start() {
+            Ok(canary) => {
+                crate::canary::bind(&mut ctx, &canary);
+                ctx.canary = Some(canary);
+            }
+            Err(e) => ctx
+                .conn
+                .note(format!("the canary endpoint could not be started: {e}")),
+        }
+    }
 
     let stop = match tokio::time::timeout(limit, play(&mut ctx)).await {
         Ok(stop) => stop,
@@ -245,6 +260,7 @@ pub async fn run_case(case: &Case, cfg: &CaseConfig) -> CaseResult {
     // however the steps ended (their own waits may only have been MAY checks).
     owed_answers(&mut ctx);
     ctx.conn.end().await;
+    ctx.canary = None; // stops the canary endpoint
 
     let version = ctx.version;
     let mut findings = std::mem::take(&mut ctx.findings);

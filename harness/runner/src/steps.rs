@@ -37,6 +37,7 @@ pub fn describe(kind: &StepKind) -> String {
         StepKind::RepeatUntil(r) => format!("repeat_until {}", r.send.method),
         StepKind::Discover(d) => format!("discover {}", d.list),
         StepKind::Sleep(_) => "sleep".to_owned(),
+        StepKind::ExpectNoFetch(_) => "expect_no_fetch".to_owned(),
         StepKind::Disconnect => "disconnect".to_owned(),
         StepKind::ExpectExit { .. } => "expect_exit".to_owned(),
         StepKind::Assert { .. } => "assert".to_owned(),
@@ -130,6 +131,10 @@ pub async fn run(ctx: &mut Ctx<'_>, i: usize, step: &Step) -> Result<(), Stop> {
         StepKind::Sleep(d) => {
             ctx.conn.idle(*d).await;
             Ok(())
+        }
+        StepKind::ExpectNoFetch(d) => {
+            ctx.conn.idle(*d).await;
+            crate::canary::judge(ctx, at)
         }
         StepKind::Disconnect => {
             ctx.conn.close_input();
@@ -396,7 +401,9 @@ async fn expect(
     };
     let got = match ctx.conn.wait_for(within, pred).await {
         Ok(r) => r.msg,
-        Err(err) if is_client_request(ctx, e) && ctx.conn.gone_while_holding().is_none() => {
+        Err(err)
+            if is_client_request(ctx, e) && !e.owed && ctx.conn.gone_while_holding().is_none() =>
+        {
             // A client need not send any particular request: one that did
             // not is judged on what it did.
             let reason = match &err {
@@ -409,7 +416,7 @@ async fn expect(
             )));
         }
         Err(err) => {
-            if let Some(stop) = crate::client::client_left(ctx, &err) {
+            if let Some(stop) = crate::client::client_left(ctx, &err).filter(|_| !e.owed) {
                 return Err(stop);
             }
             let level = ctx.fail(

@@ -40,6 +40,14 @@ pub struct Scenario {
 }
 
 impl Scenario {
+    /// Whether the runner serves a canary URL for the case (bound as
+    /// `${canary.url}`): when a step judges it (`expect_no_fetch`).
+    pub fn uses_canary(&self) -> bool {
+        self.steps
+            .iter()
+            .any(|s| matches!(s.kind, StepKind::ExpectNoFetch(_)))
+    }
+
     /// Every requirement id this scenario cites: its own, then step overrides
     /// (each once, in order of appearance).
     pub fn requirement_ids(&self) -> Vec<String> {
@@ -194,6 +202,10 @@ pub enum StepKind {
     RepeatUntil(RepeatUntil),
     Discover(Discover),
     Sleep(Duration),
+    /// Client scenarios: wait this long, then no request may have reached
+    /// the case's canary URL (`${canary.url}`, served by the runner on
+    /// 127.0.0.1 for a scenario with this step) since the case began.
+    ExpectNoFetch(Duration),
     Disconnect,
     ExpectExit {
         within: Duration,
@@ -232,6 +244,7 @@ impl StepKind {
             StepKind::RepeatUntil(_) => "repeat_until",
             StepKind::Discover(_) => "discover",
             StepKind::Sleep(_) => "sleep",
+            StepKind::ExpectNoFetch(_) => "expect_no_fetch",
             StepKind::Disconnect => "disconnect",
             StepKind::ExpectExit { .. } => "expect_exit",
             StepKind::Assert { .. } => "assert",
@@ -306,6 +319,11 @@ pub struct Expectation {
     pub error: Option<Matcher>,
     pub params: Option<Matcher>,
     pub within: Option<Duration>,
+    /// `owed: true` (client cases): the client owes this request — an
+    /// earlier step showed it does the thing and the rule demands the
+    /// request — so its absence, or the client leaving first, fails the
+    /// step instead of making the rest of the case not applicable.
+    pub owed: bool,
 }
 
 /// Which message an `expect` takes from the inbox.

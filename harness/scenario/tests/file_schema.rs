@@ -274,6 +274,18 @@ fn accepted() -> Vec<(&'static str, String)> {
             )
             .replace("id: server/example/schema", "id: client/example/schema"),
         ),
+        (
+            "an owed request and the canary",
+            scenario(
+                "",
+                r#"  - expect: { request: tools/list, owed: true, within: 2s }
+    as: list
+  - reply: { to: list, result: { tools: [{ name: t, inputSchema: { $ref: "${canary.url}" } }] } }
+  - expect_no_fetch: 1s
+"#,
+            )
+            .replace("id: server/example/schema", "id: client/example/schema"),
+        ),
     ]
 }
 

@@ -409,6 +409,8 @@ fn validation_rules() {
         ("steps:\n  - expect: { notification: x }\n    as: n\n", (7, 5), "it needs `expect: { request: ... }`"),
         ("steps:\n  - reply: { to: nobody }\n", (6, 18), "names no label defined by an earlier `expect: { request }`"),
         ("steps:\n  - expect: { request: x }\n    as: r\n  - reply: { to: r, result: {}, error: {} }\n", (8, 33), "cannot both be given"),
+        ("steps:\n  - expect_no_fetch: 1s\n", (6, 5), "only client scenarios (`client/...`) have a canary URL"),
+        ("steps:\n  - expect: { notification: x, owed: true }\n", (6, 38), "`owed` applies to `expect: { request }` only"),
     ];
     for (rest, at, needle) in role_cases {
         let (line, col, msg) = error(rest);
@@ -430,6 +432,21 @@ fn validation_rules() {
     let ok = client("  - expect: { request: \"*\" }\n    as: held\n  - reply: { to: held, result: { x: \"${held.id}\" } }\n")
         .expect("a client scenario with reply");
     assert_eq!(ok.steps[1].key(), "reply");
+    assert!(!ok.uses_canary());
+    // An owed request; the canary URL is bound only where a step judges it.
+    let owed = client("  - expect: { request: tools/list, owed: true }\n    as: l\n  - reply: { to: l, result: { u: \"${canary.url}\" } }\n  - expect_no_fetch: 1s\n")
+        .expect("an owed request and a canary");
+    assert!(owed.uses_canary());
+    assert!(matches!(&owed.steps[0].kind, mcpspec_scenario::StepKind::Expect(e) if e.owed));
+    let e =
+        client("  - reply: { to: x, result: { u: \"${canary.url}\" } }\n").expect_err("no canary");
+    assert!(
+        e.message.contains("names no label") || e.message.contains("${canary.url}"),
+        "{e}"
+    );
+    let e = client("  - expect: { request: tools/list }\n    as: l\n  - reply: { to: l, result: { u: \"${canary.url}\" } }\n")
+        .expect_err("canary unbound without expect_no_fetch");
+    assert!(e.message.contains("`${canary.url}`"), "{e}");
     let e = parse(
         "x.yaml",
         "id: client/x\ntitle: t\nrequirements: [ping.respond]\nlevel: must\nclient_capabilities: {}\nsteps:\n  - sleep: 1s\n",

@@ -8,7 +8,9 @@
 //! | `sampling/createMessage` | a canned assistant text; -32602 for `tools`/`toolChoice`|
 //! |                          | (2025-11-25 on: `sampling.tools` is not declared) or    |
 //! |                          | params without `messages` / `maxTokens`                 |
-//! | `elicitation/create`     | `{action: "decline"}` (2025-06-18 on; before: -32601)    |
+//! | `elicitation/create`     | `{action: "decline"}` (2025-06-18 on; before: -32601);  |
+//! |                          | from 2025-11-25 -32602 for a mode other than form (no   |
+//! |                          | `mode` is a form)                                       |
 //! | anything else            | -32601                                                  |
 //!
 //! Under 2026-07-28 the same answers fill the `inputResponses` of a retried
@@ -17,7 +19,8 @@
 //! A method whose capability the client did not declare is -32601 too. The
 //! answer faults (`ignore-ping`, `malformed-roots`, `roots-not-file`,
 //! `undeclared-sampling`, `malformed-sampling`, `elicitation-bad-action`,
-//! `unknown-request-success`, `no-response-to-unknown`) are applied here.
+//! `unknown-request-success`, `no-response-to-unknown`, `url-elicitation-answered`,
+//! `elicitation-mode-required`) are applied here.
 
 use mcpspec_engine::Version;
 use mcpspec_wire::Request;
@@ -95,12 +98,7 @@ pub(crate) fn answer(
             Some(sampling(params, version, faults))
         }
         "elicitation/create" if declared.elicitation && version >= Version::V2025_06_18 => {
-            let action = if faults.has(ClientFault::ElicitationBadAction) {
-                "maybe"
-            } else {
-                "decline"
-            };
-            Some(Ok(json!({ "action": action })))
+            Some(elicitation(params, version, faults))
         }
         _ if faults.has(ClientFault::NoResponseToUnknown) => None,
         _ if faults.has(ClientFault::UnknownRequestSuccess) => Some(Ok(json!({}))),
@@ -117,6 +115,43 @@ fn first_tool(params: &serde_json::Map<String, Value>) -> String {
         .and_then(Value::as_str)
         .unwrap_or("tool")
         .to_owned()
+}
+
+/// An elicitation the client declared: declined (a form, the one mode it
+/// declares — `elicitation: {}` means form only); from 2025-11-25, when
+/// modes exist, a request without `mode` is a form
+/// (`elicitation.client.mode-default-form`) and one in another mode is
+/// refused with -32602 (`elicitation.client.unsupported-mode-error`).
+fn elicitation(
+    params: Option<&Value>,
+    version: Version,
+    faults: ClientFaults,
+) -> Result<Value, RpcError> {
+    let mode = params.and_then(|p| p.get("mode"));
+    if version >= Version::V2025_11_25 {
+        match mode.and_then(Value::as_str) {
+            None if mode.is_none() && faults.has(ClientFault::ElicitationModeRequired) => {
+                return Err(RpcError::invalid_params(
+                    "elicitation/create: mode is missing",
+                ));
+            }
+            None if mode.is_none() => {}
+            Some("form") => {}
+            Some("url") if faults.has(ClientFault::UrlElicitationAnswered) => {}
+            _ => {
+                return Err(RpcError::invalid_params(format!(
+                    "elicitation/create: mode {} is not one this client declared (it supports form only)",
+                    mode.map_or_else(|| "null".to_owned(), Value::to_string)
+                )));
+            }
+        }
+    }
+    let action = if faults.has(ClientFault::ElicitationBadAction) {
+        "maybe"
+    } else {
+        "decline"
+    };
+    Ok(json!({ "action": action }))
 }
 
 fn roots(faults: ClientFaults) -> Value {
@@ -273,6 +308,58 @@ mod tests {
         assert_eq!(
             code(clean("elicitation/create", Some(e), Version::V2025_03_26)),
             Some(-32601)
+        );
+    }
+
+    #[test]
+    fn elicitation_modes_from_2025_11_25() {
+        let v = Version::V2025_11_25;
+        let form =
+            json!({ "message": "?", "requestedSchema": { "type": "object", "properties": {} } });
+        let mut url = json!({ "mode": "url", "message": "?", "url": "https://example.com/x", "elicitationId": "e1" });
+        let declined = Some(json!({ "action": "decline" }));
+        assert_eq!(
+            clean("elicitation/create", Some(form.clone()), v).and_then(Result::ok),
+            declined
+        );
+        let mut explicit = form.clone();
+        explicit["mode"] = json!("form");
+        assert_eq!(
+            clean("elicitation/create", Some(explicit), v).and_then(Result::ok),
+            declined
+        );
+        assert_eq!(
+            code(clean("elicitation/create", Some(url.clone()), v)),
+            Some(-32602)
+        );
+        // Before 2025-11-25 there are no modes: the member is ignored.
+        assert_eq!(
+            clean(
+                "elicitation/create",
+                Some(url.clone()),
+                Version::V2025_06_18
+            )
+            .and_then(Result::ok),
+            declined
+        );
+        let d = Declared::for_version(v, ClientFaults::default(), false);
+        let r = req("elicitation/create", Some(url.clone()));
+        let answered = ClientFaults::new(&[ClientFault::UrlElicitationAnswered]);
+        assert_eq!(answer(&r, v, d, answered).and_then(Result::ok), declined);
+        let required = ClientFaults::new(&[ClientFault::ElicitationModeRequired]);
+        assert_eq!(
+            code(answer(
+                &req("elicitation/create", Some(form)),
+                v,
+                d,
+                required
+            )),
+            Some(-32602)
+        );
+        url["mode"] = json!("telepathy");
+        assert_eq!(
+            code(clean("elicitation/create", Some(url), v)),
+            Some(-32602)
         );
     }
 

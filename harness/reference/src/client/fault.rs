@@ -68,6 +68,14 @@ pub enum ClientFault {
     HttpNoParamHeaders,
     HttpPlainParamHeaders,
     KeepsInvalidHeaderTools,
+    UnknownResultTypeAccepted,
+    UrlElicitationAnswered,
+    ElicitationModeRequired,
+    CrashOnUnknownComplete,
+    EmptyCursorEnds,
+    FixedPageSize,
+    FallbackOnlyMethodNotFound,
+    DerefNetworkRef,
 }
 
 /// One row of [`TABLE`].
@@ -120,7 +128,7 @@ use Level::{Must, Should};
 
 /// Every fault, in the order `--list-faults` prints them (and in the order
 /// of the enum: `TABLE[f as usize].fault == f`).
-pub const TABLE: [FaultEntry; 40] = [
+pub const TABLE: [FaultEntry; 48] = [
     row(F::SkipInitialized, "skip-initialized", Must, &ids::LIFECYCLE_CLIENT_INITIALIZED_NOTIFICATION,
         "never sends notifications/initialized after the initialize result"),
     row(F::EarlyRequest, "early-request", Should, &ids::LIFECYCLE_CLIENT_NO_REQUESTS_BEFORE_RESPONSE,
@@ -160,7 +168,7 @@ pub const TABLE: [FaultEntry; 40] = [
     row(F::NoResponseToUnknown, "no-response-to-unknown", Must, &ids::JSONRPC_REQUEST_ANSWERED,
         "never answers a request for an unknown method (instead of -32601)"),
     row(F::UndeclaredToolUse, "undeclared-tool-use", Must, &ids::SAMPLING_TOOLS_CAPABILITY,
-        "under 2025-11-25, answers a sampling/createMessage that offers tools with a tool_use, although it did not declare sampling.tools"),
+        "from 2025-11-25, answers a sampling/createMessage that offers tools (at 2026-07-28: an input request) with a tool_use, although it did not declare sampling.tools"),
     // ── 2026-07-28, the stateless protocol ──────────────────────────────
     row(F::MissingMetaVersion, "missing-meta-version", Must, &ids::STATELESS_META_REQUIRED_KEYS,
         "under 2026-07-28, leaves io.modelcontextprotocol/protocolVersion out of the _meta of every request after server/discover"),
@@ -205,6 +213,25 @@ pub const TABLE: [FaultEntry; 40] = [
         "under 2026-07-28, sends Mcp-Param-* values as they are, never in the Base64 sentinel form (non-ASCII text, surrounding spaces), leaving out values no header can carry").http_only(),
     row(F::KeepsInvalidHeaderTools, "http-keeps-invalid-header-tools", Must, &ids::HTTP_HEADER_CLIENT_REJECTS_INVALID_TOOLS,
         "under 2026-07-28 over Streamable HTTP, keeps (and calls) listed tools whose x-mcp-header annotations break the rules instead of dropping them").http_only(),
+    // ── clientside (#15): result types and elicitation modes ────────────
+    row(F::UnknownResultTypeAccepted, "unknown-result-type-accepted", Must, &ids::STATELESS_RESULT_TYPE_UNRECOGNIZED_INVALID,
+        "under 2026-07-28, takes a result whose resultType it does not recognize but that carries inputRequests for input_required (answers them and retries) instead of as invalid"),
+    row(F::UrlElicitationAnswered, "url-elicitation-answered", Must, &ids::ELICITATION_CLIENT_UNSUPPORTED_MODE_ERROR,
+        "from 2025-11-25, answers an elicitation/create in url mode, which it did not declare, with {action: \"decline\"} instead of -32602"),
+    row(F::ElicitationModeRequired, "elicitation-mode-required", Must, &ids::ELICITATION_CLIENT_MODE_DEFAULT_FORM,
+        "from 2025-11-25, answers an elicitation/create without a mode with -32602 instead of taking it as a form"),
+    row(F::CrashOnUnknownComplete, "crash-on-unknown-complete", Must, &ids::ELICITATION_CLIENT_IGNORE_UNKNOWN_COMPLETE,
+        "from 2025-11-25, exits with status 1 on a notifications/elicitation/complete naming an elicitation it never saw instead of ignoring it"),
+    // ── clientside (#15): pagination ─────────────────────────────────────
+    row(F::EmptyCursorEnds, "empty-cursor-ends", Must, &ids::PAGINATION_CLIENT_EMPTY_CURSOR_CONTINUES,
+        "takes an empty-string nextCursor for the end of a listing instead of following it"),
+    row(F::FixedPageSize, "fixed-page-size", Must, &ids::PAGINATION_CLIENT_PAGE_SIZE,
+        "takes a page that holds fewer items than the listing's first page for the last one, although it has a nextCursor"),
+    row(F::FallbackOnlyMethodNotFound, "fallback-only-method-not-found", Must, &ids::STATELESS_CLIENT_FALLBACK_ANY_ERROR,
+        "under 2026-07-28, falls back to initialize only when server/discover is answered -32601; any other plain error ends the session (exit 1)"),
+    // ── clientside (#15): JSON Schema $ref ───────────────────────────────
+    row(F::DerefNetworkRef, "deref-network-ref", Must, &ids::SCHEMA_REF_NO_NETWORK_DEREFERENCE,
+        "fetches (HTTP GET) every http:// $ref in the inputSchema of each tool it lists"),
 ];
 
 impl ClientFault {

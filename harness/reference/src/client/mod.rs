@@ -73,7 +73,7 @@ use crate::error::INVALID_REQUEST;
 use crate::Output;
 use answers::Declared;
 use fault::ClientFaults;
-use workflow::{Call, Job, Plan, Workflow};
+use workflow::{Call, Job, Paging, Plan, Workflow};
 
 /// The `clientInfo.name` of the initialize request; log lines start with it.
 pub const CLIENT_NAME: &str = "mcpspec-reference-client";
@@ -205,6 +205,9 @@ pub struct ReferenceClient {
     /// A request was sent again after a -32022 that listed 2026-07-28
     /// (once per session).
     version_retried: bool,
+    /// The `deref-network-ref` fault: network URIs to fetch, for the
+    /// driver ([`ReferenceClient::take_fetches`]).
+    fetches: Vec<String>,
 }
 
 impl ReferenceClient {
@@ -228,7 +231,17 @@ impl ReferenceClient {
             reused: false,
             leaked_state: None,
             version_retried: false,
+            fetches: Vec::new(),
         }
+    }
+
+    /// Network URIs the client wants fetched (HTTP GET) — only the
+    /// `deref-network-ref` fault ever asks, with the `$ref`s of the tools it
+    /// listed; the clean client dereferences no network URI
+    /// (`schema.ref.no-network-dereference`). The driver calls this after
+    /// each batch of outputs.
+    pub fn take_fetches(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.fetches)
     }
 
     /// The negotiated protocol version, once the initialize result named a
@@ -581,6 +594,15 @@ impl ReferenceClient {
                 if n.method == "notifications/cancelled" {
                     self.on_cancelled(n.params.as_ref(), out);
                 }
+                // It never starts a URL elicitation: every completion is
+                // of an unknown one, ignored (the fault exits instead).
+                if n.method == "notifications/elicitation/complete"
+                    && self.has(ClientFault::CrashOnUnknownComplete)
+                    && self.session_version() >= Version::V2025_11_25
+                {
+                    out.log("a completion of an unknown elicitation; exiting");
+                    self.exit(1, out);
+                }
             }
             Message::Response(r) => self.on_response(now_ms, r, out),
         }
@@ -666,9 +688,20 @@ impl ReferenceClient {
                     Ok(result) if self.stateless && self.needs_input(result) => {
                         self.on_input_required(&job, &call, result)
                     }
+                    Ok(result) if self.stateless && self.invalid_result_type(result).is_some() => {
+                        let why = self.invalid_result_type(result).unwrap_or_default();
+                        self.workflow.on_invalid(&job, &call, &why)
+                    }
                     Ok(result) => {
-                        let tamper = self.has(ClientFault::TamperCursor);
-                        self.workflow.on_result(&job, result, tamper)
+                        if self.has(ClientFault::DerefNetworkRef) {
+                            self.fetches.extend(workflow::network_refs(&job, result));
+                        }
+                        let paging = Paging {
+                            tamper: self.has(ClientFault::TamperCursor),
+                            empty_cursor_ends: self.has(ClientFault::EmptyCursorEnds),
+                            fixed_page_size: self.has(ClientFault::FixedPageSize),
+                        };
+                        self.workflow.on_result(&job, result, paging)
                     }
                     Err(e) => match self.retry_after_unsupported(&job, &call, e) {
                         Some(line) => line,
@@ -765,6 +798,8 @@ fn millis(d: Duration) -> u64 {
     u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
 }
 
+#[cfg(test)]
+mod clientside_tests;
 #[cfg(test)]
 mod stateless_tests;
 #[cfg(test)]

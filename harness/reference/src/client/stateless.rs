@@ -12,14 +12,19 @@
 //! | every request                                 | `params._meta`: protocolVersion 2026-07-28, clientCapabilities (what it declares), clientInfo |
 //! | a result with `resultType: input_required`    | answers each `inputRequests` entry as it answers a server's request (`answers`), then retries the request with `inputResponses` and the `requestState` |
 //!
-//! A result without `resultType` counts as complete. An input the client
+//! A result without `resultType` counts as complete; one with a
+//! `resultType` other than `complete` or `input_required` is invalid (the
+//! request fails, the workflow goes on; the `unknown-result-type-accepted`
+//! fault takes one carrying inputRequests for input_required). An input the client
 //! cannot give (a capability it did not declare, an unknown method) skips
 //! the request; the workflow goes on. The 2026-07-28 faults act here:
 //! `missing-meta-version` and `missing-client-capabilities` (on every
 //! request after `server/discover`, so the session still opens),
 //! `sends-removed-method` (in the plan), `fallback-after-discover` and
 //! `retry-unlisted-version` (the retried request and every one after it
-//! name 2025-11-25, which the -32022 did not list).
+//! name 2025-11-25, which the -32022 did not list), and
+//! `fallback-only-method-not-found` (a discover error other than -32601
+//! ends the session instead of the fallback).
 
 use mcpspec_engine::Version;
 use mcpspec_wire::{ErrorObject, Id, Request};
@@ -45,12 +50,29 @@ impl ReferenceClient {
     /// `result-type-inferred` fault: also one without resultType that
     /// carries inputRequests, which is complete).
     pub(super) fn needs_input(&self, result: &Value) -> bool {
+        let asks = result.get("inputRequests").is_some();
         match result.get("resultType") {
-            Some(t) => t == "input_required",
-            None => {
-                self.has(ClientFault::ResultTypeInferred) && result.get("inputRequests").is_some()
-            }
+            Some(t) if t == "input_required" => true,
+            Some(t) if t == "complete" => false,
+            // The `unknown-result-type-accepted` fault: an unrecognized
+            // type that carries inputRequests is taken for input_required.
+            Some(_) => self.has(ClientFault::UnknownResultTypeAccepted) && asks,
+            None => self.has(ClientFault::ResultTypeInferred) && asks,
         }
+    }
+
+    /// A result whose `resultType` is neither a core value nor one of an
+    /// extension this client advertised (it advertises none) is invalid
+    /// (`stateless.result.type-unrecognized-invalid`): the line to log,
+    /// or `None` for a result the client takes.
+    pub(super) fn invalid_result_type(&self, result: &Value) -> Option<String> {
+        let t = result.get("resultType")?;
+        if t == "complete" || t == "input_required" {
+            return None;
+        }
+        Some(format!(
+            "resultType {t} is neither complete nor input_required (and this client advertises no extension): an invalid result"
+        ))
     }
 
     /// Opens a stateless session: `server/discover`, or the workflow at once.
@@ -124,7 +146,10 @@ impl ReferenceClient {
                 self.exit(0, out);
                 return;
             }
-            Err(e) if NAMED_ERRORS.contains(&e.code) => {
+            Err(e)
+                if NAMED_ERRORS.contains(&e.code)
+                    || (self.has(ClientFault::FallbackOnlyMethodNotFound) && e.code != -32601) =>
+            {
                 out.log(format!(
                     "server/discover failed: error {} ({}); giving up",
                     e.code, e.message

@@ -20,12 +20,15 @@
 //!
 //! Pages are followed by pushing the next page's job to the front of the
 //! queue with the `nextCursor` passed back verbatim (the `tamper-cursor`
-//! fault appends "x"); a result without `nextCursor` ends the listing.
+//! fault appends "x"); a result without `nextCursor` ends the listing, an
+//! empty-string one is a cursor like any other (the `empty-cursor-ends`
+//! fault stops there), and so is one after a page shorter than the first
+//! (the `fixed-page-size` fault stops there).
 //! "Each listed X" steps are placeholders ([`Step`]) expanded when they
 //! reach the front of the queue, so they see every page. A listing that fails, times out,
 //! repeats a cursor or exceeds [`MAX_PAGES`] ends there; the workflow goes on.
 
-use std::collections::{HashSet, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 
 use mcpspec_wire::ErrorObject;
 
@@ -50,6 +53,17 @@ pub(crate) struct Plan {
     /// Drop listed tools whose `x-mcp-header` annotations are invalid
     /// (2026-07-28, unless `http-keeps-invalid-header-tools`; see `param_tools`).
     pub header_rules: bool,
+}
+
+/// The faults of following pages, off by default.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Paging {
+    /// `tamper-cursor`: each nextCursor goes back with "x" appended.
+    pub tamper: bool,
+    /// `empty-cursor-ends`: an empty-string nextCursor ends the listing.
+    pub empty_cursor_ends: bool,
+    /// `fixed-page-size`: a page shorter than the first ends the listing.
+    pub fixed_page_size: bool,
 }
 
 /// An entry of the queue: a job, or a placeholder for the jobs that
@@ -130,6 +144,8 @@ pub(crate) struct Workflow {
     prompts: Vec<Value>,
     subscribe: bool,
     cursors: HashSet<(ListKind, String)>,
+    /// How many items the first page of each listing held.
+    first_page_len: HashMap<ListKind, usize>,
     progress_tokens: u64,
     tally: Tally,
     header_rules: bool,
@@ -264,11 +280,11 @@ impl Workflow {
         format!("{}: {why}; skipping it", label(job, call))
     }
 
-    /// A job's result arrived; returns a line for the log. `tamper`: the
-    /// `tamper-cursor` fault.
-    pub(crate) fn on_result(&mut self, job: &Job, result: &Value, tamper: bool) -> String {
+    /// A job's result arrived; returns a line for the log. `paging`: the
+    /// faults of following pages.
+    pub(crate) fn on_result(&mut self, job: &Job, result: &Value, paging: Paging) -> String {
         match job {
-            Job::List { kind, page, .. } => self.on_page(*kind, *page, result, tamper),
+            Job::List { kind, page, .. } => self.on_page(*kind, *page, result, paging),
             Job::CallTool { name, .. } => {
                 self.tally.tools_called += 1;
                 if result.get("isError") == Some(&Value::Bool(true)) {
@@ -298,7 +314,7 @@ impl Workflow {
             Job::Ping => "ping: ok".to_owned(),
             Job::SetLevel => "logging/setLevel info: ok".to_owned(),
             Job::Retry { of, round, .. } => {
-                let line = self.on_result(of, result, tamper);
+                let line = self.on_result(of, result, paging);
                 format!("{line} (retry {round}, with the input asked for)")
             }
         }
@@ -315,13 +331,19 @@ impl Workflow {
         )
     }
 
+    /// A job's request got a result the client takes as invalid.
+    pub(crate) fn on_invalid(&mut self, job: &Job, call: &Call, why: &str) -> String {
+        self.tally.errors += 1;
+        format!("{}: {why}; going on", label(job, call))
+    }
+
     /// A job's request got no answer in time (or the server cancelled it).
     pub(crate) fn on_unanswered(&mut self, job: &Job, call: &Call, why: &str) -> String {
         self.tally.unanswered += 1;
         format!("{}: {why}; going on", label(job, call))
     }
 
-    fn on_page(&mut self, kind: ListKind, page: u32, result: &Value, tamper: bool) -> String {
+    fn on_page(&mut self, kind: ListKind, page: u32, result: &Value, paging: Paging) -> String {
         let items = match result.get(kind.items_key()) {
             Some(Value::Array(items)) => items.as_slice(),
             _ => &[],
@@ -351,8 +373,15 @@ impl Workflow {
             items.len(),
             kind.items_key()
         );
+        let first_len = *self.first_page_len.entry(kind).or_insert(items.len());
+        if paging.fixed_page_size && items.len() < first_len {
+            return format!("{head}, fewer than the first page's {first_len}: last page");
+        }
         let cursor = match result.get("nextCursor") {
             None | Some(Value::Null) => return format!("{head}, last page"),
+            Some(Value::String(c)) if c.is_empty() && paging.empty_cursor_ends => {
+                return format!("{head}, an empty nextCursor: last page")
+            }
             Some(Value::String(c)) => c,
             Some(other) => {
                 return format!("{head}; nextCursor is not a string ({other}): stopping")
@@ -364,7 +393,7 @@ impl Workflow {
         if page >= MAX_PAGES {
             return format!("{head}; {MAX_PAGES} pages read: stopping");
         }
-        let cursor = if tamper {
+        let cursor = if paging.tamper {
             format!("{cursor}x")
         } else {
             cursor.clone()
@@ -396,6 +425,44 @@ impl Workflow {
             t.skipped
         )
     }
+}
+
+/// The network URIs (`http://`, `https://`) among the `$ref`s of the
+/// inputSchema of each tool a tools/list page lists (what the
+/// `deref-network-ref` fault fetches); none for any other result.
+pub(crate) fn network_refs(job: &Job, result: &Value) -> Vec<String> {
+    fn walk(v: &Value, out: &mut Vec<String>) {
+        match v {
+            Value::Object(m) => {
+                if let Some(Value::String(r)) = m.get("$ref") {
+                    if r.starts_with("http://") || r.starts_with("https://") {
+                        out.push(r.clone());
+                    }
+                }
+                m.values().for_each(|x| walk(x, out));
+            }
+            Value::Array(a) => a.iter().for_each(|x| walk(x, out)),
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    if let Job::List {
+        kind: ListKind::Tools,
+        ..
+    } = job
+    {
+        for tool in result
+            .get("tools")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            if let Some(schema) = tool.get("inputSchema") {
+                walk(schema, &mut out);
+            }
+        }
+    }
+    out
 }
 
 /// How a job is named in the log: its method and, where there is one, its target.
@@ -492,205 +559,5 @@ fn value_for(prop: Option<&Value>) -> Value {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn arguments_follow_the_required_properties_of_the_schema() {
-        let schema = json!({
-            "type": "object",
-            "properties": {
-                "s": { "type": "string" }, "n": { "type": "number" }, "i": { "type": "integer" },
-                "b": { "type": "boolean" }, "a": { "type": "array" }, "o": { "type": "object" },
-                "e": { "type": "string", "enum": ["red", "green"] },
-                "u": { "type": ["null", "integer"] }, "optional": { "type": "string" }
-            },
-            "required": ["s", "n", "i", "b", "a", "o", "e", "u", "undeclared"]
-        });
-        let args = arguments_for(Some(&schema));
-        assert_eq!(
-            Value::Object(args),
-            json!({ "s": "x", "n": 1, "i": 1, "b": true, "a": [], "o": {}, "e": "red",
-                    "u": 1, "undeclared": "x" })
-        );
-        assert!(arguments_for(None).is_empty());
-        assert!(arguments_for(Some(&json!({ "type": "object" }))).is_empty());
-    }
-
-    #[test]
-    fn the_plan_follows_the_declared_capabilities() {
-        let mut w = Workflow::default();
-        w.plan(
-            &json!({ "prompts": {}, "logging": {}, "completions": {} }),
-            Plan::default(),
-        );
-        let methods: Vec<&str> = std::iter::from_fn(|| w.next().map(|(_, c)| c.method)).collect();
-        // No prompts were listed (no answer was given), so none is fetched.
-        assert_eq!(methods, ["ping", "prompts/list", "logging/setLevel"]);
-    }
-
-    #[test]
-    fn the_stateless_plan_leaves_out_the_removed_methods_unless_the_fault_sends_them() {
-        let caps = json!({ "resources": { "subscribe": true }, "logging": {} });
-        // Every job in turn, resources/list answered with one resource.
-        let sent = |plan: Plan| {
-            let mut w = Workflow::default();
-            w.plan(&caps, plan);
-            let mut methods = Vec::new();
-            while let Some((job, call)) = w.next() {
-                if call.method == "resources/list" {
-                    w.on_result(&job, &json!({ "resources": [{ "uri": "a:1" }] }), false);
-                }
-                methods.push(call.method);
-            }
-            methods
-        };
-        let stateless = Plan {
-            stateless: true,
-            removed_methods: false,
-            header_rules: true,
-        };
-        assert_eq!(
-            sent(stateless),
-            [
-                "resources/list",
-                "resources/templates/list",
-                "resources/read"
-            ]
-        );
-        let faulty = Plan {
-            removed_methods: true,
-            ..stateless
-        };
-        assert_eq!(
-            sent(faulty),
-            [
-                "ping",
-                "resources/list",
-                "resources/templates/list",
-                "resources/read",
-                "logging/setLevel"
-            ]
-        );
-        assert_eq!(
-            sent(Plan::default()),
-            [
-                "ping",
-                "resources/list",
-                "resources/templates/list",
-                "resources/read",
-                "resources/subscribe",
-                "resources/unsubscribe",
-                "logging/setLevel"
-            ]
-        );
-    }
-
-    #[test]
-    fn a_retry_counts_its_rounds_and_reports_as_its_job() {
-        let mut w = Workflow::default();
-        let job = Job::CallTool {
-            name: "t".into(),
-            arguments: json!({}),
-        };
-        let call = Call {
-            method: "tools/call",
-            params: Some(json!({ "name": "t", "inputResponses": {} })),
-        };
-        w.retry(&job, call.clone());
-        let (first, sent) = w.next().expect("the retry");
-        assert_eq!(sent, call);
-        assert!(matches!(first, Job::Retry { round: 1, .. }));
-        w.retry(&first, call.clone());
-        let (second, _) = w.next().expect("the second retry");
-        assert!(matches!(second, Job::Retry { round: 2, .. }));
-        let line = w.on_result(&second, &json!({ "content": [] }), false);
-        assert!(line.starts_with("tools/call t: ok (retry 2"), "{line}");
-        assert!(w.summary().contains("1 called"));
-        assert!(w
-            .on_skipped(&second, &call, "why")
-            .ends_with("why; skipping it"));
-        assert!(w.summary().ends_with("1 skipped"));
-    }
-
-    #[test]
-    fn pages_are_followed_with_the_cursor_verbatim_and_listed_items_used() {
-        let mut w = Workflow::default();
-        w.plan(&json!({ "tools": {} }), Plan::default());
-        assert_eq!(w.next().map(|(j, _)| j), Some(Job::Ping));
-        let (job, call) = w.next().expect("first page");
-        assert_eq!((call.method, call.params), ("tools/list", None));
-        let page1 = json!({ "tools": [{ "name": "a", "inputSchema": { "type": "object" } }],
-                            "nextCursor": "c1" });
-        assert!(w.on_result(&job, &page1, false).contains("more to come"));
-        let (job, call) = w.next().expect("second page");
-        assert_eq!(call.params, Some(json!({ "cursor": "c1" })));
-        let page2 = json!({ "tools": [{ "name": "b",
-            "inputSchema": { "type": "object", "properties": { "m": { "type": "string" } },
-                             "required": ["m"] } }] });
-        assert!(w.on_result(&job, &page2, false).contains("last page"));
-        let calls: Vec<Call> = std::iter::from_fn(|| w.next().map(|(_, c)| c)).collect();
-        assert_eq!(calls.len(), 2);
-        assert_eq!(
-            calls[0].params.as_ref().map(|p| &p["name"]),
-            Some(&json!("a"))
-        );
-        let b = calls[1].params.clone().unwrap_or_default();
-        assert_eq!(b["arguments"], json!({ "m": "x" }));
-        let tokens: HashSet<String> = calls
-            .iter()
-            .filter_map(|c| {
-                c.params.as_ref()?["_meta"]["progressToken"]
-                    .as_str()
-                    .map(str::to_owned)
-            })
-            .collect();
-        assert_eq!(tokens.len(), 2, "each call has its own progress token");
-    }
-
-    #[test]
-    fn a_tampered_or_repeated_cursor() {
-        let mut w = Workflow::default();
-        w.plan(&json!({ "prompts": {} }), Plan::default());
-        w.next();
-        let (job, _) = w.next().expect("first page");
-        w.on_result(&job, &json!({ "prompts": [], "nextCursor": "abc" }), true);
-        let (job, call) = w.next().expect("second page");
-        assert_eq!(call.params, Some(json!({ "cursor": "abcx" })));
-        // A server that hands out the same cursor again is not followed twice.
-        let line = w.on_result(&job, &json!({ "prompts": [], "nextCursor": "abc" }), true);
-        assert!(line.contains("seen before"), "{line}");
-        assert!(w.next().is_none());
-    }
-
-    #[test]
-    fn resources_are_read_then_the_first_subscribed_and_unsubscribed() {
-        let mut w = Workflow::default();
-        w.plan(
-            &json!({ "resources": { "subscribe": true } }),
-            Plan::default(),
-        );
-        w.next();
-        let (job, _) = w.next().expect("resources/list");
-        w.on_result(
-            &job,
-            &json!({ "resources": [{ "uri": "a:1" }, { "uri": "a:2" }] }),
-            false,
-        );
-        let (job, call) = w.next().expect("templates");
-        assert_eq!(call.method, "resources/templates/list");
-        w.on_result(&job, &json!({ "resourceTemplates": [] }), false);
-        let rest: Vec<(&str, Value)> = std::iter::from_fn(|| w.next())
-            .map(|(_, c)| (c.method, c.params.unwrap_or_default()["uri"].clone()))
-            .collect();
-        assert_eq!(
-            rest,
-            [
-                ("resources/read", json!("a:1")),
-                ("resources/read", json!("a:2")),
-                ("resources/subscribe", json!("a:1")),
-                ("resources/unsubscribe", json!("a:1")),
-            ]
-        );
-    }
-}
+#[path = "workflow_tests.rs"]
+mod tests;

@@ -50,14 +50,13 @@ impl Fixture {
     }
 
     /// Whether a request of `method` is left to the steps. A
-    /// `server/discover` probe never is: the harness answers it as the
-    /// case's version does, and a dual-era client moves on to `initialize`.
+    /// `server/discover` probe is only when a step names it (`*` does not
+    /// take it): otherwise the harness answers it as the case's version
+    /// does, and a dual-era client moves on to `initialize`.
     pub fn holds(&self, method: &str) -> bool {
-        method != "server/discover"
-            && self
-                .held
-                .iter()
-                .any(|m| m == method || m == Selector::ANY_METHOD)
+        self.held
+            .iter()
+            .any(|m| m == method || (m == Selector::ANY_METHOD && method != "server/discover"))
     }
 
     /// The fixture's answer (and whatever else it sends) to the client's
@@ -153,5 +152,8 @@ mod tests {
         f.hold(vec!["*".into()]);
         assert!(f.holds("ping"));
         assert!(!f.holds("server/discover"));
+        // Only a step that names the probe holds it.
+        f.hold(vec!["server/discover".into(), "*".into()]);
+        assert!(f.holds("server/discover"));
     }
 }

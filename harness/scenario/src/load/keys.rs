@@ -594,6 +594,12 @@ pub(crate) const STEPS: &[StepDef] = &[
         modifiers: &[],
     },
     StepDef {
+        key: "expect_no_fetch",
+        doc: "Client scenarios: wait this long, then the canary URL (${canary.url}, served on 127.0.0.1 for the case) must have had no request",
+        shape: Shape::Duration,
+        modifiers: &[],
+    },
+    StepDef {
         key: "disconnect",
         doc: "Close our end of the connection: disconnect: {}",
         shape: Shape::NullOr(&NOTHING),
@@ -674,6 +680,11 @@ pub(crate) const EXPECT_RESPONSE: &[Key] = &[RESULT, ERROR, WITHIN];
 pub(crate) const EXPECT_MESSAGE: &[Key] = &[
     opt("params", "The params must match this", Shape::Matcher),
     WITHIN,
+    opt(
+        "owed",
+        "Client cases, `request` only: the client owes this request, so its absence (or the client leaving first) fails the step instead of making the case not applicable",
+        Shape::Bool,
+    ),
 ];
 /// The rules of the keys next to a response selector.
 pub(crate) const EXPECT_RESPONSE_RULES: &[Rule] = RESULT_OR_ERROR;

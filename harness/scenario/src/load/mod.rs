@@ -319,6 +319,9 @@ fn check_role(ctx: &Ctx, id: &str, steps: &[crate::model::Step]) -> Result<(), S
             StepKind::Discover(_) | StepKind::RepeatUntil(_) | StepKind::Http(_) if client => Some(
                 "this step explores a server: client scenarios (`client/...`) cannot use it",
             ),
+            StepKind::ExpectNoFetch(_) if !client => Some(
+                "`expect_no_fetch` judges what a client fetches: only client scenarios (`client/...`) have a canary URL",
+            ),
             StepKind::Expect(e)
                 if !client && matches!(&e.selector, Selector::Request(m) if m == Selector::ANY_METHOD) =>
             {

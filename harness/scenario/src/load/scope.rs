@@ -12,8 +12,8 @@ use crate::template::str_variables;
 use crate::Matcher;
 
 /// The names the runner binds before the steps.
-fn runner_bound(session: SessionMode) -> Vec<String> {
-    match session {
+fn runner_bound(session: SessionMode, canary: bool) -> Vec<String> {
+    let mut names: Vec<String> = match session {
         SessionMode::Initialized => vec![
             "version".into(),
             "transport".into(),
@@ -21,7 +21,11 @@ fn runner_bound(session: SessionMode) -> Vec<String> {
             "capabilities".into(),
         ],
         SessionMode::Fresh => vec!["version".into(), "transport".into()],
+    };
+    if canary {
+        names.push("canary".into());
     }
+    names
 }
 
 /// Note what a matcher uses and what it may bind.
@@ -33,7 +37,7 @@ fn matcher(m: Option<&Matcher>, used: &mut Vec<String>, binds: &mut Vec<String>)
 }
 
 pub(super) fn check(s: &Scenario, text: &str) -> Result<(), ScenarioError> {
-    let mut bound = runner_bound(s.session);
+    let mut bound = runner_bound(s.session, s.uses_canary());
     for step in &s.steps {
         let mut used: Vec<String> = Vec::new();
         let mut binds: Vec<String> = Vec::new();
@@ -125,7 +129,10 @@ pub(super) fn check(s: &Scenario, text: &str) -> Result<(), ScenarioError> {
                     used.extend(t.required_variables());
                 }
             }
-            StepKind::Sleep(_) | StepKind::Disconnect | StepKind::ExpectExit { .. } => {}
+            StepKind::Sleep(_)
+            | StepKind::ExpectNoFetch(_)
+            | StepKind::Disconnect
+            | StepKind::ExpectExit { .. } => {}
         }
         // A matcher may use what it captured earlier in the same message.
         let visible = |name: &str| {

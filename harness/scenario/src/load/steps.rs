@@ -229,6 +229,7 @@ fn kind(
         "repeat_until" => StepKind::RepeatUntil(repeat_until(ctx, value)?),
         "discover" => StepKind::Discover(discover(ctx, value)?),
         "sleep" => StepKind::Sleep(ctx.duration(value, "`sleep`")?),
+        "expect_no_fetch" => StepKind::ExpectNoFetch(ctx.duration(value, "`expect_no_fetch`")?),
         "disconnect" => {
             if !matches!(value.kind, Kind::Null) {
                 ctx.map(value, "`disconnect` (write `disconnect: {}`)")?
@@ -491,6 +492,16 @@ fn expectation(ctx: &Ctx, node: &Node, labels: &[String]) -> Result<Expectation,
         .take("within")
         .map(|n| ctx.duration(n, "`within`"))
         .transpose()?;
+    let owed = match m.take("owed") {
+        Some(n) if key == "request" => ctx.bool(n, "`owed`")?,
+        Some(n) => {
+            return Err(ctx.err(
+                n.at,
+                format!("`owed` applies to `expect: {{ request }}` only (a request a client owes), not to `{key}`"),
+            ))
+        }
+        None => false,
+    };
     let mut valid = vec![key];
     valid.extend(names(if is_response {
         keys::EXPECT_RESPONSE
@@ -505,6 +516,7 @@ fn expectation(ctx: &Ctx, node: &Node, labels: &[String]) -> Result<Expectation,
         error,
         params,
         within,
+        owed,
     })
 }
 
