@@ -85,6 +85,9 @@ impl ReferenceServer {
                 }))
             }
         };
+        if let Some(reply) = self.task_request(now_ms, version, req, &params, batch) {
+            return reply;
+        }
         if req.method.ends_with("/list") {
             // Something for a client that asked for debug logs to see.
             self.log(out, LogLevel::Debug, json!({ "event": req.method }));
@@ -205,6 +208,9 @@ impl ReferenceServer {
             Ok(n) => n,
             Err(e) => return Reply::Now(Err(e)),
         };
+        if let Some(r) = self.task_call(now_ms, version, name, params) {
+            return Reply::Now(r);
+        }
         let args = match params.get("arguments") {
             None if self.faults.has(Fault::RequireArguments) => {
                 return Reply::Now(Err(RpcError::invalid_params(

@@ -6,6 +6,7 @@ use crate::fault_detectors as content;
 use crate::fixture_detectors as fixture;
 use crate::input_required as mrtr;
 use crate::stateless_detectors as stateless;
+use crate::tasks;
 use crate::support::{exit_code, json_lines, methods, slow_call, split_response, writes, Client};
 use mcpspec_reference::{Fault, Transport};
 use serde_json::{json, Value};
@@ -258,6 +259,14 @@ fn detector(fault: Fault) -> Detector {
         Fault::StatelessCacheHintsMissing => stateless::cache_hints_missing,
         Fault::ToolsListOrderVaries => content::tools_list_order_varies,
         Fault::InputErrorAsProtocolError => content::input_error_as_protocol_error,
+        Fault::TaskPlainResult => tasks::plain_result,
+        Fault::TaskStatusStuck => tasks::status_stuck,
+        Fault::TaskResultNoRelatedTask => tasks::result_no_related_task,
+        Fault::TaskUnknownIdInternalError => tasks::unknown_id_internal_error,
+        Fault::TaskCancelTerminalAccepted => tasks::cancel_terminal_accepted,
+        Fault::TaskRequiredRunsPlain => tasks::required_runs_plain,
+        Fault::TasksListMissing => tasks::list_missing,
+        Fault::TaskForbiddenAccepted => tasks::forbidden_accepted,
         // Carried out by the HTTP driver (`mcpspec-reference-http`, whose tests
         // detect them); `http_faults_leave_the_sans_io_server_alone` below.
         Fault::HttpUnknownSession400
@@ -529,6 +538,8 @@ fn blinds(on: Fault, other: Fault) -> bool {
     );
     // These change how every line reads; the test client cannot follow.
     matches!(on, EmbeddedNewlines | StdoutNoise | StringifyIds)
+        // Every -32602 becomes -32603, an unknown taskId's included.
+        || (on == InvalidParamsCode && other == TaskUnknownIdInternalError)
         || (matches!(on, HangOnCall | ExitOnCall) && calls_a_tool)
         || (on == ExitOnMalformed && other == ParseErrorId)
         // These detectors walk a list to its end.
@@ -648,4 +659,12 @@ fault_tests! {
     stateless_cache_hints_missing => StatelessCacheHintsMissing,
     tools_list_order_varies => ToolsListOrderVaries,
     input_error_as_protocol_error => InputErrorAsProtocolError,
+    task_plain_result => TaskPlainResult,
+    task_status_stuck => TaskStatusStuck,
+    task_result_no_related_task => TaskResultNoRelatedTask,
+    task_unknown_id_internal_error => TaskUnknownIdInternalError,
+    task_cancel_terminal_accepted => TaskCancelTerminalAccepted,
+    task_required_runs_plain => TaskRequiredRunsPlain,
+    tasks_list_missing => TasksListMissing,
+    task_forbidden_accepted => TaskForbiddenAccepted,
 }
