@@ -303,7 +303,10 @@ mod tests {
         };
         let rows = [row(task, true), row(task_should, false), row(spec, false)];
         let core = Coverage::of(&rows);
-        assert_eq!((core.must_covered, core.must_total, core.should_total), (0, 1, 0));
+        assert_eq!(
+            (core.must_covered, core.must_total, core.should_total),
+            (0, 1, 0)
+        );
         let tasks = Coverage::of_extension(&rows, "tasks").expect("tasks rules apply");
         assert_eq!(
             (tasks.must_covered, tasks.must_total, tasks.should_total),

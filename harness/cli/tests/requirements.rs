@@ -65,7 +65,11 @@ fn coverage_json_has_every_version_with_exactly_the_documented_keys() {
         let c = c.as_object().expect("counts");
         let keys: Vec<&str> = c.keys().map(String::as_str).collect();
         // Opt-in extensions, where a version has their rules, come apart.
-        let core: Vec<&str> = keys.iter().copied().filter(|k| *k != "extensions").collect();
+        let core: Vec<&str> = keys
+            .iter()
+            .copied()
+            .filter(|k| *k != "extensions")
+            .collect();
         assert_eq!(core, COUNTS, "{version}");
         if let Some(ext) = c.get("extensions") {
             for (name, counts) in ext.as_object().expect("extensions by name") {
@@ -98,7 +102,12 @@ fn coverage_json_has_every_version_with_exactly_the_documented_keys() {
 /// its own figure, never in the core one; listed with their extension.
 #[test]
 fn extension_rules_count_apart_from_the_core() {
-    let doc = stdout_json(&mcpspec(&["coverage", "--json", "--spec-version", "2025-11-25"]));
+    let doc = stdout_json(&mcpspec(&[
+        "coverage",
+        "--json",
+        "--spec-version",
+        "2025-11-25",
+    ]));
     let tasks = &doc["2025-11-25"]["extensions"]["tasks"];
     let n = |v: &Value, k: &str| v[k].as_u64().expect("a count");
     assert!(n(tasks, "must_total") >= 10, "{doc}");
@@ -124,7 +133,10 @@ fn extension_rules_count_apart_from_the_core() {
     assert_eq!(errors["extension"], "tasks");
     let text = mcpspec(&["coverage", "--spec-version", "2025-11-25"]);
     let text = String::from_utf8_lossy(&text.stdout);
-    assert!(text.contains("opt-in extensions") && text.contains("2025-11-25 tasks"), "{text}");
+    assert!(
+        text.contains("opt-in extensions") && text.contains("2025-11-25 tasks"),
+        "{text}"
+    );
 }
 
 /// `--role` splits the figure: each role counts its own requirements and

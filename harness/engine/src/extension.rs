@@ -54,7 +54,11 @@ mod tests {
         for r in crate::catalogue::all() {
             if let Some(name) = r.extension {
                 assert!(extension(name).is_some(), "{}: {name}", r.id);
-                assert!(r.profile.is_none(), "{}: a profile rule in an extension", r.id);
+                assert!(
+                    r.profile.is_none(),
+                    "{}: a profile rule in an extension",
+                    r.id
+                );
                 named += 1;
             }
         }

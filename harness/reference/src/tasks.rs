@@ -164,9 +164,10 @@ impl ReferenceServer {
                 Some(_) if self.faults.has(Fault::TaskForbiddenAccepted) => {
                     Some(Ok(self.create(now_ms, name, params, 0)))
                 }
-                Some(_) => Some(Err(RpcError::new(METHOD_NOT_FOUND, format!(
-                    "tool {name} does not run as a task (no execution.taskSupport)"
-                )))),
+                Some(_) => Some(Err(RpcError::new(
+                    METHOD_NOT_FOUND,
+                    format!("tool {name} does not run as a task (no execution.taskSupport)"),
+                ))),
                 None => None,
             };
         }
@@ -262,7 +263,10 @@ impl ReferenceServer {
         };
         let Some(index) = self.tasks.tasks.iter().position(|t| t.id == id) else {
             let e = if self.faults.has(Fault::TaskUnknownIdInternalError) {
-                RpcError::new(INTERNAL_ERROR, format!("task store lookup failed for {id:?}"))
+                RpcError::new(
+                    INTERNAL_ERROR,
+                    format!("task store lookup failed for {id:?}"),
+                )
             } else {
                 RpcError::invalid_params(format!("unknown taskId {id:?}"))
                     .with_data(json!({ "taskId": id }))

@@ -623,14 +623,30 @@ fn extension_scenarios_keep_to_their_extension() {
         None
     );
     let cases: &[(String, (usize, usize), &str)] = &[
-        (file("", "tasks.errors", sleep), (3, 16), "belongs to the opt-in extension \"tasks\""),
-        (file("extension: tasks\n", "ping.respond", sleep), (3, 16), "is a core rule"),
         (
-            file("extension: tasks\n", "tasks.errors", "  - sleep: 1ms\n    requirement: ping.respond\n"),
+            file("", "tasks.errors", sleep),
+            (3, 16),
+            "belongs to the opt-in extension \"tasks\"",
+        ),
+        (
+            file("extension: tasks\n", "ping.respond", sleep),
+            (3, 16),
+            "is a core rule",
+        ),
+        (
+            file(
+                "extension: tasks\n",
+                "tasks.errors",
+                "  - sleep: 1ms\n    requirement: ping.respond\n",
+            ),
             (9, 18),
             "is a core rule",
         ),
-        (file("extension: bogus\n", "ping.respond", sleep), (6, 12), "unknown extension \"bogus\" (known: tasks, skills)"),
+        (
+            file("extension: bogus\n", "ping.respond", sleep),
+            (6, 12),
+            "unknown extension \"bogus\" (known: tasks, skills)",
+        ),
     ];
     for (text, at, needle) in cases {
         let e = parse("x.yaml", text).expect_err("refused");

@@ -6,8 +6,8 @@ use crate::fault_detectors as content;
 use crate::fixture_detectors as fixture;
 use crate::input_required as mrtr;
 use crate::stateless_detectors as stateless;
-use crate::tasks;
 use crate::support::{exit_code, json_lines, methods, slow_call, split_response, writes, Client};
+use crate::tasks;
 use mcpspec_reference::{Fault, Transport};
 use serde_json::{json, Value};
 

@@ -36,7 +36,8 @@ fn tasks_exist_at_2025_11_25_only() {
     let tools = Client::ready(V, &[]).list_all("tools/list", "tools").0;
     let tool = tools.iter().find(|t| t["name"] == "background").unwrap();
     assert_eq!(tool["execution"]["taskSupport"], "required");
-    for old in ["2025-06-18"] {
+    // Before 2025-11-25 the reference has no tasks.
+    for old in ["2025-06-18", "2024-11-05"] {
         let mut c = Client::new(&[]);
         assert!(c.init(old)["result"]["capabilities"].get("tasks").is_none());
         let mut c = Client::ready(old, &[]);
@@ -51,9 +52,15 @@ fn a_task_runs_from_working_to_completed_and_gives_its_result() {
     let task = &created["result"]["task"];
     assert_eq!(task["status"], "working", "{created}");
     assert_eq!(task["ttl"], 60000);
-    assert!(task["createdAt"].as_str().unwrap().starts_with("2025-11-25T"));
+    assert!(task["createdAt"]
+        .as_str()
+        .unwrap()
+        .starts_with("2025-11-25T"));
     let id = task["taskId"].as_str().unwrap().to_owned();
-    assert_eq!(c.ok("tasks/get", json!({ "taskId": id }))["status"], "working");
+    assert_eq!(
+        c.ok("tasks/get", json!({ "taskId": id }))["status"],
+        "working"
+    );
     // tasks/result on a working task is held until the task ends.
     let (held, _) = c.request("tasks/result", Some(json!({ "taskId": id })));
     assert_eq!(held, Value::Null, "answered early: {held}");
@@ -78,8 +85,14 @@ fn a_cancelled_task_stays_cancelled_and_lists_page() {
     let cancelled = c.ok("tasks/cancel", json!({ "taskId": ids[0] }));
     assert_eq!(cancelled["status"], "cancelled");
     c.advance(10_000);
-    assert_eq!(c.ok("tasks/get", json!({ "taskId": ids[0] }))["status"], "cancelled");
-    assert_eq!(c.ok("tasks/get", json!({ "taskId": ids[1] }))["status"], "completed");
+    assert_eq!(
+        c.ok("tasks/get", json!({ "taskId": ids[0] }))["status"],
+        "cancelled"
+    );
+    assert_eq!(
+        c.ok("tasks/get", json!({ "taskId": ids[1] }))["status"],
+        "completed"
+    );
     let (listed, pages) = c.list_all("tasks/list", "tasks");
     assert_eq!((listed.len(), pages), (3, 2));
     assert_eq!(c.code("tasks/list", json!({ "cursor": "nope" })), -32602);
