@@ -78,11 +78,13 @@ impl ReferenceServer {
         let params = match params_object(req.params.as_ref()) {
             Ok(p) => p,
             Err(e) => {
-                return Reply::Now(Err(if is_known(&req.method) {
+                let known = is_known(&req.method)
+                    || (crate::tasks::offered(version) && crate::tasks::is_method(&req.method));
+                return Reply::Now(Err(if known {
                     e
                 } else {
                     RpcError::method_not_found(&req.method)
-                }))
+                }));
             }
         };
         if let Some(reply) = self.task_request(now_ms, version, req, &params, batch) {

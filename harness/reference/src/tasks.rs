@@ -47,6 +47,14 @@ pub(crate) fn offered(version: Version) -> bool {
     version == Version::V2025_11_25
 }
 
+/// The methods of 2025-11-25 tasks.
+pub(crate) const METHODS: [&str; 4] = ["tasks/get", "tasks/result", "tasks/list", "tasks/cancel"];
+
+/// Whether `method` is one of [`METHODS`].
+pub(crate) fn is_method(method: &str) -> bool {
+    METHODS.contains(&method)
+}
+
 /// The `tasks` server capability.
 pub(crate) fn capability() -> Value {
     json!({ "list": {}, "cancel": {}, "requests": { "tools": { "call": {} } } })
@@ -239,18 +247,12 @@ impl ReferenceServer {
         params: &Map<String, Value>,
         batch: Option<u64>,
     ) -> Option<Reply> {
-        if !offered(version) || self.scope.is_some() || !req.method.starts_with("tasks/") {
+        if !offered(version) || self.scope.is_some() || !is_method(&req.method) {
             return None;
         }
         let stuck = self.faults.has(Fault::TaskStatusStuck);
         if req.method == "tasks/list" {
             return Some(Reply::Now(self.list_tasks(now_ms, params, stuck)));
-        }
-        if !matches!(
-            req.method.as_str(),
-            "tasks/get" | "tasks/result" | "tasks/cancel"
-        ) {
-            return None;
         }
         let id = match params.get("taskId") {
             Some(Value::String(id)) => id.clone(),

@@ -106,6 +106,11 @@ fn tool_level_negotiation_is_enforced() {
     let echo = json!({ "name": "echo", "arguments": { "message": "x" }, "task": {} });
     assert_eq!(c.code("tools/call", echo), -32601);
     assert_eq!(c.code("tasks/get", json!({ "taskId": "nope" })), -32602);
+    // Malformed params of a task method are invalid params, not an unknown method.
+    for m in ["tasks/get", "tasks/result", "tasks/list", "tasks/cancel"] {
+        assert_eq!(c.code(m, json!([1])), -32602, "{m}");
+    }
+    assert_eq!(c.code("tasks/result", json!({ "taskId": 7 })), -32602);
 }
 
 pub fn plain_result(f: &[Fault]) -> bool {
