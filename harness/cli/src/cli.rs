@@ -133,6 +133,10 @@ pub struct ServerArgs {
     /// before it are extended to this (start-up is not response time)
     #[arg(long, default_value = "20s", value_parser = parse_duration)]
     pub startup_timeout: Duration,
+    /// Also run the scenarios of an opt-in extension: tasks, skills (repeatable).
+    /// Without it they are not applicable; their rules are never in the core totals
+    #[arg(long = "extension", value_name = "NAME", value_parser = parse_extension)]
+    pub extension: Vec<&'static str>,
     /// Treat SHOULD violations (warnings) as failures
     #[arg(long)]
     pub strict: bool,
@@ -390,6 +394,18 @@ pub struct ReferenceClientArgs {
 fn parse_version(s: &str) -> Result<Version, String> {
     s.parse()
         .map_err(|e: mcpspec_engine::UnknownVersion| e.to_string())
+}
+
+/// `--extension NAME`: a known opt-in extension.
+fn parse_extension(s: &str) -> Result<&'static str, String> {
+    mcpspec_engine::extension::extension(s)
+        .map(|e| e.name)
+        .ok_or_else(|| {
+            format!(
+                "unknown extension {s:?} (known: {})",
+                mcpspec_engine::extension::known()
+            )
+        })
 }
 
 /// `Name: value` of `--header`.

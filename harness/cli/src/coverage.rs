@@ -2,7 +2,10 @@
 //! the requirement catalogue the scenario corpus covers (see
 //! [`crate::requirements`] for what "covered" means), with the excluded and
 //! not-yet-covered counts, for both roles or one (`--role`). `--json` prints exactly
-//! `{"<version>": {"must_covered", "must_total", "should_covered", "should_total", "excluded"}}`.
+//! `{"<version>": {"must_covered", "must_total", "should_covered", "should_total", "excluded"}}`,
+//! and where a version has rules of an opt-in extension (tasks, skills) also
+//! `"extensions": {"<name>": {the same five counts}}` — those rules are never
+//! in the core counts.
 
 use std::fmt::Write as _;
 
@@ -28,18 +31,29 @@ pub fn run(args: CoverageArgs) -> Exit {
         args.spec_version.clone()
     };
     let role = args.role;
-    let per_version: Vec<(Version, Coverage)> = versions
+    type PerVersion = (Version, Coverage, Vec<(&'static str, Coverage)>);
+    let per_version: Vec<PerVersion> = versions
         .iter()
         .map(|v| {
             let mut rows = rows(*v, &scenarios);
             rows.retain(|r| binds(r.req.binds, role));
-            (*v, Coverage::of(&rows))
+            (*v, Coverage::of(&rows), Coverage::of_extensions(&rows))
         })
         .collect();
     if args.json {
         let doc: Map<String, Value> = per_version
             .iter()
-            .map(|(v, c)| (v.as_str().to_owned(), c.to_json()))
+            .map(|(v, c, ext)| {
+                let mut counts = c.to_json();
+                if !ext.is_empty() {
+                    let each: Map<String, Value> = ext
+                        .iter()
+                        .map(|(name, c)| ((*name).to_owned(), c.to_json()))
+                        .collect();
+                    counts["extensions"] = Value::Object(each);
+                }
+                (v.as_str().to_owned(), counts)
+            })
             .collect();
         return match serde_json::to_string_pretty(&Value::Object(doc)) {
             Ok(text) => emit(&(text + "\n")),
@@ -62,20 +76,36 @@ pub fn run(args: CoverageArgs) -> Exit {
     }
     let _ = writeln!(
         out,
-        "{:<12}  {:>10}  {:>10}  {:>10}  {:>8}  {:>15}",
+        "{:<18}  {:>10}  {:>10}  {:>10}  {:>8}  {:>15}",
         "version", "MUST", "SHOULD", "MAY", "excluded", "not yet covered"
     );
-    for (v, c) in &per_version {
+    let row = |out: &mut String, label: &str, c: &Coverage| {
         let _ = writeln!(
             out,
-            "{:<12}  {:>10}  {:>10}  {:>10}  {:>8}  {:>15}",
-            v.as_str(),
+            "{:<18}  {:>10}  {:>10}  {:>10}  {:>8}  {:>15}",
+            label,
             ratio(c.must_covered, c.must_total),
             ratio(c.should_covered, c.should_total),
             ratio(c.may_covered, c.may_total),
             c.excluded,
             c.not_yet_covered()
         );
+    };
+    for (v, c, _) in &per_version {
+        row(&mut out, v.as_str(), c);
+    }
+    let extensions: Vec<(&Version, &str, &Coverage)> = per_version
+        .iter()
+        .flat_map(|(v, _, ext)| ext.iter().map(move |(name, c)| (v, *name, c)))
+        .collect();
+    if !extensions.is_empty() {
+        let _ = writeln!(
+            out,
+            "\nopt-in extensions (run with --extension NAME; not in the totals above)"
+        );
+        for (v, name, c) in extensions {
+            row(&mut out, &format!("{v} {name}"), c);
+        }
     }
     let _ = writeln!(
         out,

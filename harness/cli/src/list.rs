@@ -126,6 +126,12 @@ fn human(out: &mut String, version: Version, rows: &[Row]) {
         );
         let _ = writeln!(out, "       {}", r.summary);
         let _ = writeln!(out, "       {}", r.url(version));
+        if let Some(name) = r.extension {
+            let _ = writeln!(
+                out,
+                "       extension: {name} (opt-in: --extension {name}; not in the core totals)"
+            );
+        }
         match row.status() {
             Status::Excluded(why) => {
                 let _ = writeln!(out, "       excluded: {why}");

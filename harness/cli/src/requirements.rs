@@ -83,6 +83,9 @@ impl Row {
         if let Some(profile) = self.req.profile {
             v["profile"] = json!(profile);
         }
+        if let Some(extension) = self.req.extension {
+            v["extension"] = json!(extension);
+        }
         v
     }
 }
@@ -180,11 +183,37 @@ pub struct Coverage {
 }
 
 impl Coverage {
-    /// Excluded requirements count in `excluded`, never in a total; rules
-    /// of a test profile (the official fixture's contract) count nowhere.
+    /// The core figure. Excluded requirements count in `excluded`, never in
+    /// a total; rules of a test profile (the official fixture's contract)
+    /// count nowhere; rules of an opt-in extension count only in
+    /// [`Coverage::of_extension`].
     pub fn of(rows: &[Row]) -> Coverage {
+        Coverage::count(
+            rows.iter()
+                .filter(|r| r.req.profile.is_none() && r.req.extension.is_none()),
+        )
+    }
+
+    /// The figure of the opt-in extension `name` alone (`None` when no
+    /// requirement of it applies among `rows`).
+    pub fn of_extension(rows: &[Row], name: &str) -> Option<Coverage> {
+        let mine = || rows.iter().filter(|r| r.req.extension == Some(name));
+        mine().next()?;
+        Some(Coverage::count(mine()))
+    }
+
+    /// The figure of every extension with a requirement among `rows`, in
+    /// [`mcpspec_engine::EXTENSIONS`] order.
+    pub fn of_extensions(rows: &[Row]) -> Vec<(&'static str, Coverage)> {
+        mcpspec_engine::EXTENSIONS
+            .iter()
+            .filter_map(|e| Some((e.name, Coverage::of_extension(rows, e.name)?)))
+            .collect()
+    }
+
+    fn count<'r>(rows: impl Iterator<Item = &'r Row>) -> Coverage {
         let mut c = Coverage::default();
-        for row in rows.iter().filter(|r| r.req.profile.is_none()) {
+        for row in rows {
             let covered = match row.status() {
                 Status::Excluded(_) => {
                     c.excluded += 1;
@@ -251,6 +280,43 @@ mod tests {
         assert_eq!(
             row(req, true).to_json(Version::V2025_11_25)["profile"],
             "fixture"
+        );
+    }
+
+    /// An extension rule (2025-11-25 tasks) counts in its extension's
+    /// figure, never in the core one.
+    #[test]
+    fn extension_rules_count_apart_from_the_core() {
+        let area = mcpspec_engine::catalogue::area_of("tasks.errors").expect("the tasks area");
+        let task = mcpspec_engine::lookup("tasks.errors").expect("catalogued");
+        let task_should = mcpspec_engine::lookup("tasks.list.paginated").expect("catalogued");
+        let spec = mcpspec_engine::lookup("ping.respond").expect("catalogued");
+        let row = |req: &'static Requirement, named: bool| Row {
+            req,
+            area,
+            scenarios: if named {
+                vec!["server/x".to_owned()]
+            } else {
+                Vec::new()
+            },
+            oracle: None,
+        };
+        let rows = [row(task, true), row(task_should, false), row(spec, false)];
+        let core = Coverage::of(&rows);
+        assert_eq!(
+            (core.must_covered, core.must_total, core.should_total),
+            (0, 1, 0)
+        );
+        let tasks = Coverage::of_extension(&rows, "tasks").expect("tasks rules apply");
+        assert_eq!(
+            (tasks.must_covered, tasks.must_total, tasks.should_total),
+            (1, 1, 1)
+        );
+        assert_eq!(Coverage::of_extension(&rows, "skills"), None);
+        assert_eq!(Coverage::of_extensions(&rows), vec![("tasks", tasks)]);
+        assert_eq!(
+            row(task, true).to_json(Version::V2025_11_25)["extension"],
+            "tasks"
         );
     }
 }

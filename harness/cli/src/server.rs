@@ -297,6 +297,7 @@ async fn run_as(args: ServerArgs, role: Role) -> Exit {
         fail_fast: args
             .fail_fast
             .then(|| fail_fast(args.strict, baseline.clone())),
+        extensions: args.extension.clone(),
     };
     let strict = args.strict;
     let redactions = match crate::diff::load_redactions(args.redactions.as_deref()) {

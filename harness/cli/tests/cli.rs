@@ -352,3 +352,57 @@ steps:
         assert!(stdout.contains(expected), "declared {declare}: {stdout}");
     }
 }
+
+/// Opt-in extensions: without `--extension` their cases are not applicable
+/// (with the reason), never run; with it they run; an unknown name is a
+/// usage error that lists the known ones.
+#[test]
+fn extension_scenarios_run_only_when_asked_for() {
+    let dir = temp_dir("extension");
+    let run = |extra: &[&str], name: &str| {
+        let json = dir.join(name);
+        let mut args = vec![
+            "server",
+            "--filter",
+            "server/tasks/",
+            "--json",
+            json.to_str().expect("utf-8 path"),
+        ];
+        args.extend(extra);
+        let out = mcpspec(&args);
+        let doc: Value = serde_json::from_str(&std::fs::read_to_string(&json).expect("written"))
+            .expect("valid JSON");
+        (out, doc)
+    };
+    let (off, doc) = run(&[], "off.json");
+    // Only extension cases selected, none enabled: a run that judged
+    // nothing, which is never a success (exit 3), as for any such run.
+    assert_eq!(off.status.code(), Some(3));
+    let results = doc["results"].as_array().expect("results");
+    assert!(!results.is_empty());
+    for r in results {
+        assert_eq!(r["outcome"], "not_applicable", "{r}");
+        assert!(
+            r["message"]
+                .as_str()
+                .is_some_and(|m| m.contains("--extension tasks")),
+            "{r}"
+        );
+    }
+    let (on, doc) = run(&["--extension", "tasks"], "on.json");
+    assert_eq!(
+        on.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&on.stdout)
+    );
+    assert_eq!(
+        doc["summary"]["passed"].as_u64(),
+        Some(results.len() as u64),
+        "every tasks case passes against the reference: {doc}"
+    );
+    let bad = mcpspec(&["server", "--extension", "nope"]);
+    assert_eq!(bad.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&bad.stderr);
+    assert!(stderr.contains("tasks, skills"), "{stderr}");
+}

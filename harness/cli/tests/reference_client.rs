@@ -43,9 +43,11 @@ fn clean_client_completes_its_workflow_against_the_reference_server_over_stdio()
         "prompts/get greet",
         "logging/setLevel info: ok",
         // The reference's own five tools and the conformance fixture's 13;
-        // test_sampling asks this client mid-call, which answers.
+        // test_sampling asks this client mid-call, which answers. The 19th,
+        // 2025-11-25's task-only `background`, is listed but not called:
+        // this client does not use tasks.
         "tools/call test_sampling: ok",
-        "workflow done: 18 tool(s) listed, 18 called",
+        "workflow done: 19 tool(s) listed, 18 called",
         "0 error answer(s), 0 unanswered",
     ] {
         assert_shows(&run, needle);
@@ -82,7 +84,7 @@ fn clean_client_over_streamable_http_and_legacy_sse() {
     let run = client(&["--timeout", "5s", "--url", &server.mcp()]);
     assert_eq!(run.code, Some(0), "{}", run.stderr);
     assert_shows(&run, "tools/call test_elicitation: ok");
-    assert_shows(&run, "workflow done: 18 tool(s) listed, 18 called");
+    assert_shows(&run, "workflow done: 19 tool(s) listed, 18 called");
     assert_shows(&run, "0 error answer(s), 0 unanswered");
 
     let sse = server.sse();

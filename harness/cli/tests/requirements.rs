@@ -54,20 +54,34 @@ fn coverage_json_has_every_version_with_exactly_the_documented_keys() {
         Version::ALL.map(|v| v.as_str()),
         "one key per version, oldest first"
     );
+    const COUNTS: [&str; 5] = [
+        "must_covered",
+        "must_total",
+        "should_covered",
+        "should_total",
+        "excluded",
+    ];
     for (version, c) in doc {
         let c = c.as_object().expect("counts");
         let keys: Vec<&str> = c.keys().map(String::as_str).collect();
-        assert_eq!(
-            keys,
-            [
-                "must_covered",
-                "must_total",
-                "should_covered",
-                "should_total",
-                "excluded"
-            ],
-            "{version}"
-        );
+        // Opt-in extensions, where a version has their rules, come apart.
+        let core: Vec<&str> = keys
+            .iter()
+            .copied()
+            .filter(|k| *k != "extensions")
+            .collect();
+        assert_eq!(core, COUNTS, "{version}");
+        if let Some(ext) = c.get("extensions") {
+            for (name, counts) in ext.as_object().expect("extensions by name") {
+                let keys: Vec<&str> = counts
+                    .as_object()
+                    .expect("counts")
+                    .keys()
+                    .map(String::as_str)
+                    .collect();
+                assert_eq!(keys, COUNTS, "{version} {name}");
+            }
+        }
         let n = |k: &str| c[k].as_u64().expect("a count");
         assert!(n("must_covered") <= n("must_total"), "{version}: {c:?}");
         assert!(n("should_covered") <= n("should_total"), "{version}: {c:?}");
@@ -82,6 +96,47 @@ fn coverage_json_has_every_version_with_exactly_the_documented_keys() {
     for v in Version::HANDSHAKE {
         assert!(doc[v.as_str()]["must_covered"].as_u64() > Some(10), "{v}");
     }
+}
+
+/// The 2025-11-25 tasks rules are the opt-in extension `tasks`: counted in
+/// its own figure, never in the core one; listed with their extension.
+#[test]
+fn extension_rules_count_apart_from_the_core() {
+    let doc = stdout_json(&mcpspec(&[
+        "coverage",
+        "--json",
+        "--spec-version",
+        "2025-11-25",
+    ]));
+    let tasks = &doc["2025-11-25"]["extensions"]["tasks"];
+    let n = |v: &Value, k: &str| v[k].as_u64().expect("a count");
+    assert!(n(tasks, "must_total") >= 10, "{doc}");
+    assert!(n(tasks, "must_covered") >= 5, "{doc}");
+    let docs = stdout_json(&mcpspec(&[
+        "list",
+        "--requirements",
+        "--json",
+        "--spec-version",
+        "2025-11-25",
+    ]));
+    let reqs = docs[0]["requirements"].as_array().expect("requirements");
+    let must_core = reqs
+        .iter()
+        .filter(|r| r["level"] == "must" && r.get("excluded").is_none())
+        .filter(|r| r.get("profile").is_none() && r.get("extension").is_none())
+        .count() as u64;
+    assert_eq!(must_core, n(&doc["2025-11-25"], "must_total"), "{doc}");
+    let errors = reqs
+        .iter()
+        .find(|r| r["id"] == "tasks.errors")
+        .expect("listed");
+    assert_eq!(errors["extension"], "tasks");
+    let text = mcpspec(&["coverage", "--spec-version", "2025-11-25"]);
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(
+        text.contains("opt-in extensions") && text.contains("2025-11-25 tasks"),
+        "{text}"
+    );
 }
 
 /// `--role` splits the figure: each role counts its own requirements and

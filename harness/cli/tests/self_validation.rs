@@ -21,6 +21,9 @@
 //! - `robustness/post-never-answered`: a server that accepts the connection
 //!   but never answers a POST ends each case in an error, not a hung run.
 //!
+//! - every run enables the opt-in extensions (`--extension tasks`,
+//!   `--extension skills`), so their scenarios are held to the same claims.
+//!
 //! Every run is the real binary against a real child process.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -67,6 +70,11 @@ fn run_http(transport: &str, faults: &[&str], extra: &[&str], tag: &str) -> RunR
     run_server(&args, &[], tag)
 }
 
+/// The opt-in extensions every self-validation run enables: their
+/// scenarios must pass against the clean reference and catch their faults
+/// like any other.
+const EXTENSIONS: [&str; 4] = ["--extension", "tasks", "--extension", "skills"];
+
 fn run_server(extra: &[&str], target: &[&str], tag: &str) -> RunResult {
     let json = scratch().join(format!("{tag}.json"));
     let mut cmd = Command::new(BIN);
@@ -74,7 +82,8 @@ fn run_server(extra: &[&str], target: &[&str], tag: &str) -> RunResult {
         .arg("--jobs")
         .arg("8")
         .arg("--json")
-        .arg(&json);
+        .arg(&json)
+        .args(EXTENSIONS);
     cmd.args(extra);
     if !target.is_empty() {
         cmd.arg("--").args(target);

@@ -7,6 +7,8 @@
 //! - [`level`]: MUST / SHOULD / MAY, and roles.
 //! - [`requirement`] / [`catalogue`]: the normative statements mcpspec checks,
 //!   will check, or knowingly leaves out, one file per area of the spec.
+//! - [`extension`]: the opt-in extensions (tasks, skills) whose rules run
+//!   only when asked for and count apart from the core totals.
 //! - [`ids`]: every requirement as a named static (`ids::PING_RESPOND`), the
 //!   only way code names one; [`lookup`] is for ids read from data.
 //! - [`session`]: per-session state for either role — lifecycle, request-id
@@ -22,6 +24,7 @@
 //! (crate `mcpspec-oracle`) are both thin layers over this crate.
 
 pub mod catalogue;
+pub mod extension;
 pub mod fuzzing;
 pub mod level;
 pub mod param_headers;
@@ -30,6 +33,7 @@ pub mod session;
 pub mod version;
 
 pub use catalogue::ids;
+pub use extension::{Extension, EXTENSIONS};
 pub use level::{Level, Role};
 pub use requirement::{lookup, Binds, Requirement};
 pub use session::{Direction, Session, Violation};

@@ -64,6 +64,12 @@ pub struct Requirement {
     /// when a target exposes those names, reported like any rule, and never
     /// counted in a coverage total (the specification does not say it).
     pub profile: Option<&'static str>,
+    /// `Some(name)`: a rule of an opt-in extension ([`crate::extension`]),
+    /// e.g. `tasks` — the experimental tasks of 2025-11-25, which the
+    /// specification marks experimental. Judged only by scenarios of that
+    /// extension, which run when the user asks for it, and counted apart
+    /// from the core coverage totals.
+    pub extension: Option<&'static str>,
 }
 
 impl Requirement {

@@ -206,6 +206,15 @@ pub enum Fault {
     // ── SEP-2243 custom headers (x-mcp-header, Mcp-Param-*) ─────────────
     HttpParamHeaderUnchecked,
     HttpParamHeaderNotDecoded,
+    // ── 2025-11-25 tasks (the opt-in extension `tasks`) ─────────────────
+    TaskPlainResult,
+    TaskStatusStuck,
+    TaskResultNoRelatedTask,
+    TaskUnknownIdInternalError,
+    TaskCancelTerminalAccepted,
+    TaskRequiredRunsPlain,
+    TasksListMissing,
+    TaskForbiddenAccepted,
 }
 
 /// The static description of a fault.
@@ -392,6 +401,14 @@ impl Fault {
         Fault::ElicitationUrlUndeclared,
         Fault::HttpParamHeaderUnchecked,
         Fault::HttpParamHeaderNotDecoded,
+        Fault::TaskPlainResult,
+        Fault::TaskStatusStuck,
+        Fault::TaskResultNoRelatedTask,
+        Fault::TaskUnknownIdInternalError,
+        Fault::TaskCancelTerminalAccepted,
+        Fault::TaskRequiredRunsPlain,
+        Fault::TasksListMissing,
+        Fault::TaskForbiddenAccepted,
     ];
 
     fn info(self) -> Info {
@@ -933,6 +950,39 @@ impl Fault {
                 "http-param-header-not-decoded", Must, &ids::HTTP_HEADER_SERVER_DECODES, "basic/transports/streamable-http#value-encoding",
                 "compares an Mcp-Param-* value in the Base64 sentinel form (=?base64?...?=) with the body without decoding it, so a correctly encoded value is refused with HTTP 400 and error -32020",
             ).only(HTTP),
+            // 2025-11-25 tasks: judged only under `--extension tasks`.
+            Fault::TaskPlainResult => info(
+                "task-plain-result", Must, &ids::TASKS_CREATE_RESULT, "basic/utilities/tasks#result-retrieval",
+                "at 2025-11-25, answers a task-augmented tools/call of its task tool with the tool's plain CallToolResult instead of a CreateTaskResult",
+            ),
+            Fault::TaskStatusStuck => info(
+                "task-status-stuck", Must, &ids::TASKS_STATUS_LIFECYCLE, "basic/utilities/tasks#task-status-lifecycle",
+                "at 2025-11-25, reports a completed task as working in tasks/get and tasks/list, even after tasks/result has returned its result",
+            ),
+            Fault::TaskResultNoRelatedTask => info(
+                "task-result-no-related-task", Must, &ids::TASKS_RELATED_TASK_META, "basic/utilities/tasks#associating-task-related-messages",
+                "at 2025-11-25, leaves the io.modelcontextprotocol/related-task metadata out of its tasks/result responses",
+            ),
+            Fault::TaskUnknownIdInternalError => info(
+                "task-unknown-id-internal-error", Must, &ids::TASKS_ERRORS, "basic/utilities/tasks#protocol-errors",
+                "at 2025-11-25, answers tasks/get, tasks/result and tasks/cancel for an unknown taskId with -32603 instead of -32602",
+            ),
+            Fault::TaskCancelTerminalAccepted => info(
+                "task-cancel-terminal-accepted", Must, &ids::TASKS_ERRORS, "basic/utilities/tasks#task-cancellation",
+                "at 2025-11-25, answers tasks/cancel of a completed task with the task instead of -32602",
+            ),
+            Fault::TaskRequiredRunsPlain => info(
+                "task-required-runs-plain", Must, &ids::TASKS_TOOL_LEVEL_REQUIRED_ERROR, "basic/utilities/tasks#tool-level-negotiation",
+                "at 2025-11-25, runs a plain (not task-augmented) call of its tool whose taskSupport is required instead of answering -32601",
+            ),
+            Fault::TasksListMissing => info(
+                "tasks-list-missing", Must, &ids::TASKS_LIST_CONSISTENT, "basic/utilities/tasks#task-listing",
+                "at 2025-11-25, answers tasks/list with an empty list although it has tasks that tasks/get returns",
+            ),
+            Fault::TaskForbiddenAccepted => info(
+                "task-forbidden-accepted", Should, &ids::TASKS_TOOL_LEVEL_FORBIDDEN_ERROR, "basic/utilities/tasks#tool-level-negotiation",
+                "at 2025-11-25, creates a task for a task-augmented call of a tool without taskSupport instead of answering -32601",
+            ),
         }
     }
 

@@ -78,11 +78,13 @@ impl ReferenceServer {
         let params = match params_object(req.params.as_ref()) {
             Ok(p) => p,
             Err(e) => {
-                return Reply::Now(Err(if is_known(&req.method) {
+                let known = is_known(&req.method)
+                    || (crate::tasks::offered(version) && crate::tasks::is_method(&req.method));
+                return Reply::Now(Err(if known {
                     e
                 } else {
                     RpcError::method_not_found(&req.method)
-                }))
+                }));
             }
         };
         let refused = match req.method.as_str() {
@@ -95,6 +97,9 @@ impl ReferenceServer {
             // The `*-list-refused` faults: a declared list method answered with an error.
             let message = format!("{} is unavailable", req.method);
             return Reply::Now(Err(RpcError::new(-32603, message)));
+        }
+        if let Some(reply) = self.task_request(now_ms, version, req, &params, batch) {
+            return reply;
         }
         if req.method.ends_with("/list") {
             // Something for a client that asked for debug logs to see.
@@ -224,6 +229,9 @@ impl ReferenceServer {
             Ok(n) => n,
             Err(e) => return Reply::Now(Err(e)),
         };
+        if let Some(r) = self.task_call(now_ms, version, name, params) {
+            return Reply::Now(r);
+        }
         let args = match params.get("arguments") {
             None if self.faults.has(Fault::RequireArguments) => {
                 return Reply::Now(Err(RpcError::invalid_params(

@@ -64,6 +64,7 @@ mod prompts;
 mod resources;
 pub mod server;
 mod stateless;
+mod tasks;
 mod timers;
 mod tools;
 

@@ -85,6 +85,8 @@ pub struct ReferenceServer {
     pub(crate) counter_next: Option<u64>,
     /// In-flight `slow` tool calls, in arrival order.
     pub(crate) calls: Vec<SlowCall>,
+    /// 2025-11-25 tasks (the opt-in extension `tasks`).
+    pub(crate) tasks: crate::tasks::Tasks,
     /// Open `subscriptions/listen` streams (2026-07-28), in arrival order.
     pub(crate) listens: Vec<Listen>,
     /// Batches waiting for deferred answers.
@@ -127,6 +129,7 @@ impl ReferenceServer {
             subscriptions: BTreeSet::new(),
             counter_next: None,
             calls: Vec::new(),
+            tasks: crate::tasks::Tasks::default(),
             listens: Vec::new(),
             batches: Vec::new(),
             next_batch: 0,
@@ -200,6 +203,7 @@ impl ReferenceServer {
         }
         let mut out = Outbox::new(self.faults);
         self.run_timers(now_ms, &mut out);
+        self.run_task_timers(now_ms, &mut out);
         self.finish(out)
     }
 
@@ -208,7 +212,11 @@ impl ReferenceServer {
         if self.exited {
             return None;
         }
-        self.timers_deadline()
+        let tasks = self.tasks.deadline();
+        match (self.timers_deadline(), tasks) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
     }
 
     /// stdin closed: the client is gone, so the server exits (0).
@@ -467,6 +475,9 @@ impl ReferenceServer {
         }
         if version.has_completions_capability() {
             caps["completions"] = json!({});
+        }
+        if crate::tasks::offered(version) {
+            caps["tasks"] = crate::tasks::capability();
         }
         let mut result = json!({ "protocolVersion": announced, "capabilities": caps });
         if !self.faults.has(Fault::MissingServerInfo) {

@@ -135,6 +135,9 @@ pub(crate) fn definitions(version: Version, faults: FaultSet) -> Vec<Value> {
     }
     // The official conformance fixture's tools follow the reference's own.
     tools.extend(crate::fixtures::tool_definitions(version, faults));
+    if crate::tasks::offered(version) {
+        tools.push(crate::tasks::definition());
+    }
     if version >= Version::V2026_07_28 {
         tools.push(region_echo());
         tools.push(crate::stateless::roots::definition());

@@ -49,6 +49,9 @@ pub struct RunConfig {
     /// `--fail-fast`: the first finished case this calls a failure stops
     /// the run (no case starts any more, the running ones are cancelled).
     pub fail_fast: Option<FailFast>,
+    /// The opt-in extensions asked for (`--extension`): a case of any other
+    /// extension is not applicable, and is not even probed for.
+    pub extensions: Vec<&'static str>,
 }
 
 /// Which finished case stops a `--fail-fast` run (the caller's rule: the
@@ -122,7 +125,11 @@ pub async fn run_until(
     let mut versions: Vec<Version> = if cfg.case.target.is_client() || cfg.offers.is_some() {
         Vec::new()
     } else {
-        cases.iter().map(|c| c.version).collect()
+        cases
+            .iter()
+            .filter(|c| extension_off(c, &cfg.extensions).is_none())
+            .map(|c| c.version)
+            .collect()
     };
     versions.sort();
     versions.dedup();
@@ -177,7 +184,9 @@ pub async fn run_until(
         cases
     };
     for case in cases {
-        if let Some(outcome) = outcome_before_run(case.version, &offers) {
+        let before = extension_off(&case, &cfg.extensions)
+            .or_else(|| outcome_before_run(case.version, &offers));
+        if let Some(outcome) = before {
             let result = skipped(&case, outcome);
             emit(
                 reporters,
@@ -329,6 +338,17 @@ pub fn outcome_before_run(version: Version, offers: &BTreeMap<Version, Offer>) -
             reason: format!("the target completed no {version} handshake: {why}"),
         }),
     }
+}
+
+/// Not applicable, when `case` belongs to an opt-in extension that is not
+/// among `enabled`: its rules are judged only when the user asks for them.
+pub fn extension_off(case: &Case, enabled: &[&str]) -> Option<Outcome> {
+    let name = case.scenario.extension?;
+    (!enabled.contains(&name)).then(|| Outcome::NotApplicable {
+        reason: format!(
+            "a case of the opt-in extension {name:?}, which is not enabled (run with --extension {name})"
+        ),
+    })
 }
 
 /// The result of a case that did not run, with `outcome`.

@@ -157,6 +157,10 @@ fn shape(s: Shape) -> Value {
             let names: Vec<&str> = SessionMode::ALL.iter().map(|m| m.as_str()).collect();
             json!({ "enum": names })
         }
+        Shape::Extension => {
+            let names: Vec<&str> = mcpspec_engine::EXTENSIONS.iter().map(|e| e.name).collect();
+            json!({ "enum": names })
+        }
         Shape::CapabilityPaths => json!({
             "type": "array",
             "items": {

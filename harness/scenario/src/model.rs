@@ -31,6 +31,10 @@ pub struct Scenario {
     /// the client of a server under test (`{}` when not given): in
     /// `initialize`, and in the `_meta` of every 2026-07-28 request.
     pub client_capabilities: serde_json::Value,
+    /// `Some(name)`: the scenario judges the rules of an opt-in extension
+    /// ([`mcpspec_engine::extension`]); its cases run only when the user
+    /// asks for that extension, and it names only that extension's rules.
+    pub extension: Option<&'static str>,
     pub timeout: Option<Duration>,
     pub notes: Option<String>,
     pub steps: Vec<Step>,

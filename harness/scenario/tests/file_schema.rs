@@ -226,6 +226,11 @@ fn accepted() -> Vec<(&'static str, String)> {
         ("fresh session", scenario("session: fresh\n", "  - send: { method: initialize, params: { protocolVersion: \"${version}\" } }\n")),
         ("empty requires", scenario("requires: {}\n", "  - sleep: 1ms\n")),
         (
+            "an opt-in extension's scenario",
+            scenario("extension: tasks\nversions: [2025-11-25]\n", "  - sleep: 1ms\n")
+                .replace("[jsonrpc.message.valid]", "[tasks.errors]"),
+        ),
+        (
             "client capabilities and a reply to the server's request",
             scenario(
                 "client_capabilities: { sampling: {}, elicitation: { form: {} } }\n",
@@ -348,6 +353,7 @@ fn rejected() -> Vec<(&'static str, String)> {
     let ok = "  - sleep: 1ms\n";
     vec![
         ("unknown top-level key", scenario("owner: me\n", ok)),
+        ("unknown extension", scenario("extension: bogus\n", ok)),
         (
             "unknown step kind",
             scenario("", "  - sned: { method: ping }\n"),

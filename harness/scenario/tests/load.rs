@@ -620,3 +620,54 @@ fn expect_silence_can_name_a_notification_and_its_params() {
     );
     assert!(msg.contains("contradict"), "{msg}");
 }
+
+/// An extension's scenario names only that extension's rules, and no other
+/// scenario names them; the name must be a known extension. Each error
+/// points at the offending node.
+#[test]
+fn extension_scenarios_keep_to_their_extension() {
+    let file = |top: &str, reqs: &str, steps: &str| {
+        format!("id: server/x\ntitle: t\nrequirements: [{reqs}]\nlevel: must\nversions: [2025-11-25]\n{top}steps:\n{steps}")
+    };
+    let sleep = "  - sleep: 1ms\n";
+    let ok = parse("x.yaml", &file("extension: tasks\n", "tasks.errors", sleep))
+        .expect("an extension scenario naming its own rule");
+    assert_eq!(ok.extension, Some("tasks"));
+    assert_eq!(
+        parse("x.yaml", &file("", "ping.respond", sleep))
+            .expect("a core scenario")
+            .extension,
+        None
+    );
+    let cases: &[(String, (usize, usize), &str)] = &[
+        (
+            file("", "tasks.errors", sleep),
+            (3, 16),
+            "belongs to the opt-in extension \"tasks\"",
+        ),
+        (
+            file("extension: tasks\n", "ping.respond", sleep),
+            (3, 16),
+            "is a core rule",
+        ),
+        (
+            file(
+                "extension: tasks\n",
+                "tasks.errors",
+                "  - sleep: 1ms\n    requirement: ping.respond\n",
+            ),
+            (9, 18),
+            "is a core rule",
+        ),
+        (
+            file("extension: bogus\n", "ping.respond", sleep),
+            (6, 12),
+            "unknown extension \"bogus\" (known: tasks, skills)",
+        ),
+    ];
+    for (text, at, needle) in cases {
+        let e = parse("x.yaml", text).expect_err("refused");
+        assert!(e.message.contains(needle), "{text}: {e}");
+        assert_eq!((e.line, e.column), *at, "{text}: {e}");
+    }
+}

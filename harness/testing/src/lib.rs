@@ -104,6 +104,7 @@ pub struct Suite {
     max_line: usize,
     strict: bool,
     jobs: Option<usize>,
+    extensions: Vec<&'static str>,
 }
 
 /// Why no trials could be made; the text says who is at fault.
@@ -151,6 +152,7 @@ impl Suite {
             max_line: mcpspec_wire::DEFAULT_MAX_LINE,
             strict: false,
             jobs: None,
+            extensions: Vec::new(),
         }
     }
 
@@ -213,6 +215,16 @@ impl Suite {
         self
     }
 
+    /// Also run the cases of the opt-in extension `name` (`tasks`, `skills`:
+    /// `--extension`); without it they are ignored as not applicable. An
+    /// unknown name is ignored too: no scenario carries it.
+    pub fn extension(mut self, name: &str) -> Suite {
+        if let Some(e) = mcpspec_engine::extension::extension(name) {
+            self.extensions.push(e.name);
+        }
+        self
+    }
+
     /// Fail the trials of cases that broke SHOULD rules too (`--strict`).
     pub fn strict(mut self, strict: bool) -> Suite {
         self.strict = strict;
@@ -248,7 +260,12 @@ impl Suite {
         let mut versions: Vec<Version> = cases.iter().map(|c| c.version).collect();
         versions.sort();
         versions.dedup();
-        let shared = Arc::new(Shared::new(self.case_config(), versions, self.strict));
+        let shared = Arc::new(Shared::new(
+            self.case_config(),
+            versions,
+            self.strict,
+            self.extensions.clone(),
+        ));
         Ok(cases
             .into_iter()
             .map(|case| {

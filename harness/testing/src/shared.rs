@@ -33,16 +33,24 @@ pub(crate) struct Shared {
     /// The versions of the planned cases: what the probe asks about.
     versions: Vec<Version>,
     strict: bool,
+    /// The opt-in extensions whose cases run.
+    extensions: Vec<&'static str>,
     runtime: OnceLock<Result<Runtime, String>>,
     offers: OnceLock<BTreeMap<Version, Offer>>,
 }
 
 impl Shared {
-    pub(crate) fn new(cfg: CaseConfig, versions: Vec<Version>, strict: bool) -> Shared {
+    pub(crate) fn new(
+        cfg: CaseConfig,
+        versions: Vec<Version>,
+        strict: bool,
+        extensions: Vec<&'static str>,
+    ) -> Shared {
         Shared {
             cfg,
             versions,
             strict,
+            extensions,
             runtime: OnceLock::new(),
             offers: OnceLock::new(),
         }
@@ -52,7 +60,7 @@ impl Shared {
     pub(crate) fn play(&self, case: &Case) -> Result<Completion, Failed> {
         let rt = self.runtime()?;
         let offers = self.offers.get_or_init(|| rt.block_on(self.probe_all()));
-        let result = match verdict::before_run(case, offers) {
+        let result = match verdict::before_run(case, offers, &self.extensions) {
             Some(skipped) => skipped,
             None => rt.block_on(run_case(case, &self.cfg)),
         };

@@ -17,7 +17,7 @@ use std::collections::BTreeMap;
 
 use libtest_mimic::{Completion, Failed};
 use mcpspec_engine::Version;
-use mcpspec_runner::run::{outcome_before_run, skipped, Offer};
+use mcpspec_runner::run::{extension_off, outcome_before_run, skipped, Offer};
 use mcpspec_runner::{Case, CaseResult, Outcome};
 
 /// How much of the transcript a failure shows (as the human report does):
@@ -26,9 +26,16 @@ const EXCERPT_LINES: usize = 12;
 const EXCERPT_WIDTH: usize = 400;
 
 /// The result of a case the probe already decided, if it did (the runner's
-/// own rule, so the CLI and a trial agree).
-pub(crate) fn before_run(case: &Case, offers: &BTreeMap<Version, Offer>) -> Option<CaseResult> {
-    outcome_before_run(case.version, offers).map(|o| skipped(case, o))
+/// own rule, so the CLI and a trial agree); a case of an opt-in extension
+/// not among `extensions` is not applicable.
+pub(crate) fn before_run(
+    case: &Case,
+    offers: &BTreeMap<Version, Offer>,
+    extensions: &[&str],
+) -> Option<CaseResult> {
+    extension_off(case, extensions)
+        .or_else(|| outcome_before_run(case.version, offers))
+        .map(|o| skipped(case, o))
 }
 
 /// The trial's outcome for a case's result.
@@ -128,6 +135,7 @@ mod tests {
         let mut r = before_run(
             &case(Version::V2025_06_18),
             &[(Version::V2025_06_18, Offer::Other("x".into()))].into(),
+            &[],
         )
         .unwrap();
         r.outcome = outcome;
@@ -159,7 +167,7 @@ mod tests {
             (Version::V2025_11_25, Offer::Supported),
         ]
         .into();
-        let r = before_run(&case(Version::V2025_06_18), &offers).unwrap();
+        let r = before_run(&case(Version::V2025_06_18), &offers, &[]).unwrap();
         match judge(&r, false) {
             Ok(Completion::Ignored {
                 reason: Some(reason),
@@ -169,7 +177,7 @@ mod tests {
             }
             _ => panic!("expected an ignored trial"),
         }
-        assert!(before_run(&case(Version::V2025_11_25), &offers).is_none());
+        assert!(before_run(&case(Version::V2025_11_25), &offers, &[]).is_none());
     }
 
     #[test]
@@ -185,7 +193,7 @@ mod tests {
             ),
         ]
         .into();
-        let r = before_run(&case(Version::V2025_06_18), &offers).unwrap();
+        let r = before_run(&case(Version::V2025_06_18), &offers, &[]).unwrap();
         let failed = judge(&r, false).err().unwrap();
         let msg = failed.message().unwrap();
         assert!(
@@ -201,7 +209,7 @@ mod tests {
             (Version::V2025_11_25, Offer::Supported),
         ]
         .into();
-        let r = before_run(&case(Version::V2025_06_18), &offers).unwrap();
+        let r = before_run(&case(Version::V2025_06_18), &offers, &[]).unwrap();
         assert!(matches!(judge(&r, false), Ok(Completion::Ignored { .. })));
     }
 

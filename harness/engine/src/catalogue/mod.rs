@@ -58,17 +58,18 @@
 //! | [`server`] | tools, resources, prompts, content |
 //! | [`client`] | roots, sampling, elicitation |
 //! | [`authorization`] | authorization (out of scope: every entry is excluded) |
+//! | [`tasks`] | 2025-11-25 tasks (experimental: the opt-in extension `tasks`) |
 //! | [`fixture`] | the official conformance fixture's contract (a profile, not the spec) |
 
 use crate::requirement::Requirement;
 
 /// Builds a [`Requirement`]:
-/// `req!(id, level, binds, since, until, section, summary [, not_in = &[..]] [, excluded = "reason"] [, profile = "name"])`.
+/// `req!(id, level, binds, since, until, section, summary [, not_in = &[..]] [, excluded = "reason"] [, profile = "name"] [, extension = "name"])`.
 macro_rules! req {
     (@opt) => { None };
     (@opt $why:expr) => { Some($why) };
     ($id:literal, $level:expr, $binds:ident, $since:expr, $until:expr, $section:literal, $summary:literal
-        $(, not_in = $not_in:expr)? $(, excluded = $why:expr)? $(, profile = $profile:expr)? $(,)?) => {
+        $(, not_in = $not_in:expr)? $(, excluded = $why:expr)? $(, profile = $profile:expr)? $(, extension = $ext:expr)? $(,)?) => {
         $crate::requirement::Requirement {
             id: $id,
             level: $level,
@@ -80,6 +81,7 @@ macro_rules! req {
             not_in: req!(@not_in $($not_in)?),
             excluded: req!(@opt $($why)?),
             profile: req!(@opt $($profile)?),
+            extension: req!(@opt $($ext)?),
         }
     };
     (@not_in) => { &[] };
@@ -93,7 +95,7 @@ macro_rules! req {
 /// `-` both becoming `_`; a test generated with the area checks it.
 macro_rules! entries {
     ($($name:ident = req!($id:literal, $level:expr, $binds:ident, $since:expr, $until:expr, $section:literal, $summary:literal
-        $(, not_in = $not_in:expr)? $(, excluded = $why:expr)? $(, profile = $profile:expr)? $(,)?)),* $(,)?) => {
+        $(, not_in = $not_in:expr)? $(, excluded = $why:expr)? $(, profile = $profile:expr)? $(, extension = $ext:expr)? $(,)?)),* $(,)?) => {
         /// The area's requirements, one static each, named after its id.
         pub mod ids {
             use super::*;
@@ -101,7 +103,7 @@ macro_rules! entries {
                 #[doc = concat!("`", $id, "`: ", $summary)]
                 pub static $name: $crate::requirement::Requirement = req!(
                     $id, $level, $binds, $since, $until, $section, $summary
-                    $(, not_in = $not_in)? $(, excluded = $why)? $(, profile = $profile)?
+                    $(, not_in = $not_in)? $(, excluded = $why)? $(, profile = $profile)? $(, extension = $ext)?
                 );
             )*
         }
@@ -128,6 +130,7 @@ pub mod fixture;
 pub mod lifecycle;
 pub mod server;
 pub mod stateless;
+pub mod tasks;
 pub mod transports;
 pub mod utilities;
 
@@ -144,6 +147,7 @@ pub mod ids {
     pub use super::lifecycle::ids::*;
     pub use super::server::ids::*;
     pub use super::stateless::ids::*;
+    pub use super::tasks::ids::*;
     pub use super::transports::ids::*;
     pub use super::utilities::ids::*;
 }
@@ -216,6 +220,11 @@ pub static AREAS: &[Area] = &[
         key: "client",
         title: "Client features: roots, sampling, elicitation",
         entries: client::ENTRIES,
+    },
+    Area {
+        key: "tasks",
+        title: "Tasks (extension `tasks`, opt-in): task-augmented requests, experimental at 2025-11-25",
+        entries: tasks::ENTRIES,
     },
     Area {
         key: "fixture",

@@ -3,7 +3,7 @@
 //! time (each waits for its answer, or its timeout, before the next).
 //!
 //! ```text
-//!   ping ─► tools/list (every page) ─► tools/call each tool
+//!   ping ─► tools/list (every page) ─► tools/call each tool (not task-only ones)
 //!        ─► resources/list (every page) ─► resources/templates/list (every page)
 //!        ─► resources/read each resource ─► subscribe + unsubscribe the first
 //!        ─► prompts/list (every page) ─► prompts/get each prompt
@@ -481,8 +481,14 @@ pub(crate) fn label(job: &Job, call: &Call) -> String {
 }
 
 /// A `tools/call` for a listed tool (none when the entry has no name).
+/// None for a tool that runs only as a task (2025-11-25
+/// `execution.taskSupport: "required"`): this client does not use tasks, and
+/// calling such a tool without one is what the specification forbids.
 fn tool_call(tool: &Value) -> Option<Job> {
     let name = tool.get("name")?.as_str()?.to_owned();
+    if tool.pointer("/execution/taskSupport") == Some(&Value::from("required")) {
+        return None;
+    }
     Some(Job::CallTool {
         name,
         arguments: Value::Object(arguments_for(tool.get("inputSchema"))),

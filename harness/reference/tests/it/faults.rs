@@ -8,6 +8,7 @@ use crate::input_required as mrtr;
 use crate::message_detectors as said;
 use crate::stateless_detectors as stateless;
 use crate::support::{exit_code, json_lines, methods, slow_call, split_response, writes, Client};
+use crate::tasks;
 use mcpspec_reference::{Fault, Transport};
 use serde_json::{json, Value};
 
@@ -280,6 +281,14 @@ fn detector(fault: Fault) -> Detector {
         Fault::PageScopeVaries => said::page_scope_varies,
         Fault::SamplingToolsUngated => said::sampling_tools_ungated,
         Fault::ElicitationUrlUndeclared => said::elicitation_url_undeclared,
+        Fault::TaskPlainResult => tasks::plain_result,
+        Fault::TaskStatusStuck => tasks::status_stuck,
+        Fault::TaskResultNoRelatedTask => tasks::result_no_related_task,
+        Fault::TaskUnknownIdInternalError => tasks::unknown_id_internal_error,
+        Fault::TaskCancelTerminalAccepted => tasks::cancel_terminal_accepted,
+        Fault::TaskRequiredRunsPlain => tasks::required_runs_plain,
+        Fault::TasksListMissing => tasks::list_missing,
+        Fault::TaskForbiddenAccepted => tasks::forbidden_accepted,
         // Carried out by the HTTP driver (`mcpspec-reference-http`, whose tests
         // detect them); `http_faults_leave_the_sans_io_server_alone` below.
         Fault::HttpUnknownSession400
@@ -556,6 +565,8 @@ fn blinds(on: Fault, other: Fault) -> bool {
     );
     // These change how every line reads; the test client cannot follow.
     matches!(on, EmbeddedNewlines | StdoutNoise | StringifyIds)
+        // Every -32602 becomes -32603, an unknown taskId's included.
+        || (on == InvalidParamsCode && other == TaskUnknownIdInternalError)
         || (matches!(on, HangOnCall | ExitOnCall) && calls_a_tool)
         || (on == ExitOnMalformed && other == ParseErrorId)
         // These detectors walk a list to its end.
@@ -690,4 +701,12 @@ fault_tests! {
     page_scope_varies => PageScopeVaries,
     sampling_tools_ungated => SamplingToolsUngated,
     elicitation_url_undeclared => ElicitationUrlUndeclared,
+    task_plain_result => TaskPlainResult,
+    task_status_stuck => TaskStatusStuck,
+    task_result_no_related_task => TaskResultNoRelatedTask,
+    task_unknown_id_internal_error => TaskUnknownIdInternalError,
+    task_cancel_terminal_accepted => TaskCancelTerminalAccepted,
+    task_required_runs_plain => TaskRequiredRunsPlain,
+    tasks_list_missing => TasksListMissing,
+    task_forbidden_accepted => TaskForbiddenAccepted,
 }

@@ -50,7 +50,8 @@ fn page_size_comes_from_the_config() {
         faults: vec![],
     });
     c.init("2025-11-25");
-    assert_eq!(c.list_all("tools/list", "tools").1, 18);
+    // 2025-11-25 adds the task-only `background` tool (extension `tasks`).
+    assert_eq!(c.list_all("tools/list", "tools").1, 19);
 }
 
 #[test]

@@ -21,4 +21,5 @@ mod prompts;
 mod resources;
 mod stateless;
 mod stateless_detectors;
+mod tasks;
 mod tools;

@@ -3,7 +3,7 @@
 
 use crate::fault_detectors::{is_base64, media};
 use crate::support::{slow_call, Client, VERSIONS};
-use serde_json::json;
+use serde_json::{json, Value};
 
 #[test]
 fn the_media_prompt_offers_what_each_version_defines() {
@@ -81,7 +81,15 @@ fn tools_have_titles_and_annotations_where_the_version_has_them() {
         let (tools, _) = c.list_all("tools/list", "tools");
         // The reference's own tools; the conformance fixture's that follow
         // them carry neither (the official fixture has none).
-        let (own, fixture) = tools.split_at(5);
+        let (own, rest) = tools.split_at(5);
+        // 2025-11-25's task-only tool (extension `tasks`) is the
+        // reference's own, after the fixture's, with a title and annotations.
+        let (task_only, fixture): (Vec<&Value>, Vec<&Value>) =
+            rest.iter().partition(|t| t["name"] == "background");
+        assert_eq!(task_only.len(), usize::from(v == "2025-11-25"), "{v}");
+        assert!(task_only
+            .iter()
+            .all(|t| t["title"].is_string() && t["annotations"]["readOnlyHint"] == true));
         assert!(fixture
             .iter()
             .all(|t| t.get("title").is_none() && t.get("annotations").is_none()));

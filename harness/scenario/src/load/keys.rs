@@ -101,6 +101,8 @@ pub(crate) enum Shape {
     /// `all` or a list of transports.
     Transports,
     Session,
+    /// The name of an opt-in extension ([`mcpspec_engine::EXTENSIONS`]).
+    Extension,
     /// A list of dotted capability paths.
     CapabilityPaths,
     /// `250ms`, `2s`, `1m`.
@@ -213,6 +215,11 @@ pub(crate) static TOP: MapDef = MapDef {
             "client_capabilities",
             "Server scenarios: the capabilities the harness declares as the client (initialize, 2026-07-28 _meta); default {}",
             Shape::Object,
+        ),
+        opt(
+            "extension",
+            "An opt-in extension (tasks, skills): the cases run only under --extension NAME",
+            Shape::Extension,
         ),
         opt(
             "timeout",

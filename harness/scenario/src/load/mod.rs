@@ -85,6 +85,7 @@ fn scenario(ctx: &Ctx, root: &Node) -> Result<Scenario, ScenarioError> {
         None => serde_json::Value::Object(serde_json::Map::new()),
         Some(n) => client_capabilities(ctx, id, n)?,
     };
+    let extension = f.take("extension").map(|n| extension(ctx, n)).transpose()?;
     let timeout = f
         .take("timeout")
         .map(|n| ctx.duration(n, "`timeout`"))
@@ -97,7 +98,7 @@ fn scenario(ctx: &Ctx, root: &Node) -> Result<Scenario, ScenarioError> {
     let steps_node = f.require(ctx, "steps", what)?;
     f.finish(ctx, "the scenario", &keys::TOP.names())?;
     for (id, at) in &named {
-        requirements::check(ctx, *at, id, &versions)?;
+        requirements::check(ctx, *at, id, &versions, extension)?;
     }
     let requirements = named.into_iter().map(|(id, _)| id.to_owned()).collect();
     let step_nodes = ctx.seq(steps_node, "`steps`")?;
@@ -107,7 +108,7 @@ fn scenario(ctx: &Ctx, root: &Node) -> Result<Scenario, ScenarioError> {
     let mut labels = Vec::new();
     let steps = step_nodes
         .iter()
-        .map(|n| steps::step(ctx, n, &versions, &mut labels))
+        .map(|n| steps::step(ctx, n, &versions, extension, &mut labels))
         .collect::<Result<Vec<_>, _>>()?;
     check_http_only(ctx, &steps, &transports, &requires, requires_at)?;
     check_role(ctx, id, &steps)?;
@@ -122,6 +123,7 @@ fn scenario(ctx: &Ctx, root: &Node) -> Result<Scenario, ScenarioError> {
         session,
         requires,
         client_capabilities,
+        extension,
         timeout,
         notes,
         steps,
@@ -172,6 +174,20 @@ fn requirement_list<'n>(ctx: &Ctx, node: &'n Node) -> Result<Vec<(&'n str, Pos)>
         out.push((id, item.at));
     }
     Ok(out)
+}
+
+/// `extension:` — the name of a known opt-in extension.
+fn extension(ctx: &Ctx, node: &Node) -> Result<&'static str, ScenarioError> {
+    let known = mcpspec_engine::extension::known();
+    let text = ctx.str(node, &format!("`extension` ({known})"))?;
+    mcpspec_engine::extension::extension(text)
+        .map(|e| e.name)
+        .ok_or_else(|| {
+            ctx.err(
+                node.at,
+                format!("unknown extension {text:?} (known: {known})"),
+            )
+        })
 }
 
 fn session(ctx: &Ctx, node: &Node) -> Result<SessionMode, ScenarioError> {

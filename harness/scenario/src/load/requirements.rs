@@ -1,7 +1,9 @@
 //! Requirement ids against the catalogue: every id a scenario names (in
 //! `requirements:` or a step's `requirement:`) is in the engine's requirement
 //! catalogue ([`mcpspec_engine::lookup`]) and applies to at least one version
-//! the scenario, or the step naming it, runs at.
+//! the scenario, or the step naming it, runs at; and that a scenario of an
+//! opt-in extension names only that extension's rules, any other scenario
+//! none (an extension's rules are judged only when the user asks for it).
 //!
 //! The check runs while the file is built, at the node that names the id, so
 //! the error points at the id itself; every consumer of the loader (the CLI,
@@ -13,12 +15,14 @@ use crate::yaml::Pos;
 use mcpspec_engine::Version;
 
 /// `id`, written at `at`, names a catalogued requirement that applies to at
-/// least one of `versions` (those the scenario or the step runs at).
+/// least one of `versions` (those the scenario or the step runs at), and
+/// belongs to the scenario's `extension` (none: to the core).
 pub(super) fn check(
     ctx: &Ctx,
     at: Pos,
     id: &str,
     versions: &[Version],
+    extension: Option<&str>,
 ) -> Result<(), ScenarioError> {
     let problem = match mcpspec_engine::lookup(id) {
         None => format!(
@@ -30,6 +34,15 @@ pub(super) fn check(
             join(versions),
             join(&r.versions().collect::<Vec<_>>())
         ),
+        Some(r) if r.extension != extension => match (r.extension, extension) {
+            (Some(theirs), _) => format!(
+                "requirement {id:?} belongs to the opt-in extension {theirs:?}: only a scenario with `extension: {theirs}` may name it"
+            ),
+            (None, Some(mine)) => format!(
+                "requirement {id:?} is a core rule: a scenario of the extension {mine:?} names only that extension's rules"
+            ),
+            (None, None) => return Ok(()),
+        },
         Some(_) => return Ok(()),
     };
     Err(ctx.err(at, problem))

@@ -27,6 +27,7 @@ pub(super) fn step(
     ctx: &Ctx,
     node: &Node,
     scenario_versions: &[Version],
+    extension: Option<&str>,
     labels: &mut Vec<String>,
 ) -> Result<Step, ScenarioError> {
     let mut f = ctx.map(node, "a step")?;
@@ -104,7 +105,7 @@ pub(super) fn step(
             .copied()
             .filter(|v| versions.as_ref().is_none_or(|vs| vs.contains(v)))
             .collect();
-        requirements::check(ctx, at, id, &runs_at)?;
+        requirements::check(ctx, at, id, &runs_at, extension)?;
     }
     Ok(Step {
         kind,
