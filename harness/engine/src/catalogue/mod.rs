@@ -171,6 +171,8 @@ pub(crate) mod why {
     pub const INTERNAL: &str =
         "not observable over the wire: it concerns what an implementation does internally";
     pub const WORDING: &str = "a matter of wording or content quality that a harness cannot decide";
+    pub const SCHEMA_READING: &str = "how a peer reads a schema it receives shows in no message: the spec names no message for the error about an unsupported dialect, and validating against a schema happens inside the peer; what is on the wire is judged instead (every schema a peer sends is valid under its dialect: schema.json-schema.valid; clients leave network $refs unfetched: schema.ref.no-network-dereference)";
+    pub const CLIENT_CACHE: &str = "internal to the client: a response served from its cache never crosses the wire, so a wrong cache hit looks exactly like a client that did not need to ask";
     pub const CUSTOM_TRANSPORT: &str = "custom transports are outside what mcpspec can run";
 }
 

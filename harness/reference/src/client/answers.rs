@@ -135,6 +135,11 @@ fn elicitation(
                     "elicitation/create: mode is missing",
                 ));
             }
+            None | Some("form") if faults.has(ClientFault::FormModeRefused) => {
+                return Err(RpcError::invalid_params(
+                    "elicitation/create: this client shows no forms",
+                ));
+            }
             None if mode.is_none() => {}
             Some("form") => {}
             Some("url") if faults.has(ClientFault::UrlElicitationAnswered) => {}

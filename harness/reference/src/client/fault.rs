@@ -76,6 +76,7 @@ pub enum ClientFault {
     FixedPageSize,
     FallbackOnlyMethodNotFound,
     DerefNetworkRef,
+    FormModeRefused,
 }
 
 /// One row of [`TABLE`].
@@ -128,7 +129,7 @@ use Level::{Must, Should};
 
 /// Every fault, in the order `--list-faults` prints them (and in the order
 /// of the enum: `TABLE[f as usize].fault == f`).
-pub const TABLE: [FaultEntry; 48] = [
+pub const TABLE: [FaultEntry; 49] = [
     row(F::SkipInitialized, "skip-initialized", Must, &ids::LIFECYCLE_CLIENT_INITIALIZED_NOTIFICATION,
         "never sends notifications/initialized after the initialize result"),
     row(F::EarlyRequest, "early-request", Should, &ids::LIFECYCLE_CLIENT_NO_REQUESTS_BEFORE_RESPONSE,
@@ -232,6 +233,8 @@ pub const TABLE: [FaultEntry; 48] = [
     // ── clientside (#15): JSON Schema $ref ───────────────────────────────
     row(F::DerefNetworkRef, "deref-network-ref", Must, &ids::SCHEMA_REF_NO_NETWORK_DEREFERENCE,
         "fetches (HTTP GET) every http:// $ref in the inputSchema of each tool it lists"),
+    row(F::FormModeRefused, "form-mode-refused", Must, &ids::ELICITATION_CAPABILITY_MODE,
+        "from 2025-11-25, declares elicitation (an empty object: form mode) yet answers every form-mode elicitation/create with -32602, so it supports no mode at all"),
 ];
 
 impl ClientFault {
