@@ -256,6 +256,21 @@ impl Coverage {
 mod tests {
     use super::*;
 
+    /// A listing row of `req`, named by one scenario when `named`.
+    fn row(req: &'static Requirement, area: &'static Area, named: bool) -> Row {
+        let scenarios = if named {
+            vec!["server/x".to_owned()]
+        } else {
+            Vec::new()
+        };
+        Row {
+            req,
+            area,
+            scenarios,
+            oracle: None,
+        }
+    }
+
     /// A profile rule (the official fixture's contract) is judged and listed,
     /// but it is not the specification's: it counts in no coverage total,
     /// whether or not a scenario names it.
@@ -265,16 +280,7 @@ mod tests {
             mcpspec_engine::catalogue::area_of("fixture.tools.image").expect("the fixture area");
         let req = mcpspec_engine::lookup("fixture.tools.image").expect("catalogued");
         let spec = mcpspec_engine::lookup("ping.respond").expect("catalogued");
-        let row = |req: &'static Requirement, named: bool| Row {
-            req,
-            area,
-            scenarios: if named {
-                vec!["server/x".to_owned()]
-            } else {
-                Vec::new()
-            },
-            oracle: None,
-        };
+        let row = |req: &'static Requirement, named: bool| row(req, area, named);
         let c = Coverage::of(&[row(req, true), row(req, false), row(spec, true)]);
         assert_eq!((c.must_covered, c.must_total, c.excluded), (1, 1, 0));
         assert_eq!(
@@ -291,16 +297,7 @@ mod tests {
         let task = mcpspec_engine::lookup("tasks.errors").expect("catalogued");
         let task_should = mcpspec_engine::lookup("tasks.list.paginated").expect("catalogued");
         let spec = mcpspec_engine::lookup("ping.respond").expect("catalogued");
-        let row = |req: &'static Requirement, named: bool| Row {
-            req,
-            area,
-            scenarios: if named {
-                vec!["server/x".to_owned()]
-            } else {
-                Vec::new()
-            },
-            oracle: None,
-        };
+        let row = |req: &'static Requirement, named: bool| row(req, area, named);
         let rows = [row(task, true), row(task_should, false), row(spec, false)];
         let core = Coverage::of(&rows);
         assert_eq!(
