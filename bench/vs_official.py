@@ -10,8 +10,10 @@ one line:
   matched    an mcpspec case the parity map names for that official scenario
              failed or warned at that revision (the case and its finding);
   explained  mcpspec judged nothing there, for a reason it states: the target
-             does not offer the revision, or the cases are not applicable
-             (a fixture name the official suite requires is absent);
+             does not offer the revision, or the cases are not applicable; or
+             the official check needs a fixture name the target does not list
+             (mcpspec's fixture case is not applicable) while mcpspec judged
+             the specification's rule on the target's own items;
   UNMATCHED  the official suite failed the server where mcpspec passed it,
              or the scenario is not in the parity map.
 
@@ -30,6 +32,8 @@ import sys
 
 SCENARIO_DIR = re.compile(r"^server-(?P<name>.+)-\d{4}-\d{2}-\d{2}T[\d-]+Z$")
 BAD = ("FAILURE", "WARNING")
+# mcpspec's fixture profile: the official fixture server's named contract.
+FIXTURE = "server/fixture/"
 
 
 def official_failures(rev, out_dir):
@@ -86,6 +90,17 @@ def judge(entry, rev, results):
     if cases and all(r["outcome"] == "not_applicable" for r in cases):
         reasons = sorted({r["message"] for r in cases})
         return "explained", "mcpspec: not applicable: " + " | ".join(reasons)[:300]
+    absent = [r for r in cases
+              if r["scenario"].startswith(FIXTURE) and r["outcome"] == "not_applicable"]
+    if absent:
+        # The official check needs a named fixture the target does not list
+        # (a contract of the official suite, not of the specification); what
+        # the specification requires there, mcpspec judged on the target's own
+        # tools, prompts and resources.
+        judged = ", ".join(f"{r['id']} [{r['outcome']}]"
+                           for r in cases if not r["scenario"].startswith(FIXTURE))
+        return "explained", (f"the target lacks the official fixture ({absent[0]['message'][:120]}); "
+                             f"the spec rules judged on its own items: {judged or 'none'}")
     if not cases:
         return "UNMATCHED", (f"parity status {entry['status']}: no mcpspec case at {rev}"
                              + (f" ({entry['note']})" if entry.get("note") else ""))

@@ -143,6 +143,39 @@ fn failures_are_matched_explained_or_unmatched() {
     assert_eq!(code, Some(1), "unmatched failures fail the comparison");
 }
 
+/// An official check that needs a fixture name the target does not list is
+/// explained (the fixture is the official suite's contract, not the spec's),
+/// and the line names what mcpspec judged on the target's own items.
+#[test]
+fn an_absent_fixture_explains_a_failure_the_generic_cases_passed() {
+    let tmp = support::temp_dir("vs-official-fixture");
+    let official = tmp.join("official");
+    let failed = |id: &str| json!([{"id": id, "status": "FAILURE", "errorMessage": "not found"}]);
+    official_check(&official, "tools-call-image", failed("image"));
+    official_check(&official, "ping", failed("ping"));
+    let results = json!([
+        case("server/tools/call/content-blocks", "2025-11-25", "pass", ""),
+        case(
+            "server/fixture/tools/image",
+            "2025-11-25",
+            "not_applicable",
+            "tools/list lists 0 item(s) matching {name: \"test_image_content\"}"
+        ),
+        case("server/lifecycle/ping/operating", "2025-11-25", "pass", ""),
+    ]);
+    let (code, stdout) = compare(&tmp, results);
+    let line = line_of(&stdout, "tools-call-image");
+    assert!(line.starts_with("explained"), "{stdout}");
+    assert!(
+        stdout.contains("the target lacks the official fixture")
+            && stdout.contains("server/tools/call/content-blocks@2025-11-25 [pass]"),
+        "{stdout}"
+    );
+    // Without a fixture case, a pass where the official failed stays unmatched.
+    assert!(line_of(&stdout, "ping").starts_with("UNMATCHED"), "{stdout}");
+    assert_eq!(code, Some(1));
+}
+
 #[test]
 fn a_revision_the_target_does_not_offer_explains_every_failure_there() {
     let tmp = support::temp_dir("vs-official-not-offered");
