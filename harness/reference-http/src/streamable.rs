@@ -5,6 +5,7 @@
 //! | any, with a foreign `Origin` | 403 |
 //! | POST whose Accept lacks `application/json` or `text/event-stream` | 406 |
 //! | POST whose Content-Type is not `application/json` | 415 |
+//! | POST while another POST's stream is open, with the `http-concurrent-post-refused` fault | 409 |
 //! | POST of a body that is not a JSON-RPC message | 400, JSON-RPC error body (-32700 / -32600) |
 //! | POST of a 2026-07-28 request (`_meta`, or header without session) | no session needed: see `stateless` |
 //! | POST `initialize` without `Mcp-Session-Id` | new session: its answer with `Mcp-Session-Id` |
@@ -52,6 +53,15 @@ pub(crate) async fn post(State(app): State<App>, headers: HeaderMap, body: Bytes
         );
     }
     let shape = Shape::of(&body);
+    if app.has(Fault::HttpConcurrentPostRefused)
+        && !shape.is_initialize()
+        && app.open_post_streams() > 0
+    {
+        return checks::reject(
+            StatusCode::CONFLICT,
+            "Conflict: another request's stream is still open",
+        );
+    }
     let version = checks::header_string(&headers, VERSION_HEADER);
     let session_id = checks::header_string(&headers, SESSION_HEADER);
     let stateless_header = session_id.is_none() && version.as_deref() == Some(STATELESS);

@@ -186,6 +186,10 @@ pub enum Fault {
     StatelessCacheHintsMissing,
     ToolsListOrderVaries,
     InputErrorAsProtocolError,
+    // ── SSE streams: priming, resumption, concurrency (Streamable HTTP) ──
+    HttpNoPrimingEvent,
+    HttpResumeCrossReplay,
+    HttpConcurrentPostRefused,
 }
 
 /// The static description of a fault.
@@ -354,6 +358,9 @@ impl Fault {
         Fault::StatelessCacheHintsMissing,
         Fault::ToolsListOrderVaries,
         Fault::InputErrorAsProtocolError,
+        Fault::HttpNoPrimingEvent,
+        Fault::HttpResumeCrossReplay,
+        Fault::HttpConcurrentPostRefused,
     ];
 
     fn info(self) -> Info {
@@ -822,6 +829,18 @@ impl Fault {
                 "input-error-as-protocol-error", Should, &ids::TOOLS_CALL_INPUT_VALIDATION, "server/tools#error-handling",
                 "from 2025-11-25 (2026-07-28 included), reports tool arguments that fail the input schema as a -32602 JSON-RPC error instead of a tool execution error (a result with isError true), as versions up to 2025-06-18 allowed",
             ),
+            Fault::HttpNoPrimingEvent => info(
+                "http-no-priming-event", Should, &ids::HTTP_SSE_PRIMING_EVENT, "basic/transports#sending-messages-to-the-server",
+                "at 2025-11-25, opens a POST's SSE stream without the priming event (an event id with empty data), starting with the first message instead",
+            ).only(HTTP),
+            Fault::HttpResumeCrossReplay => info(
+                "http-resume-cross-replay", Must, &ids::HTTP_RESUME_NO_CROSS_REPLAY, "basic/transports#resumability-and-redelivery",
+                "on a GET with Last-Event-ID, replays after the named stream's events those of every other POST stream of the session too",
+            ).only(HTTP),
+            Fault::HttpConcurrentPostRefused => info(
+                "http-concurrent-post-refused", Must, &ids::HTTP_POST_REQUEST_CONTENT_TYPE, "basic/transports#sending-messages-to-the-server",
+                "refuses a POST with HTTP 409 Conflict while the SSE stream of another POSTed request is still open (one stream at a time)",
+            ).only(HTTP),
         }
     }
 

@@ -281,7 +281,10 @@ fn detector(fault: Fault) -> Detector {
         | Fault::HttpMalformed200
         | Fault::SseEndpointNotFirst
         | Fault::SseUnknownSessionHang
-        | Fault::SseAnswerInPostBody => {
+        | Fault::SseAnswerInPostBody
+        | Fault::HttpNoPrimingEvent
+        | Fault::HttpResumeCrossReplay
+        | Fault::HttpConcurrentPostRefused => {
             |_| unreachable!("an HTTP-layer fault has no sans-IO detector")
         }
         Fault::FixtureSimpleTextEmpty => fixture::simple_text_empty,
