@@ -153,7 +153,8 @@ fn stream_flags(app: &App) -> Flags {
 /// initialised.
 pub(crate) async fn create(app: App, body: Bytes, version: Option<String>) -> Response {
     let id = crate::ids::session_id(app.has(Fault::HttpSessionIdSpace));
-    let streams = Streams::new(stream_flags(&app), app.open_posts());
+    // The session's own count of open POST streams.
+    let streams = Streams::new(stream_flags(&app), std::sync::Arc::default());
     let session = Session::new(app, id, Table::Streamable, Mode::Streamable(streams));
     let (tx, rx) = mpsc::channel(32);
     let (reply, answer) = oneshot::channel();
@@ -372,6 +373,11 @@ impl Session {
 
     /// A POST to `/mcp`.
     fn post(&mut self, body: &[u8]) -> Response {
+        if let Mode::Streamable(streams) = &self.mode {
+            if crate::streamable::refuses_concurrent(&self.app, streams.open_posts_now(), body) {
+                return crate::streamable::concurrent_refusal();
+            }
+        }
         let shape = Shape::of(body);
         let (msgs, exit) = self.feed(body);
         let (mut unanswered, tokens) = match &shape {

@@ -137,6 +137,11 @@ impl Streams {
         (k, resp)
     }
 
+    /// How many POST stream bodies counted with this session's counter are open.
+    pub(crate) fn open_posts_now(&self) -> usize {
+        self.open_posts.load(std::sync::atomic::Ordering::SeqCst)
+    }
+
     /// The stream waiting for the response with this id; it waits no more.
     pub(crate) fn take_pending(&mut self, id: &str) -> Option<u64> {
         let k = self.pending.remove(id)?;

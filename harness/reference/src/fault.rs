@@ -839,7 +839,7 @@ impl Fault {
             ).only(HTTP),
             Fault::HttpConcurrentPostRefused => info(
                 "http-concurrent-post-refused", Must, &ids::HTTP_POST_REQUEST_CONTENT_TYPE, "basic/transports#sending-messages-to-the-server",
-                "refuses a POST with HTTP 409 Conflict while the SSE stream of another POSTed request is still open (one stream at a time)",
+                "refuses a POSTed tools/call with HTTP 409 Conflict while the SSE stream of another POSTed request is still open (one stream at a time)",
             ).only(HTTP),
         }
     }

@@ -662,7 +662,9 @@ async fn http_concurrent_post_refused() {
         let mut first = mcp(&id, V).json(&slow(1, 2.0, 2, "a")).open(s.addr).await;
         assert_eq!(first.status, 200);
         assert!(first.event().await.is_some(), "the first stream is open");
-        let second = mcp(&id, V).json(&ping(2)).send(s.addr).await;
+        let second = mcp(&id, V).json(&slow(2, 0.0, 1, "b")).send(s.addr).await;
         assert_eq!(second.status, want, "{}", second.text());
+        // Other requests are never refused.
+        assert_eq!(mcp(&id, V).json(&ping(3)).send(s.addr).await.status, 200);
     }
 }
