@@ -182,6 +182,9 @@ impl Oracle {
         }
         if self.judged == Role::Client {
             self.client_http.received(msg);
+        } else {
+            self.server_http
+                .stream_message(at_ms, via, msg, self.version, out);
         }
         // Before the session absorbs it: an answer's request is still pending.
         out.extend(schema::check(

@@ -37,6 +37,10 @@ use crate::sse::{self, EventTx};
 use crate::streams::{Flags, Streams, GET_STREAM};
 use crate::{App, Table};
 
+/// The `http-foreign-progress-on-stream` fault's notification: a token no
+/// request supplied.
+const FOREIGN_PROGRESS: &str = r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"mcpspec-reference-elsewhere","progress":1}}"#;
+
 /// What the endpoints ask of a session.
 pub(crate) enum Cmd {
     /// A POSTed body, with its `MCP-Protocol-Version` header.
@@ -418,6 +422,9 @@ impl Session {
                 }
                 _ => {
                     let (k, resp) = streams.open(unanswered, &tokens, prime);
+                    if self.one_request && self.app.has(Fault::HttpForeignProgressOnStream) {
+                        streams.push(k, FOREIGN_PROGRESS);
+                    }
                     for m in &mine {
                         streams.push(k, &m.text);
                     }

@@ -190,6 +190,7 @@ pub enum Fault {
     HttpNoPrimingEvent,
     HttpResumeCrossReplay,
     HttpConcurrentPostRefused,
+    HttpForeignProgressOnStream,
 }
 
 /// The static description of a fault.
@@ -361,6 +362,7 @@ impl Fault {
         Fault::HttpNoPrimingEvent,
         Fault::HttpResumeCrossReplay,
         Fault::HttpConcurrentPostRefused,
+        Fault::HttpForeignProgressOnStream,
     ];
 
     fn info(self) -> Info {
@@ -840,6 +842,10 @@ impl Fault {
             Fault::HttpConcurrentPostRefused => info(
                 "http-concurrent-post-refused", Must, &ids::HTTP_POST_REQUEST_CONTENT_TYPE, "basic/transports#sending-messages-to-the-server",
                 "refuses a POSTed tools/call with HTTP 409 Conflict while the SSE stream of another POSTed request is still open (one stream at a time)",
+            ).only(HTTP),
+            Fault::HttpForeignProgressOnStream => info(
+                "http-foreign-progress-on-stream", Must, &ids::HTTP_SSE_NOTIFICATIONS_RELATED, "basic/transports/streamable-http#receiving-messages",
+                "at 2026-07-28, opens every POST's SSE stream with a progress notification for a token no request of that POST supplied",
             ).only(HTTP),
         }
     }

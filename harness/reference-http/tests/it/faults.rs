@@ -668,3 +668,34 @@ async fn http_concurrent_post_refused() {
         assert_eq!(mcp(&id, V).json(&ping(3)).send(s.addr).await.status, 200);
     }
 }
+
+#[tokio::test]
+async fn http_foreign_progress_on_stream() {
+    const V26: &str = "2026-07-28";
+    for fault in [false, true] {
+        let faults = if fault {
+            vec![Fault::HttpForeignProgressOnStream]
+        } else {
+            vec![]
+        };
+        let s = start(&faults).await;
+        let mut call = slow(5, 0.1, 1, "mine");
+        call["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"] = json!(V26);
+        call["params"]["_meta"]["io.modelcontextprotocol/clientCapabilities"] = json!({});
+        let r = Req::post("/mcp")
+            .header("MCP-Protocol-Version", V26)
+            .json(&call)
+            .send(s.addr)
+            .await;
+        assert_eq!(r.content_type(), "text/event-stream", "{}", r.text());
+        let tokens: Vec<Value> = r
+            .events()
+            .iter()
+            .map(Event::json)
+            .filter(|m| m["method"] == "notifications/progress")
+            .map(|m| m["params"]["progressToken"].clone())
+            .collect();
+        assert!(tokens.contains(&json!("mine")), "{tokens:?}");
+        assert_eq!(tokens.iter().any(|t| t != "mine"), fault, "{tokens:?}");
+    }
+}

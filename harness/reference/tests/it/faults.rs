@@ -284,7 +284,8 @@ fn detector(fault: Fault) -> Detector {
         | Fault::SseAnswerInPostBody
         | Fault::HttpNoPrimingEvent
         | Fault::HttpResumeCrossReplay
-        | Fault::HttpConcurrentPostRefused => {
+        | Fault::HttpConcurrentPostRefused
+        | Fault::HttpForeignProgressOnStream => {
             |_| unreachable!("an HTTP-layer fault has no sans-IO detector")
         }
         Fault::FixtureSimpleTextEmpty => fixture::simple_text_empty,
