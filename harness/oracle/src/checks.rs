@@ -206,6 +206,7 @@ pub static ORACLE: &[OracleCheck] = &[
     server_http(&ids::HTTP_POST_REQUEST_CONTENT_TYPE),
     server_http(&ids::HTTP_POST_ACCEPTED_202),
     server_http(&ids::HTTP_RESUME_EVENT_ID_UNIQUE),
+    server_http(&ids::HTTP_SSE_NOTIFICATIONS_RELATED),
     server_http(&ids::SSE_MESSAGE_EVENT),
     server_http(&ids::JSONRPC_MESSAGE_UTF8),
     stdio(&ids::STDIO_STDOUT_ONLY_MCP),

@@ -211,6 +211,9 @@ impl Oracle {
                     return;
                 }
             }
+        } else {
+            self.server_http
+                .stream_message(at_ms, via, msg, self.version, out);
         }
         // Before the session absorbs it: an answer's request is still pending.
         let schema = schema::check(

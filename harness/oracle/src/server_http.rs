@@ -8,6 +8,7 @@
 //! | `jsonrpc.robustness.survives-invalid` | a POST body that is not a valid JSON-RPC message (or a batch the version does not have) is not answered with a server error (5xx) |
 //! | `http.get.no-responses` | no response arrives on the standing GET stream (judged per message in [`crate::frames`]) |
 //! | `http.resume.event-id-unique` | SSE event ids are unique within a session (Streamable HTTP, handshake versions) |
+//! | `http.sse.notifications-related` | a progress notification on a POST's stream names a progress token of that POST's request (2026-07-28) |
 //! | `sse.message-event` | a legacy stream keeps the event-stream format; answers come as message events, not in a POST's body (in [`crate::frames`]) |
 //!
 //! Refusals are not answers: a POST refused with 4xx or 5xx leaves the
@@ -63,6 +64,8 @@ impl std::fmt::Display for Refusal {
 struct Post {
     /// The ids of the requests it carried.
     ids: Vec<Id>,
+    /// The progress tokens its requests supplied (JSON text).
+    tokens: Vec<String>,
     body: Body,
     /// Its HTTP status, once known.
     status: Option<u16>,
@@ -110,6 +113,7 @@ impl State {
         };
         self.posts.push(Post {
             ids,
+            tokens: progress_tokens(body),
             body: kind,
             status: None,
         });
@@ -305,6 +309,65 @@ impl State {
             }
         }
     }
+
+    /// A message on `via`: at 2026-07-28 a progress notification on a
+    /// POST's stream must carry a token of that POST's request (the only
+    /// notification whose relation to a request the wire shows).
+    pub(crate) fn stream_message(
+        &self,
+        at_ms: u64,
+        via: Via,
+        msg: &Message,
+        version: Version,
+        out: &mut Vec<Violation>,
+    ) {
+        if !ids::HTTP_SSE_NOTIFICATIONS_RELATED.applies_to(version) {
+            return;
+        }
+        let (Via::Post(n), Message::Notification(note)) = (via, msg) else {
+            return;
+        };
+        if note.method != "notifications/progress" {
+            return;
+        }
+        let Some(post) = post_index(n).and_then(|i| self.posts.get(i)) else {
+            return;
+        };
+        let Some(token) = note
+            .params
+            .as_ref()
+            .and_then(|p| p.get("progressToken"))
+            .map(ToString::to_string)
+        else {
+            return; // no token: the schema's to judge
+        };
+        if !post.tokens.contains(&token) {
+            out.push(Violation {
+                requirement: &ids::HTTP_SSE_NOTIFICATIONS_RELATED,
+                detail: format!(
+                    "a progress notification for token {token} came on the stream of POST #{n}, whose request supplied {}",
+                    if post.tokens.is_empty() { "no progress token".to_owned() } else { post.tokens.join(", ") }
+                ),
+                at_ms,
+            });
+        }
+    }
+}
+
+/// The progress tokens (JSON text) the requests of a POST body supply.
+fn progress_tokens(body: &[u8]) -> Vec<String> {
+    let Ok(v) = serde_json::from_slice::<serde_json::Value>(body) else {
+        return Vec::new();
+    };
+    let items = match &v {
+        serde_json::Value::Array(items) => items.iter().collect(),
+        _ => vec![&v],
+    };
+    items
+        .into_iter()
+        .filter_map(|m| m.pointer("/params/_meta/progressToken"))
+        .map(ToString::to_string)
+        .collect()
 }
 
 /// What POST `n`'s status (and body) break, given what it carried: a

@@ -44,6 +44,7 @@ mod streams;
 use std::collections::HashMap;
 use std::future::Future;
 use std::io;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use axum::routing::{get, post};
@@ -129,6 +130,8 @@ struct Inner {
     legacy: Mutex<HashMap<String, mpsc::Sender<Cmd>>>,
     /// Turns true at shutdown (lets hanging requests go).
     closing: watch::Sender<bool>,
+    /// POST stream bodies still open (read by `http-concurrent-post-refused`).
+    open_posts: Arc<AtomicUsize>,
 }
 
 /// Which session table.
@@ -146,12 +149,23 @@ impl App {
                 sessions: Mutex::new(HashMap::new()),
                 legacy: Mutex::new(HashMap::new()),
                 closing: watch::Sender::new(false),
+                open_posts: Arc::default(),
             }),
         }
     }
 
     pub(crate) fn config(&self) -> &Config {
         &self.inner.config
+    }
+
+    /// The counter of open POST stream bodies, shared by every session.
+    pub(crate) fn open_posts(&self) -> Arc<AtomicUsize> {
+        Arc::clone(&self.inner.open_posts)
+    }
+
+    /// How many POST stream bodies are open now.
+    pub(crate) fn open_post_streams(&self) -> usize {
+        self.inner.open_posts.load(Ordering::SeqCst)
     }
 
     pub(crate) fn has(&self, fault: Fault) -> bool {

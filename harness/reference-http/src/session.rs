@@ -17,7 +17,7 @@
 //! only message it produced at once; otherwise (notifications first, an
 //! answer that comes later from a timer, no answer yet) with an SSE stream
 //! that carries the related messages and closes after the response (see
-//! `streams`). The server asking to exit (`Output::Exit`, e.g. the
+//! `streams`; at 2025-11-25 it opens with a priming event). The server asking to exit (`Output::Exit`, e.g. the
 //! `exit-on-call` fault) ends the session: the request that caused it gets
 //! HTTP 500 with no body, and later requests naming the session get 404.
 
@@ -34,8 +34,12 @@ use tokio::time::{sleep_until, Duration, Instant};
 use crate::checks::{self, SESSION_HEADER};
 use crate::messages::{join, parse_outputs, status_of, Kind, Msg, Shape};
 use crate::sse::{self, EventTx};
-use crate::streams::{Streams, GET_STREAM};
+use crate::streams::{Flags, Streams, GET_STREAM};
 use crate::{App, Table};
+
+/// The `http-foreign-progress-on-stream` fault's notification: a token no
+/// request supplied.
+const FOREIGN_PROGRESS: &str = r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"mcpspec-reference-elsewhere","progress":1}}"#;
 
 /// What the endpoints ask of a session.
 pub(crate) enum Cmd {
@@ -139,15 +143,22 @@ fn frame(body: &[u8], line: u64) -> Frame {
     }
 }
 
+/// How the session's streams behave, from the faults.
+fn stream_flags(app: &App) -> Flags {
+    Flags {
+        per_stream_ids: app.has(Fault::HttpEventIdsPerStream),
+        stays_open: app.has(Fault::HttpSseStaysOpen),
+        cross_replay: app.has(Fault::HttpResumeCrossReplay),
+    }
+}
+
 /// Creates a Streamable HTTP session for an `initialize` POST; the session
 /// exists (and the response carries `Mcp-Session-Id`) only if the server
 /// initialised.
 pub(crate) async fn create(app: App, body: Bytes, version: Option<String>) -> Response {
     let id = crate::ids::session_id(app.has(Fault::HttpSessionIdSpace));
-    let streams = Streams::new(
-        app.has(Fault::HttpEventIdsPerStream),
-        app.has(Fault::HttpSseStaysOpen),
-    );
+    // The session's own count of open POST streams.
+    let streams = Streams::new(stream_flags(&app), std::sync::Arc::default());
     let session = Session::new(app, id, Table::Streamable, Mode::Streamable(streams));
     let (tx, rx) = mpsc::channel(32);
     let (reply, answer) = oneshot::channel();
@@ -168,10 +179,7 @@ pub(crate) async fn create(app: App, body: Bytes, version: Option<String>) -> Re
 /// protocol has it: two clients' request ids never meet in one server. Once
 /// the returned sender is dropped it finishes what its timers owe, then ends.
 pub(crate) fn spawn_stateless(app: App) -> mpsc::Sender<Cmd> {
-    let streams = Streams::new(
-        app.has(Fault::HttpEventIdsPerStream),
-        app.has(Fault::HttpSseStaysOpen),
-    );
+    let streams = Streams::new(stream_flags(&app), app.open_posts());
     let mut session = Session::new(
         app,
         "(stateless)".to_owned(),
@@ -369,12 +377,22 @@ impl Session {
 
     /// A POST to `/mcp`.
     fn post(&mut self, body: &[u8]) -> Response {
+        if let Mode::Streamable(streams) = &self.mode {
+            if crate::streamable::refuses_concurrent(&self.app, streams.open_posts_now(), body) {
+                return crate::streamable::concurrent_refusal();
+            }
+        }
         let shape = Shape::of(body);
         let (msgs, exit) = self.feed(body);
         let (mut unanswered, tokens) = match &shape {
             Shape::Requests { ids, tokens, .. } => (ids.clone(), tokens.clone()),
             _ => (BTreeSet::new(), Vec::new()),
         };
+        // 2025-11-25 streams open with a priming event (a SHOULD of that
+        // version only: later ones do not resume, earlier clients may not
+        // expect an event without a message).
+        let prime = self.server.version() == Some(mcpspec_engine::Version::V2025_11_25)
+            && !self.app.has(Fault::HttpNoPrimingEvent);
         let Mode::Streamable(streams) = &mut self.mode else {
             return checks::empty(StatusCode::INTERNAL_SERVER_ERROR); // not reached: legacy_post
         };
@@ -403,7 +421,10 @@ impl Session {
                     json_reply(&self.app, only)
                 }
                 _ => {
-                    let (k, resp) = streams.open(unanswered, &tokens);
+                    let (k, resp) = streams.open(unanswered, &tokens, prime);
+                    if self.one_request && self.app.has(Fault::HttpForeignProgressOnStream) {
+                        streams.push(k, FOREIGN_PROGRESS);
+                    }
                     for m in &mine {
                         streams.push(k, &m.text);
                     }

@@ -6,9 +6,15 @@
 //! body ends when the session drops the sending side. While idle, the body
 //! writes a comment (`: keep-alive`) every [`KEEP_ALIVE`], so a client that
 //! went away is noticed by the failing write.
+//!
+//! The bodies of POST streams ([`post_channel`]) are counted while they last,
+//! in a counter of the server's: the `http-concurrent-post-refused` fault
+//! refuses POSTs while one is open. Only that fault reads the count.
 
 use std::convert::Infallible;
 use std::pin::Pin;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 use std::task::{Context, Poll};
 use std::time::Duration;
 
@@ -48,17 +54,47 @@ pub(crate) fn event(id: Option<&str>, kind: &str, data: &str) -> Bytes {
     Bytes::from(out)
 }
 
+/// A priming event: an id, a `retry` (milliseconds) and empty data, so a
+/// client can resume from it before any message came.
+pub(crate) fn priming(id: &str, retry_ms: u64) -> Bytes {
+    Bytes::from(format!("id: {id}\nretry: {retry_ms}\ndata: \n\n"))
+}
+
+/// Counts one open POST stream body until dropped.
+#[derive(Debug)]
+struct Counted(Arc<AtomicUsize>);
+
+impl Counted {
+    fn new(counter: &Arc<AtomicUsize>) -> Self {
+        counter.fetch_add(1, Ordering::SeqCst);
+        Counted(Arc::clone(counter))
+    }
+}
+
+impl Drop for Counted {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
 /// A new channel and the `200 text/event-stream` response that drains it.
 pub(crate) fn channel() -> (EventTx, Response) {
     let (tx, rx) = mpsc::unbounded_channel();
-    (tx, response(rx))
+    (tx, response(rx, None))
 }
 
-fn response(rx: mpsc::UnboundedReceiver<Bytes>) -> Response {
+/// [`channel`] for a POST's stream, counted in `counter` while its body lasts.
+pub(crate) fn post_channel(counter: &Arc<AtomicUsize>) -> (EventTx, Response) {
+    let (tx, rx) = mpsc::unbounded_channel();
+    (tx, response(rx, Some(Counted::new(counter))))
+}
+
+fn response(rx: mpsc::UnboundedReceiver<Bytes>, counted: Option<Counted>) -> Response {
     let start = Instant::now() + KEEP_ALIVE;
     let body = EventBody {
         rx,
         keep_alive: interval_at(start, KEEP_ALIVE),
+        _counted: counted,
     };
     let mut resp = Response::new(Body::from_stream(body));
     *resp.status_mut() = StatusCode::OK;
@@ -71,6 +107,8 @@ fn response(rx: mpsc::UnboundedReceiver<Bytes>) -> Response {
 struct EventBody {
     rx: mpsc::UnboundedReceiver<Bytes>,
     keep_alive: Interval,
+    /// Held while the body lasts (POST streams only).
+    _counted: Option<Counted>,
 }
 
 impl Stream for EventBody {

@@ -11,6 +11,7 @@
 //! | POST, GET or DELETE without `Mcp-Session-Id` | 400 |
 //! | … with an unknown or ended session id | 404 |
 //! | … with a bad `MCP-Protocol-Version` (sessions at 2025-06-18+) | 400 |
+//! | POST of a `tools/call` while another POST stream of the session (2026-07-28: of the server) is open, with the `http-concurrent-post-refused` fault | 409 |
 //! | POST of notifications / responses only | 202, no body |
 //! | POST of requests | 200 `application/json` (the answer alone) or `text/event-stream` |
 //! | GET with Accept `text/event-stream` | the standalone SSE stream (or, with `Last-Event-ID`, a resumed one) |
@@ -56,6 +57,10 @@ pub(crate) async fn post(State(app): State<App>, headers: HeaderMap, body: Bytes
     let session_id = checks::header_string(&headers, SESSION_HEADER);
     let stateless_header = session_id.is_none() && version.as_deref() == Some(STATELESS);
     if !shape.is_invalid() && (stateless_header || messages::claims_stateless(&body)) {
+        // 2026-07-28 POSTs have no session: the fault counts the server's streams.
+        if refuses_concurrent(&app, app.open_post_streams(), &body) {
+            return concurrent_refusal();
+        }
         return crate::stateless::post(&app, body, version, &headers).await;
     }
     match session_id {
@@ -121,6 +126,23 @@ async fn with_session(
         Some(tx) => ask(&tx, make).await.unwrap_or_else(|| unknown_session(app)),
         None => unknown_session(app),
     }
+}
+
+/// The `http-concurrent-post-refused` fault: a `tools/call` (the rest of a
+/// session is left alone) while `open` POST streams are open is refused.
+pub(crate) fn refuses_concurrent(app: &App, open: usize, body: &[u8]) -> bool {
+    app.has(Fault::HttpConcurrentPostRefused)
+        && open > 0
+        && serde_json::from_slice::<serde_json::Value>(body)
+            .is_ok_and(|v| v.get("id").is_some() && v["method"] == "tools/call")
+}
+
+/// The fault's 409.
+pub(crate) fn concurrent_refusal() -> Response {
+    checks::reject(
+        StatusCode::CONFLICT,
+        "Conflict: another request's stream is still open",
+    )
 }
 
 /// 403 for a foreign Origin (unless the fault lets it through).

@@ -16,8 +16,13 @@
 //!
 //! Events are kept (at most [`MAX_EVENTS`] per stream, [`MAX_FINISHED`]
 //! finished streams) so that a client whose connection broke can resume.
+//! At 2025-11-25 a POST stream opens with a priming event (`id: k-1`,
+//! `retry`, empty `data`): a client can resume from it before any message
+//! came ([`Flags::prime`]).
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
+use std::sync::atomic::AtomicUsize;
+use std::sync::Arc;
 
 use axum::response::Response;
 use bytes::Bytes;
@@ -50,6 +55,20 @@ impl Stream {
     }
 }
 
+/// The `retry` (milliseconds) of a priming event.
+pub(crate) const PRIMING_RETRY_MS: u64 = 500;
+
+/// How a session's streams behave (the faults among them break a rule).
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Flags {
+    /// `http-event-ids-per-stream`: ids are `n`, not `k-n`.
+    pub(crate) per_stream_ids: bool,
+    /// `http-sse-stays-open`: finished POST streams keep their connection.
+    pub(crate) stays_open: bool,
+    /// `http-resume-cross-replay`: a resumption replays every POST stream.
+    pub(crate) cross_replay: bool,
+}
+
 /// All streams of a session.
 #[derive(Debug)]
 pub(crate) struct Streams {
@@ -59,6 +78,10 @@ pub(crate) struct Streams {
     per_stream_ids: bool,
     /// `http-sse-stays-open`: finished POST streams keep their connection.
     stays_open: bool,
+    /// `http-resume-cross-replay`: see [`Flags::cross_replay`].
+    cross_replay: bool,
+    /// The server's count of open POST stream bodies (see `sse`).
+    open_posts: Arc<AtomicUsize>,
     /// Request id (JSON text) → the stream that will carry its response.
     pending: HashMap<String, u64>,
     /// Progress token (JSON text) → the stream of the request it belongs to.
@@ -66,22 +89,30 @@ pub(crate) struct Streams {
 }
 
 impl Streams {
-    pub(crate) fn new(per_stream_ids: bool, stays_open: bool) -> Self {
+    pub(crate) fn new(flags: Flags, open_posts: Arc<AtomicUsize>) -> Self {
         let mut map = BTreeMap::new();
         map.insert(GET_STREAM, Stream::default());
         Streams {
             map,
             next: 1,
-            per_stream_ids,
-            stays_open,
+            per_stream_ids: flags.per_stream_ids,
+            stays_open: flags.stays_open,
+            cross_replay: flags.cross_replay,
+            open_posts,
             pending: HashMap::new(),
             tokens: HashMap::new(),
         }
     }
 
     /// Opens a POST stream that waits for `waiting` and carries progress for
-    /// `tokens`; returns it and the SSE response for the POST.
-    pub(crate) fn open(&mut self, waiting: BTreeSet<String>, tokens: &[String]) -> (u64, Response) {
+    /// `tokens`, first a priming event when `prime`; returns it and the SSE
+    /// response for the POST.
+    pub(crate) fn open(
+        &mut self,
+        waiting: BTreeSet<String>,
+        tokens: &[String],
+        prime: bool,
+    ) -> (u64, Response) {
         let k = self.next;
         self.next += 1;
         for id in &waiting {
@@ -90,7 +121,7 @@ impl Streams {
         for t in tokens {
             self.tokens.insert(t.clone(), k);
         }
-        let (tx, resp) = sse::channel();
+        let (tx, resp) = sse::post_channel(&self.open_posts);
         self.map.insert(
             k,
             Stream {
@@ -99,8 +130,16 @@ impl Streams {
                 ..Stream::default()
             },
         );
+        if prime {
+            self.append(k, |id| sse::priming(id, PRIMING_RETRY_MS));
+        }
         self.evict();
         (k, resp)
+    }
+
+    /// How many POST stream bodies counted with this session's counter are open.
+    pub(crate) fn open_posts_now(&self) -> usize {
+        self.open_posts.load(std::sync::atomic::Ordering::SeqCst)
     }
 
     /// The stream waiting for the response with this id; it waits no more.
@@ -133,13 +172,19 @@ impl Streams {
 
     /// Appends a message to stream `k` and sends it if a connection is live.
     pub(crate) fn push(&mut self, k: u64, data: &str) {
+        self.append(k, |id| sse::event(Some(id), "message", data));
+    }
+
+    /// Appends the event `encode` makes of its id to stream `k`, and sends
+    /// it if a connection is live.
+    fn append(&mut self, k: u64, encode: impl FnOnce(&str) -> Bytes) {
         let Some(seq) = self.map.get_mut(&k).map(|s| {
             s.next_seq += 1;
             s.next_seq
         }) else {
             return; // evicted long ago
         };
-        let bytes = sse::event(Some(&self.event_id(k, seq)), "message", data);
+        let bytes = encode(&self.event_id(k, seq));
         let Some(s) = self.map.get_mut(&k) else {
             return;
         };
@@ -198,7 +243,17 @@ impl Streams {
         let (tx, resp) = sse::channel();
         Self::replay(s, &tx, n);
         if !s.finished || (self.stays_open && k != GET_STREAM) {
-            s.live = Some(tx);
+            s.live = Some(tx.clone());
+        }
+        if self.cross_replay {
+            // The fault: every other POST stream's events follow.
+            for (_, other) in self
+                .map
+                .iter_mut()
+                .filter(|(&j, _)| j != k && j != GET_STREAM)
+            {
+                Self::replay(other, &tx, 0);
+            }
         }
         Some(resp)
     }
@@ -246,8 +301,8 @@ mod tests {
 
     #[tokio::test] // the SSE bodies' keep-alive timers need a runtime
     async fn post_streams_finish_when_answered() {
-        let mut s = Streams::new(false, false);
-        let (k, _resp) = s.open(ids(&["1"]), &["\"t\"".to_owned()]);
+        let mut s = Streams::new(Flags::default(), Arc::default());
+        let (k, _resp) = s.open(ids(&["1"]), &["\"t\"".to_owned()], false);
         assert_eq!(k, 1);
         assert_eq!(s.token_stream("\"t\""), Some(1));
         s.push(k, "{}");
@@ -261,7 +316,7 @@ mod tests {
 
     #[tokio::test] // the SSE bodies' keep-alive timers need a runtime
     async fn get_stream_keeps_messages_until_opened() {
-        let mut s = Streams::new(false, false);
+        let mut s = Streams::new(Flags::default(), Arc::default());
         s.push(GET_STREAM, "{\"a\":1}");
         assert!(!s.get_is_live());
         let _resp = s.attach_get();
@@ -276,11 +331,33 @@ mod tests {
 
     #[tokio::test] // the SSE bodies' keep-alive timers need a runtime
     async fn per_stream_ids_repeat() {
-        let mut s = Streams::new(true, false);
-        let (a, _ra) = s.open(ids(&["1"]), &[]);
-        let (b, _rb) = s.open(ids(&["2"]), &[]);
+        let mut s = Streams::new(
+            Flags {
+                per_stream_ids: true,
+                ..Flags::default()
+            },
+            Arc::default(),
+        );
+        let (a, _ra) = s.open(ids(&["1"]), &[], false);
+        let (b, _rb) = s.open(ids(&["2"]), &[], false);
         s.push(a, "{}");
         s.push(b, "{}");
         assert_eq!(s.map[&a].events[0].1, s.map[&b].events[0].1);
+    }
+
+    #[tokio::test] // the SSE bodies' keep-alive timers need a runtime
+    async fn priming_comes_first_and_resumes() {
+        let mut s = Streams::new(Flags::default(), Arc::default());
+        let (k, _resp) = s.open(ids(&["1"]), &[], true);
+        s.push(k, "{\"a\":1}");
+        let first = &s.map[&k].events[0].1;
+        assert_eq!(
+            first,
+            &Bytes::from(format!("id: {k}-1\nretry: {PRIMING_RETRY_MS}\ndata: \n\n"))
+        );
+        assert!(s.map[&k].events[1]
+            .1
+            .starts_with(format!("id: {k}-2\n").as_bytes()));
+        assert!(s.resume(&format!("{k}-1")).is_some());
     }
 }

@@ -215,6 +215,11 @@ pub enum Fault {
     TaskRequiredRunsPlain,
     TasksListMissing,
     TaskForbiddenAccepted,
+    // ── SSE streams: priming, resumption, concurrency (Streamable HTTP) ──
+    HttpNoPrimingEvent,
+    HttpResumeCrossReplay,
+    HttpConcurrentPostRefused,
+    HttpForeignProgressOnStream,
 }
 
 /// The static description of a fault.
@@ -409,6 +414,10 @@ impl Fault {
         Fault::TaskRequiredRunsPlain,
         Fault::TasksListMissing,
         Fault::TaskForbiddenAccepted,
+        Fault::HttpNoPrimingEvent,
+        Fault::HttpResumeCrossReplay,
+        Fault::HttpConcurrentPostRefused,
+        Fault::HttpForeignProgressOnStream,
     ];
 
     fn info(self) -> Info {
@@ -983,6 +992,22 @@ impl Fault {
                 "task-forbidden-accepted", Should, &ids::TASKS_TOOL_LEVEL_FORBIDDEN_ERROR, "basic/utilities/tasks#tool-level-negotiation",
                 "at 2025-11-25, creates a task for a task-augmented call of a tool without taskSupport instead of answering -32601",
             ),
+            Fault::HttpNoPrimingEvent => info(
+                "http-no-priming-event", Should, &ids::HTTP_SSE_PRIMING_EVENT, "basic/transports#sending-messages-to-the-server",
+                "at 2025-11-25, opens a POST's SSE stream without the priming event (an event id with empty data), starting with the first message instead",
+            ).only(HTTP),
+            Fault::HttpResumeCrossReplay => info(
+                "http-resume-cross-replay", Must, &ids::HTTP_RESUME_NO_CROSS_REPLAY, "basic/transports#resumability-and-redelivery",
+                "on a GET with Last-Event-ID, replays after the named stream's events those of every other POST stream of the session too",
+            ).only(HTTP),
+            Fault::HttpConcurrentPostRefused => info(
+                "http-concurrent-post-refused", Must, &ids::HTTP_POST_REQUEST_CONTENT_TYPE, "basic/transports#sending-messages-to-the-server",
+                "refuses a POSTed tools/call with HTTP 409 Conflict while the SSE stream of another POSTed request is still open (one stream at a time)",
+            ).only(HTTP),
+            Fault::HttpForeignProgressOnStream => info(
+                "http-foreign-progress-on-stream", Must, &ids::HTTP_SSE_NOTIFICATIONS_RELATED, "basic/transports/streamable-http#receiving-messages",
+                "at 2026-07-28, opens every POST's SSE stream with a progress notification for a token no request of that POST supplied",
+            ).only(HTTP),
         }
     }
 

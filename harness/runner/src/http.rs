@@ -211,6 +211,9 @@ pub fn response_object(r: &RawResponse) -> Value {
                 if let Some(id) = &ev.id {
                     obj.insert("id".into(), json!(id));
                 }
+                if let Some(retry) = ev.retry {
+                    obj.insert("retry".into(), json!(retry));
+                }
                 events.push(Value::Object(obj));
             }
             Err(err) => events.push(json!({ "error": err.to_string() })),
@@ -387,5 +390,25 @@ mod tests {
         assert_eq!(o["events"][1]["data"], "/m");
         assert_eq!(o["body"], Value::Null);
         assert_eq!(o["open"], true);
+    }
+
+    #[test]
+    fn a_priming_event_shows_its_retry_and_empty_data() {
+        let events = mcpspec_wire::sse::decode_all(b"id: 1-1\nretry: 500\ndata: \n\n", 1 << 20);
+        let r = RawResponse {
+            status: 200,
+            headers: vec![],
+            content_type: Some("text/event-stream".into()),
+            body: vec![],
+            body_cut: false,
+            events,
+            stream_open: false,
+        };
+        let o = response_object(&r);
+        assert_eq!(
+            o["events"][0],
+            json!({"event": "message", "data": "", "id": "1-1", "retry": 500})
+        );
+        assert_eq!(o["messages"], json!([]));
     }
 }

@@ -585,6 +585,26 @@ fn breaking(id: &str) -> Option<Vec<String>> {
             ],
         ),
         "http.resume.event-id-unique" => judge(Server, V2025, Http, vec![SseId("e1"), SseId("e1")]),
+        "http.sse.notifications-related" => judge(
+            Server,
+            V2026,
+            Http,
+            vec![
+                Post(req(
+                    json!(1),
+                    "tools/call",
+                    json!({"name": "t", "_meta": {"progressToken": "mine"}}),
+                )),
+                Record(answer(200, Some("text/event-stream"))),
+                RecvOn(
+                    Via::Post(1),
+                    note(
+                        "notifications/progress",
+                        json!({"progressToken": "theirs", "progress": 1}),
+                    ),
+                ),
+            ],
+        ),
         "sse.message-event" => judge(
             Server,
             Version::V2024_11_05,

@@ -617,3 +617,107 @@ async fn http_meta_invalid_200() {
         assert_eq!(r.status, 200);
     }
 }
+
+#[tokio::test]
+async fn http_no_priming_event() {
+    const V11: &str = "2025-11-25";
+    for fault in [false, true] {
+        let faults = if fault {
+            vec![Fault::HttpNoPrimingEvent]
+        } else {
+            vec![]
+        };
+        let s = start(&faults).await;
+        let id = session(s.addr, V11).await;
+        let r = mcp(&id, V11).json(&slow(1, 0.1, 1, "t")).send(s.addr).await;
+        assert_eq!(r.content_type(), "text/event-stream");
+        let first = r.events()[0].clone();
+        if fault {
+            assert_eq!(first.json()["method"], "notifications/progress");
+        } else {
+            assert!(first.id.is_some() && first.data.is_empty(), "{first:?}");
+            assert!(r.text().contains("retry: "), "{}", r.text());
+        }
+        // Earlier versions never prime.
+        let id = session(s.addr, V).await;
+        let r = mcp(&id, V).json(&slow(1, 0.1, 1, "t")).send(s.addr).await;
+        assert!(!r.events()[0].data.is_empty());
+    }
+}
+
+#[tokio::test]
+async fn http_resume_cross_replay() {
+    for fault in [false, true] {
+        let faults = if fault {
+            vec![Fault::HttpResumeCrossReplay]
+        } else {
+            vec![]
+        };
+        let s = start(&faults).await;
+        let id = session(s.addr, V).await;
+        let a = mcp(&id, V).json(&slow(1, 0.1, 1, "a")).send(s.addr).await;
+        let b = mcp(&id, V).json(&slow(2, 0.1, 1, "b")).send(s.addr).await;
+        assert_eq!(b.content_type(), "text/event-stream");
+        let first = a.events()[0].id.clone().expect("an event id");
+        let r = Req::get("/mcp")
+            .session(&id)
+            .header("MCP-Protocol-Version", V)
+            .header("Last-Event-ID", &first)
+            .send(s.addr)
+            .await;
+        assert_eq!(r.status, 200);
+        let replayed: Vec<Value> = r.events().iter().map(Event::json).collect();
+        // The rest of a's stream: its answer.
+        assert!(replayed.iter().any(|m| m["id"] == 1), "{replayed:?}");
+        let foreign = replayed
+            .iter()
+            .any(|m| m["id"] == 2 || m["params"]["progressToken"] == "b");
+        assert_eq!(foreign, fault, "{replayed:?}");
+    }
+}
+
+#[tokio::test]
+async fn http_concurrent_post_refused() {
+    for (faults, want) in [(vec![], 200), (vec![Fault::HttpConcurrentPostRefused], 409)] {
+        let s = start(&faults).await;
+        let id = session(s.addr, V).await;
+        let mut first = mcp(&id, V).json(&slow(1, 2.0, 2, "a")).open(s.addr).await;
+        assert_eq!(first.status, 200);
+        assert!(first.event().await.is_some(), "the first stream is open");
+        let second = mcp(&id, V).json(&slow(2, 0.0, 1, "b")).send(s.addr).await;
+        assert_eq!(second.status, want, "{}", second.text());
+        // Other requests are never refused.
+        assert_eq!(mcp(&id, V).json(&ping(3)).send(s.addr).await.status, 200);
+    }
+}
+
+#[tokio::test]
+async fn http_foreign_progress_on_stream() {
+    const V26: &str = "2026-07-28";
+    for fault in [false, true] {
+        let faults = if fault {
+            vec![Fault::HttpForeignProgressOnStream]
+        } else {
+            vec![]
+        };
+        let s = start(&faults).await;
+        let mut call = slow(5, 0.1, 1, "mine");
+        call["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"] = json!(V26);
+        call["params"]["_meta"]["io.modelcontextprotocol/clientCapabilities"] = json!({});
+        let r = Req::post("/mcp")
+            .header("MCP-Protocol-Version", V26)
+            .json(&call)
+            .send(s.addr)
+            .await;
+        assert_eq!(r.content_type(), "text/event-stream", "{}", r.text());
+        let tokens: Vec<Value> = r
+            .events()
+            .iter()
+            .map(Event::json)
+            .filter(|m| m["method"] == "notifications/progress")
+            .map(|m| m["params"]["progressToken"].clone())
+            .collect();
+        assert!(tokens.contains(&json!("mine")), "{tokens:?}");
+        assert_eq!(tokens.iter().any(|t| t != "mine"), fault, "{tokens:?}");
+    }
+}

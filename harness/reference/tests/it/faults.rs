@@ -313,7 +313,11 @@ fn detector(fault: Fault) -> Detector {
         | Fault::SseEndpointNotFirst
         | Fault::SseForeignOriginAccepted
         | Fault::SseUnknownSessionHang
-        | Fault::SseAnswerInPostBody => {
+        | Fault::SseAnswerInPostBody
+        | Fault::HttpNoPrimingEvent
+        | Fault::HttpResumeCrossReplay
+        | Fault::HttpConcurrentPostRefused
+        | Fault::HttpForeignProgressOnStream => {
             |_| unreachable!("an HTTP-layer fault has no sans-IO detector")
         }
         Fault::FixtureSimpleTextEmpty => fixture::simple_text_empty,
