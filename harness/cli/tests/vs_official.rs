@@ -172,7 +172,10 @@ fn an_absent_fixture_explains_a_failure_the_generic_cases_passed() {
         "{stdout}"
     );
     // Without a fixture case, a pass where the official failed stays unmatched.
-    assert!(line_of(&stdout, "ping").starts_with("UNMATCHED"), "{stdout}");
+    assert!(
+        line_of(&stdout, "ping").starts_with("UNMATCHED"),
+        "{stdout}"
+    );
     assert_eq!(code, Some(1));
 }
 

@@ -32,10 +32,9 @@ use serde_json::{json, Map, Value};
 
 use super::answers::{self, Declared};
 use super::fault::ClientFault;
+use super::handshake::server_capabilities;
 use super::workflow::{label, Call, Job, Plan, MAX_INPUT_ROUNDS};
-use super::{
-    server_capabilities, Out, Phase, Purpose, ReferenceClient, CLIENT_NAME, STATELESS_VERSION,
-};
+use super::{Out, Phase, Purpose, ReferenceClient, CLIENT_NAME, STATELESS_VERSION};
 use crate::error::{NAMED_ERRORS, UNSUPPORTED_PROTOCOL_VERSION};
 use crate::stateless::{CLIENT_CAPABILITIES, PROTOCOL_VERSION};
 
