@@ -372,16 +372,7 @@ mod tests {
             b"event: message\nid: 7\ndata: {\"id\":2}\n\nevent: endpoint\ndata: /m\n\n",
             1 << 20,
         );
-        let r = RawResponse {
-            status: 200,
-            headers: vec![],
-            content_type: Some("text/event-stream".into()),
-            body: vec![],
-            body_cut: false,
-            events,
-            stream_open: true,
-        };
-        let o = response_object(&r);
+        let o = response_object(&sse_response(events, true));
         assert_eq!(o["messages"], json!([{"id": 2}]));
         assert_eq!(
             o["events"][0],
@@ -392,19 +383,26 @@ mod tests {
         assert_eq!(o["open"], true);
     }
 
-    #[test]
-    fn a_priming_event_shows_its_retry_and_empty_data() {
-        let events = mcpspec_wire::sse::decode_all(b"id: 1-1\nretry: 500\ndata: \n\n", 1 << 20);
-        let r = RawResponse {
+    /// A 200 `text/event-stream` response carrying `events`.
+    fn sse_response(
+        events: Vec<Result<mcpspec_wire::sse::SseEvent, mcpspec_wire::sse::SseError>>,
+        stream_open: bool,
+    ) -> RawResponse {
+        RawResponse {
             status: 200,
             headers: vec![],
             content_type: Some("text/event-stream".into()),
             body: vec![],
             body_cut: false,
             events,
-            stream_open: false,
-        };
-        let o = response_object(&r);
+            stream_open,
+        }
+    }
+
+    #[test]
+    fn a_priming_event_shows_its_retry_and_empty_data() {
+        let events = mcpspec_wire::sse::decode_all(b"id: 1-1\nretry: 500\ndata: \n\n", 1 << 20);
+        let o = response_object(&sse_response(events, false));
         assert_eq!(
             o["events"][0],
             json!({"event": "message", "data": "", "id": "1-1", "retry": 500})
