@@ -94,20 +94,22 @@ impl Drop for Canary {
 fn serve(listener: &TcpListener, hits: &Mutex<Vec<String>>, stop: &AtomicBool) {
     while !stop.load(Ordering::SeqCst) {
         match listener.accept() {
-            Ok((stream, _)) => {
-                let line = answer(stream);
+            Ok((mut stream, _)) => {
+                // Recorded before the answer goes out: whoever reads the
+                // answer to its end finds the request already counted.
+                let line = request_line(&mut stream);
                 if let Ok(mut h) = hits.lock() {
                     h.push(line);
                 }
+                answer(stream);
             }
             Err(_) => std::thread::sleep(POLL),
         }
     }
 }
 
-/// Reads the request head (bounded), answers 200 with [`BODY`], and
-/// returns the request line.
-fn answer(mut stream: TcpStream) -> String {
+/// Reads the request head (bounded) and returns its request line.
+fn request_line(stream: &mut TcpStream) -> String {
     let _ = stream.set_nonblocking(false);
     let _ = stream.set_read_timeout(Some(READ_WAIT));
     let mut buf = Vec::new();
@@ -120,16 +122,20 @@ fn answer(mut stream: TcpStream) -> String {
     }
     let head = String::from_utf8_lossy(&buf);
     let line = head.lines().next().unwrap_or("").trim().to_owned();
-    let reply = format!(
-        "HTTP/1.1 200 OK\r\nContent-Type: application/schema+json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{BODY}",
-        BODY.len()
-    );
-    let _ = stream.write_all(reply.as_bytes());
     if line.is_empty() {
         "(a connection without a request line)".to_owned()
     } else {
         line
     }
+}
+
+/// Answers 200 with [`BODY`] and closes the connection.
+fn answer(mut stream: TcpStream) {
+    let reply = format!(
+        "HTTP/1.1 200 OK\r\nContent-Type: application/schema+json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{BODY}",
+        BODY.len()
+    );
+    let _ = stream.write_all(reply.as_bytes());
 }
 
 /// Binds `${canary}` (`canary.url`) for a scenario that judges it.
