@@ -96,6 +96,15 @@ fn sampling(messages: Value, extra: Value) -> Step {
     Recv(req(json!("s1"), "sampling/createMessage", params))
 }
 
+/// An `elicitation/create` request for an empty form, with request id `id`.
+fn elicit_form(id: &str) -> Value {
+    req(
+        json!(id),
+        "elicitation/create",
+        json!({"message": "m", "requestedSchema": {"type": "object", "properties": {}}}),
+    )
+}
+
 pub(super) fn breaking(id: &str) -> Option<Vec<String>> {
     let found = match id {
         "tools.call.result-shape" => plain(
@@ -186,12 +195,7 @@ pub(super) fn breaking(id: &str) -> Option<Vec<String>> {
             V25_06,
             json!({"elicitation": {}}),
             vec![
-                Send(req(
-                    json!("r"),
-                    "elicitation/create",
-                    json!({"message": "m",
-                    "requestedSchema": {"type": "object", "properties": {}}}),
-                )),
+                Send(elicit_form("r")),
                 Recv(ok(json!("r"), json!({"action": "maybe"}))),
             ],
         ),
@@ -340,16 +344,9 @@ pub(super) fn breaking(id: &str) -> Option<Vec<String>> {
                 json!({"tools": [{"name": "t", "inputSchema": {"type": "object"}}]}),
             )],
         ),
-        "elicitation.server.capability-required" => server(
-            V25_06,
-            json!({}),
-            json!({}),
-            vec![Recv(req(
-                json!("e"),
-                "elicitation/create",
-                json!({"message": "m", "requestedSchema": {"type": "object", "properties": {}}}),
-            ))],
-        ),
+        "elicitation.server.capability-required" => {
+            server(V25_06, json!({}), json!({}), vec![Recv(elicit_form("e"))])
+        }
         "elicitation.url.capability" => server(
             V25_11,
             json!({"elicitation": {}}),
@@ -429,12 +426,7 @@ pub(super) fn breaking(id: &str) -> Option<Vec<String>> {
             V25_06,
             json!({}),
             vec![
-                Send(req(
-                    json!("r"),
-                    "elicitation/create",
-                    json!({"message": "m",
-                    "requestedSchema": {"type": "object", "properties": {}}}),
-                )),
+                Send(elicit_form("r")),
                 Recv(ok(json!("r"), json!({"action": "decline"}))),
             ],
         ),
