@@ -533,14 +533,20 @@ async fn http_method_header_case_insensitive() {
     }
 }
 
+/// A 2026-07-28 tools/call of `echo` (a request a Mcp-Name header names).
+fn stateless_echo_call() -> Value {
+    let mut call = stateless_list(1, "2026-07-28");
+    call["method"] = json!("tools/call");
+    call["params"]["name"] = json!("echo");
+    call["params"]["arguments"] = json!({ "message": "hi" });
+    call
+}
+
 #[tokio::test]
 async fn http_name_header_unchecked() {
     for (faults, want) in [(vec![], 400), (vec![Fault::HttpNameHeaderUnchecked], 200)] {
         let s = start(&faults).await;
-        let mut call = stateless_list(1, "2026-07-28");
-        call["method"] = json!("tools/call");
-        call["params"]["name"] = json!("echo");
-        call["params"]["arguments"] = json!({ "message": "hi" });
+        let call = stateless_echo_call();
         let missing = routed(&s, &call, |r| r.without("Mcp-Name")).await;
         assert_eq!(missing.status, want, "{faults:?}: {}", missing.text());
         let other = routed(&s, &call, |r| r.header("Mcp-Name", "add")).await;
@@ -554,10 +560,7 @@ async fn http_name_header_unchecked() {
 async fn http_name_header_not_decoded() {
     for (faults, want) in [(vec![], 200), (vec![Fault::HttpNameHeaderNotDecoded], 400)] {
         let s = start(&faults).await;
-        let mut call = stateless_list(1, "2026-07-28");
-        call["method"] = json!("tools/call");
-        call["params"]["name"] = json!("echo");
-        call["params"]["arguments"] = json!({ "message": "hi" });
+        let call = stateless_echo_call();
         // "echo", Base64-encoded as a client may send any name.
         let r = routed(&s, &call, |r| r.header("Mcp-Name", "=?base64?ZWNobw==?=")).await;
         assert_eq!(r.status, want, "{faults:?}: {}", r.text());
