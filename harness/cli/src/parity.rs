@@ -16,7 +16,10 @@
 //! checks. A status says how mcpspec stands: `mapped` (the same rule is
 //! judged, against any implementation), `partial` (some of it; the note says
 //! what is not), `fixture` (all but the exact content of the official
-//! fixture's named tools, resources and prompts), `missing`, `auth`
+//! fixture's named tools, resources and prompts), `beyond-spec` (the
+//! official scenario asserts what no sentence of the specification requires,
+//! so a conforming implementation could fail it; the note quotes the spec
+//! sections that do apply and the cases that judge them), `missing`, `auth`
 //! (authorization: its own issue) or `extension`. Every mcpspec id the map
 //! names must be a scenario id, or an id prefix ending in `/` that selects
 //! some: the command refuses the map otherwise (exit 2), so a renamed
@@ -49,16 +52,19 @@ pub enum Status {
     Mapped,
     Partial,
     Fixture,
+    #[serde(rename = "beyond-spec")]
+    BeyondSpec,
     Missing,
     Auth,
     Extension,
 }
 
 impl Status {
-    const ALL: [Status; 6] = [
+    const ALL: [Status; 7] = [
         Status::Mapped,
         Status::Partial,
         Status::Fixture,
+        Status::BeyondSpec,
         Status::Missing,
         Status::Auth,
         Status::Extension,
@@ -69,6 +75,7 @@ impl Status {
             Status::Mapped => "mapped",
             Status::Partial => "partial",
             Status::Fixture => "fixture",
+            Status::BeyondSpec => "beyond-spec",
             Status::Missing => "missing",
             Status::Auth => "auth",
             Status::Extension => "extension",
@@ -114,6 +121,11 @@ impl Entry {
 pub fn load(scenarios: &[Arc<Scenario>]) -> Result<Vec<Entry>, Vec<String>> {
     let entries: Vec<Entry> =
         serde_saphyr::from_str(DATA).map_err(|e| vec![format!("{PATH}: {e}")])?;
+    check(entries, scenarios)
+}
+
+/// The rules every entry of a map must keep.
+fn check(entries: Vec<Entry>, scenarios: &[Arc<Scenario>]) -> Result<Vec<Entry>, Vec<String>> {
     let mut problems = Vec::new();
     let mut seen = std::collections::HashSet::new();
     for e in &entries {
@@ -141,9 +153,13 @@ pub fn load(scenarios: &[Arc<Scenario>]) -> Result<Vec<Entry>, Vec<String>> {
                 e.status.as_str()
             ));
         }
-        if matches!(e.status, Status::Partial | Status::Fixture) && e.note.is_none() {
+        let needs_note = matches!(
+            e.status,
+            Status::Partial | Status::Fixture | Status::BeyondSpec | Status::Missing
+        );
+        if needs_note && e.note.is_none() {
             problems.push(format!(
-                "{name}: {} needs a note on what is not judged",
+                "{name}: {} needs a note on what is not judged and why",
                 e.status.as_str()
             ));
         }
@@ -278,6 +294,22 @@ mod tests {
             "{problems:#?}"
         );
         assert!(problems.iter().all(|p| p.contains("no mcpspec scenario")));
+    }
+
+    /// A status that leaves a rule unjudged must say why: `beyond-spec`
+    /// without the spec sections it weighed is an unexplained gap.
+    #[test]
+    fn an_unexplained_gap_is_refused() {
+        let entries: Vec<Entry> = serde_saphyr::from_str(
+            "- {official: x, role: client, revisions: [2025-11-25], scored: true, checks: c, mcpspec: [], status: beyond-spec}\n\
+             - {official: y, role: client, revisions: [2025-11-25], scored: true, checks: c, mcpspec: [], status: missing, note: why}\n",
+        )
+        .expect("parses");
+        let problems = check(entries, &[]).expect_err("x has no note");
+        assert_eq!(
+            problems,
+            ["x (client): beyond-spec needs a note on what is not judged and why"]
+        );
     }
 
     /// Each count row adds up to the entries of its revision and role.
