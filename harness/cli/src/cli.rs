@@ -151,7 +151,10 @@ pub struct ServerArgs {
     /// Write the results as JSON to FILE
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
-    /// Write report.json, junit.xml, summary.md, index.html and transcripts/<case id>.jsonl to DIR (created if missing)
+    /// Write the findings as SARIF 2.1.0 to FILE (for code-scanning services)
+    #[arg(long, value_name = "FILE")]
+    pub sarif: Option<PathBuf>,
+    /// Write report.json, junit.xml, summary.md, index.html, sarif.json, badge.json and transcripts/<case id>.jsonl to DIR (created if missing)
     #[arg(long, value_name = "DIR")]
     pub report_dir: Option<PathBuf>,
     /// Known failures, YAML `case id or glob: reason`: a listed failure does not fail the run, a listed case that passes does (stale)
@@ -471,6 +474,15 @@ mod tests {
     #[test]
     fn cli_definition_is_consistent() {
         Cli::command().debug_assert();
+    }
+
+    /// SARIF names built-in scenario files by the label the loader gives them.
+    #[test]
+    fn sarif_knows_the_embedded_label() {
+        assert_eq!(
+            mcpspec_report::sarif::EMBEDDED_LABEL,
+            format!("{}/", mcpspec_scenario::corpus::EMBEDDED_PREFIX)
+        );
     }
 
     /// `--help` of the top-level command and of every command that runs a

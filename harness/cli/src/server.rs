@@ -24,7 +24,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use mcpspec_engine::{Role, Version};
-use mcpspec_report::{Baseline, HumanReporter, JsonReporter, ReportDir, Verdict};
+use mcpspec_report::{Baseline, HumanReporter, JsonReporter, ReportDir, SarifReporter, Verdict};
 use std::collections::BTreeMap;
 
 use mcpspec_model::Exit;
@@ -330,6 +330,10 @@ async fn run_as(args: ServerArgs, role: Role) -> Exit {
         .json
         .clone()
         .map(|path| JsonReporter::new(path, strict, baseline.clone()));
+    let mut sarif = args
+        .sarif
+        .clone()
+        .map(|path| SarifReporter::new(path, strict, baseline.clone()));
     let mut verdict = baseline.map(Verdict::new);
     let mut write_errors: Vec<String> = Vec::new();
     let watch = crate::interrupt::watch();
@@ -349,6 +353,9 @@ async fn run_as(args: ServerArgs, role: Role) -> Exit {
         if let Some(j) = json.as_mut() {
             reporters.push(j);
         }
+        if let Some(s) = sarif.as_mut() {
+            reporters.push(s);
+        }
         if let Some(d) = report_dir.as_mut() {
             reporters.push(d);
         }
@@ -367,6 +374,7 @@ async fn run_as(args: ServerArgs, role: Role) -> Exit {
         }
     };
     write_errors.extend(json.and_then(|j| j.error));
+    write_errors.extend(sarif.and_then(|s| s.error));
     if let Some(d) = &report_dir {
         write_errors.extend(d.errors.iter().cloned());
         if d.errors.is_empty() {

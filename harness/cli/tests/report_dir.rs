@@ -1,8 +1,10 @@
 //! `mcpspec server --report-dir DIR` against the reference server with a
-//! fault: the four reports are valid (report.json against the committed
-//! schema, junit.xml parses with the right counts, summary.md names the
-//! failing requirement with its link, index.html renders in a real headless
-//! Chromium), and every case has its transcript file.
+//! fault: the reports are valid (report.json against the committed schema,
+//! junit.xml parses with the right counts, summary.md names the failing
+//! requirement with its link, index.html renders in a real headless
+//! Chromium, sarif.json against the OASIS SARIF 2.1.0 schema and the same as
+//! `--sarif FILE`, badge.json a red shields.io endpoint), and every case has
+//! its transcript file.
 //!
 //! The browser part needs `/usr/bin/chromium` (Debian's `chromium`
 //! package; see `chromium/mod.rs`); without it the part is skipped with a
@@ -44,6 +46,8 @@ fn run_dir() -> &'static Path {
                 "--report-dir",
             ])
             .arg(&dir)
+            .arg("--sarif")
+            .arg(dir.join("../cli.sarif"))
             .args([
                 "--",
                 BIN,
@@ -152,6 +156,60 @@ fn junit_parses_with_a_testcase_per_case_and_the_failures() {
         }
         other => panic!("not a failure: {other:?}"),
     }
+}
+
+#[test]
+fn sarif_validates_and_names_the_broken_requirement_once() {
+    let schema_path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../schema/sarif/sarif-schema-2.1.0.json");
+    let schema: Value =
+        serde_json::from_str(&std::fs::read_to_string(schema_path).expect("schema")).expect("JSON");
+    let validator = jsonschema::draft4::new(&schema).expect("the SARIF schema compiles");
+    let text = std::fs::read_to_string(run_dir().join("sarif.json")).expect("sarif.json");
+    let doc: Value = serde_json::from_str(&text).expect("JSON");
+    let errors: Vec<String> = validator
+        .iter_errors(&doc)
+        .map(|e| format!("{}: {e}", e.instance_path()))
+        .collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+    let run = &doc["runs"][0];
+    let rules: Vec<&str> = run["tool"]["driver"]["rules"]
+        .as_array()
+        .expect("rules")
+        .iter()
+        .filter_map(|r| r["id"].as_str())
+        .collect();
+    assert_eq!(
+        rules.iter().filter(|r| **r == "ping.respond").count(),
+        1,
+        "{rules:?}"
+    );
+    let results = run["results"].as_array().expect("results");
+    let ping = results
+        .iter()
+        .find(|r| r["ruleId"] == "ping.respond" && r["level"] == "error")
+        .expect("a ping.respond error");
+    let uri = ping["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+        .as_str()
+        .expect("a scenario step location");
+    assert!(uri.starts_with("scenarios/server/lifecycle/ping/"), "{uri}");
+    assert_eq!(run["invocations"][0]["exitCode"], 1);
+    let cli = std::fs::read_to_string(run_dir().join("../cli.sarif")).expect("--sarif FILE");
+    let cli: Value = serde_json::from_str(&cli).expect("JSON");
+    assert_eq!(cli["runs"][0]["results"], run["results"]);
+}
+
+#[test]
+fn badge_json_is_a_red_shields_endpoint() {
+    let text = std::fs::read_to_string(run_dir().join("badge.json")).expect("badge.json");
+    let doc: Value = serde_json::from_str(&text).expect("JSON");
+    assert_eq!(doc["schemaVersion"], 1);
+    assert_eq!(doc["color"], "red");
+    let message = doc["message"].as_str().expect("message");
+    assert!(
+        message.starts_with("0/") && message.ends_with("1 MUST failure"),
+        "{message}"
+    );
 }
 
 #[test]

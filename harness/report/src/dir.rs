@@ -5,11 +5,13 @@
 //! DIR/junit.xml            JUnit XML, a test case per case
 //! DIR/summary.md           for a CI step summary
 //! DIR/index.html           the self-contained report page
+//! DIR/sarif.json           SARIF 2.1.0, for code-scanning services
+//! DIR/badge.json           a shields.io endpoint document (the verdict as a badge)
 //! DIR/transcripts/<case id>.jsonl   one per case (naming: see `transcript`)
 //! ```
 //!
 //! The directory is created if missing. Each transcript is written when its
-//! case finishes; the four reports when the run finishes, or, when the
+//! case finishes; the six reports when the run finishes, or, when the
 //! reporter is dropped before that (the run was cut short), with what it
 //! has (`"complete": false`). An interrupted run (`Event::Interrupted`,
 //! Ctrl-C) writes them at its `RunFinished` with the finished cases,
@@ -25,7 +27,7 @@ use serde_json::{json, Map, Value};
 
 use crate::baseline::Baseline;
 use crate::log::RunLog;
-use crate::{html, junit, markdown, model, transcript};
+use crate::{badge, html, junit, markdown, model, sarif, transcript};
 
 /// Writes `bytes` to `path` atomically: a temporary file in the same
 /// directory, then a rename.
@@ -90,8 +92,8 @@ impl ReportDir {
         }
     }
 
-    /// Writes report.json, junit.xml, summary.md and index.html from what
-    /// the log holds now.
+    /// Writes report.json, junit.xml, summary.md, index.html, sarif.json and
+    /// badge.json from what the log holds now.
     pub fn write_reports(&mut self) {
         let written = self.written.clone();
         let report = model::build(&self.log, &|id| written.get(id).cloned());
@@ -124,6 +126,17 @@ impl ReportDir {
         }
         let page = html::render(&report, lines);
         self.write("index.html", page.as_bytes());
+        for (name, doc) in [
+            ("sarif.json", sarif::render(&self.log)),
+            ("badge.json", badge::render(&self.log)),
+        ] {
+            match serde_json::to_string_pretty(&doc) {
+                Ok(text) => {
+                    self.write(name, format!("{text}\n").as_bytes());
+                }
+                Err(e) => self.errors.push(format!("failed to encode {name}: {e}")),
+            }
+        }
         self.finished = true;
     }
 

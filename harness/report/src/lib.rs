@@ -19,8 +19,10 @@
 //! - [`rollup`]: root causes: each broken requirement once across the
 //!   run, with its failed, warned and blocked cases; every report uses it.
 //! - [`json`]: `--json FILE`, the report document, written once the run finishes.
+//! - [`sarif`]: `--sarif FILE`, SARIF 2.1.0 for code-scanning services.
 //! - [`dir`]: `--report-dir DIR`: [`model`] (report.json and its schema),
-//!   [`junit`], [`markdown`] (summary.md), [`html`] (index.html) and
+//!   [`junit`], [`markdown`] (summary.md), [`html`] (index.html), [`sarif`]
+//!   (sarif.json), [`badge`] (badge.json, a shields.io endpoint) and
 //!   [`transcript`] files.
 //! - [`baseline`]: `--expected-failures`: expected failures and stale
 //!   expectations, and the exit code they come to; [`log`] applies it as
@@ -36,6 +38,7 @@
 //! - [`compare`]: `mcpspec diff` of two transcripts or report directories.
 //! - [`matrix`]: `mcpspec report merge`, the compatibility matrix.
 
+pub mod badge;
 pub mod baseline;
 pub mod compare;
 pub mod dir;
@@ -50,6 +53,7 @@ pub mod model;
 pub mod normalize;
 pub mod redact;
 pub mod rollup;
+pub mod sarif;
 pub mod snapshot;
 pub mod textdiff;
 pub mod transcript;
@@ -60,3 +64,4 @@ pub use human::HumanReporter;
 pub use json::JsonReporter;
 pub use model::{report_schema, report_schema_text, Report, SCHEMA_PATH};
 pub use redact::Redactions;
+pub use sarif::SarifReporter;

@@ -273,3 +273,61 @@ fn a_run_in_which_nothing_could_run_validates_and_says_why() {
     assert_eq!(doc["rollup"].as_array().map(Vec::len), Some(0));
     assert_eq!(doc["probes"][0]["supported"], false);
 }
+
+/// `--sarif` / `sarif.json`: valid against the OASIS SARIF 2.1.0 schema
+/// (`schema/sarif/`), one rule per requirement, one result per finding, the
+/// baseline's expected failure suppressed, the target error a notification.
+#[test]
+fn sarif_of_every_kind_of_case_validates() {
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../schema/sarif/sarif-schema-2.1.0.json");
+    let schema: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).expect("the SARIF schema")).unwrap();
+    let validator = jsonschema::draft4::new(&schema).expect("the SARIF schema compiles");
+    let doc = mcpspec_report::sarif::render(&sample_log());
+    let errors: Vec<String> = validator
+        .iter_errors(&doc)
+        .map(|e| format!("{}: {e}", e.instance_path()))
+        .collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+    let run = &doc["runs"][0];
+    let rules = run["tool"]["driver"]["rules"].as_array().unwrap();
+    assert_eq!(rules.len(), 1, "{rules:#?}");
+    assert_eq!(rules[0]["id"], "jsonrpc.x");
+    assert_eq!(
+        rules[0]["helpUri"],
+        "https://modelcontextprotocol.io/specification/x#y"
+    );
+    let results = run["results"].as_array().unwrap();
+    // fail, warn, blocked: one finding each.
+    assert_eq!(results.len(), 3, "{results:#?}");
+    let by_case = |id: &str| {
+        results
+            .iter()
+            .find(|r| r["properties"]["case"] == id)
+            .unwrap_or_else(|| panic!("no result for {id}"))
+    };
+    let fail = by_case("server/fail@2025-06-18");
+    assert_eq!(fail["level"], "error");
+    assert_eq!(fail["suppressions"][0]["kind"], "external");
+    assert_eq!(
+        fail["partialFingerprints"]["mcpspec/v1"],
+        "server/fail@2025-06-18:jsonrpc.x"
+    );
+    assert_eq!(
+        fail["locations"][0]["physicalLocation"]["region"],
+        serde_json::json!({ "startLine": 1, "startColumn": 1 })
+    );
+    assert!(fail["message"]["text"]
+        .as_str()
+        .unwrap()
+        .contains("\nExpected: a\nActual: b"));
+    let warn = by_case("server/warn@2024-11-05");
+    assert_eq!(warn["level"], "warning");
+    assert!(warn.get("suppressions").is_none());
+    let invocation = &run["invocations"][0];
+    assert_eq!(invocation["exitCode"], 1);
+    let notes = invocation["toolExecutionNotifications"].as_array().unwrap();
+    assert_eq!(notes.len(), 1);
+    assert_eq!(notes[0]["descriptor"]["id"], "error.target");
+}
