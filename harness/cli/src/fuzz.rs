@@ -78,6 +78,9 @@ pub struct FuzzBudgetArgs {
     /// "timeouts": [{"method", "count", ...}]} to FILE
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
+    /// Write the findings as SARIF 2.1.0 to FILE (each with its reproducer file as location)
+    #[arg(long, value_name = "FILE")]
+    pub sarif: Option<PathBuf>,
     /// Where reproducers go (default: reports/fuzz/<run>/)
     #[arg(long, value_name = "DIR")]
     pub report_dir: Option<PathBuf>,
@@ -215,7 +218,7 @@ async fn run_server(args: FuzzServerArgs) -> Exit {
         Kind::Http
     };
     let outcome = fuzz(&cfg, &mut report).await;
-    finish(outcome, seed, kind, args.budget.json.as_deref())
+    finish(outcome, seed, kind, &args.budget)
 }
 
 /// `mcpspec fuzz client`.
@@ -248,7 +251,7 @@ async fn run_client(args: FuzzClientArgs) -> Exit {
         levels_text(&cfg.levels)
     );
     let outcome = fuzz_client(&cfg, &mut report).await;
-    finish(outcome, seed, Kind::Client, args.budget.json.as_deref())
+    finish(outcome, seed, Kind::Client, &args.budget)
 }
 
 /// The fuzzing budget: `--duration`, 30 s when neither it nor `--runs` is given.
@@ -274,12 +277,12 @@ enum Kind {
     Client,
 }
 
-/// Prints the summary, writes `--json`, returns the exit code.
+/// Prints the summary, writes `--json` and `--sarif`, returns the exit code.
 fn finish(
     outcome: Result<Summary, RunError>,
     seed: u64,
     kind: Kind,
-    json: Option<&std::path::Path>,
+    budget: &FuzzBudgetArgs,
 ) -> Exit {
     let summary = match outcome {
         Ok(s) => s,
@@ -298,9 +301,15 @@ fn finish(
         }
     };
     print_summary(&summary, seed, kind);
-    if let Some(path) = json {
+    if let Some(path) = &budget.json {
         if let Err(e) = write_json(path, &summary, seed) {
             eprintln!("error: failed to write {}: {e}", path.display());
+            return Exit::Usage;
+        }
+    }
+    if let Some(path) = &budget.sarif {
+        if let Err(e) = mcpspec_report::sarif::write(path, &sarif(&summary, seed)) {
+            eprintln!("error: {e}");
             return Exit::Usage;
         }
     }
@@ -444,6 +453,59 @@ fn seen_with(f: &mcpspec_fuzz::Finding) -> String {
         } else {
             String::new()
         }
+    )
+}
+
+/// The run's findings as a SARIF log: one result per finding (its
+/// deduplication key as the fingerprint), the reproducer as its location.
+fn sarif(s: &Summary, seed: u64) -> serde_json::Value {
+    use mcpspec_report::sarif::{artifact, document, Item};
+    let items: Vec<Item> = s
+        .findings
+        .iter()
+        .map(|f| {
+            let req = mcpspec_engine::lookup(f.requirement);
+            let level = f.requirement_level.parse().unwrap_or(mcpspec_engine::Level::Must);
+            let reproducer = f.reproducer.display().to_string();
+            let confirmed = if f.confirmed { "confirmed" } else { "not confirmed" };
+            Item {
+                requirement: f.requirement.to_owned(),
+                level,
+                summary: req.map_or_else(|| f.kind.clone(), |r| r.summary.to_owned()),
+                spec_url: req
+                    .and_then(|r| r.versions().last().map(|v| r.url(v)))
+                    .unwrap_or_default(),
+                message: format!(
+                    "{}: {} (oracle {}; {} input(s) in the reproducer, {confirmed} in a fresh process; seen {} time(s)). Replay: mcpspec replay {reproducer}",
+                    f.requirement, f.detail, f.oracle, f.inputs, f.count
+                ),
+                location: serde_json::json!({
+                    "physicalLocation": artifact(&reproducer),
+                    "logicalLocations": [{ "name": f.kind, "kind": "function" }],
+                }),
+                fingerprint: format!("fuzz:{}:{}", f.requirement, f.kind),
+                properties: serde_json::json!({
+                    "oracle": f.oracle.as_str(),
+                    "input_level": f.level.map(|l| l.as_str()),
+                    "confirmed": f.confirmed,
+                    "count": f.count,
+                }),
+                suppressed: None,
+            }
+        })
+        .collect();
+    let mut invocation = serde_json::Map::new();
+    invocation.insert("executionSuccessful".into(), json!(true));
+    let code = if s.findings.is_empty() {
+        Exit::Success
+    } else {
+        Exit::Failures
+    };
+    invocation.insert("exitCode".into(), json!(i32::from(code)));
+    document(
+        &items,
+        invocation,
+        json!({ "seed": seed, "execs": s.execs, "seconds": s.seconds }),
     )
 }
 

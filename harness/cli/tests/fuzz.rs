@@ -37,8 +37,14 @@ fn clean_reference_server_yields_no_findings() {
 
 #[test]
 fn crash_on_malformed_input_is_found_minimised_and_replayed() {
-    let (run, doc, _) = fuzz_reference("crash", &["exit-on-malformed"], &["--runs", "300"]);
+    let sarif = std::env::temp_dir().join(format!("mcpspec-fuzz-{}.sarif", std::process::id()));
+    let (run, doc, _) = fuzz_reference(
+        "crash",
+        &["exit-on-malformed"],
+        &["--runs", "300", "--sarif", path(&sarif)],
+    );
     assert_eq!(run.code, Some(1), "{}\n{}", run.stdout, run.stderr);
+    check_sarif(&sarif, &doc);
     let found = findings(&doc);
     let crash = found
         .iter()
@@ -62,6 +68,31 @@ fn crash_on_malformed_input_is_found_minimised_and_replayed() {
         Duration::from_secs(60),
     );
     assert_eq!(clean.code, Some(0), "{}\n{}", clean.stdout, clean.stderr);
+}
+
+/// `--sarif`: valid against the OASIS schema, a result per finding, each
+/// with its reproducer as location.
+fn check_sarif(file: &std::path::Path, doc: &Value) {
+    let schema = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../schema/sarif/sarif-schema-2.1.0.json");
+    let schema: Value =
+        serde_json::from_str(&std::fs::read_to_string(schema).expect("schema")).expect("JSON");
+    let log: Value = serde_json::from_str(&std::fs::read_to_string(file).expect("--sarif written"))
+        .expect("JSON");
+    let _ = std::fs::remove_file(file);
+    let validator = jsonschema::draft4::new(&schema).expect("compiles");
+    let errors: Vec<String> = validator.iter_errors(&log).map(|e| e.to_string()).collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+    let results = log["runs"][0]["results"].as_array().expect("results");
+    assert_eq!(results.len(), findings(doc).len(), "{log}");
+    for (r, f) in results.iter().zip(findings(doc)) {
+        assert_eq!(r["ruleId"], f["requirement"]);
+        let uri = r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+            .as_str()
+            .expect("a reproducer");
+        assert!(uri.ends_with(".json"), "{uri}");
+    }
+    assert_eq!(log["runs"][0]["invocations"][0]["exitCode"], 1);
 }
 
 /// A request the target never answers, while it answers everything else,

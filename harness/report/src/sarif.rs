@@ -19,7 +19,9 @@
 //! Each result carries `partialFingerprints["mcpspec/v1"]` =
 //! `case id:requirement id`, stable across runs, so a service tracks one
 //! finding from run to run. `schema/sarif/sarif-schema-2.1.0.json` (the OASIS
-//! schema) validates the output in `tests/sarif_schema.rs`.
+//! schema) validates the output in `tests/report_schema.rs`. [`document`]
+//! builds a log from any [`Item`]s: `mcpspec fuzz --sarif` uses it for fuzz
+//! findings (the reproducer file as the location).
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -71,6 +73,11 @@ fn uri_of(file: &str) -> String {
     out
 }
 
+/// A file as a SARIF physical location without a region (a reproducer).
+pub fn artifact(path: &str) -> Value {
+    json!({ "artifactLocation": { "uri": uri_of(path) } })
+}
+
 /// A step location, `file:line:col (step N: …)`, as a SARIF physical location.
 fn physical(location: &str) -> Option<Value> {
     let place = location.split(" (").next().unwrap_or(location);
@@ -97,6 +104,26 @@ fn message(r: &CaseResult, f: &Finding) -> String {
     text
 }
 
+/// One result of a SARIF log, whatever produced it (a case's finding, a
+/// fuzz finding): [`document`] turns these into rules and results.
+#[derive(Debug, Clone)]
+pub struct Item {
+    pub requirement: String,
+    /// The level it was broken at.
+    pub level: Level,
+    /// The requirement's paraphrase and spec link (the rule's text).
+    pub summary: String,
+    pub spec_url: String,
+    pub message: String,
+    /// A SARIF `location` object.
+    pub location: Value,
+    /// `partialFingerprints["mcpspec/v1"]`: stable across runs.
+    pub fingerprint: String,
+    pub properties: Value,
+    /// Set when a baseline accepts it: the justification.
+    pub suppressed: Option<String>,
+}
+
 /// The rules table, filled as results name requirements.
 #[derive(Default)]
 struct Rules {
@@ -105,29 +132,69 @@ struct Rules {
 }
 
 impl Rules {
-    fn of(&mut self, f: &Finding) -> usize {
-        if let Some(i) = self.index.get(&f.requirement) {
+    fn of(&mut self, item: &Item) -> usize {
+        if let Some(i) = self.index.get(&item.requirement) {
             return *i;
         }
-        let level = mcpspec_engine::lookup(&f.requirement).map_or(f.level, |r| r.level);
+        let level = mcpspec_engine::lookup(&item.requirement).map_or(item.level, |r| r.level);
         let mut rule = json!({
-            "id": f.requirement,
-            "shortDescription": { "text": f.summary },
+            "id": item.requirement,
+            "shortDescription": { "text": item.summary },
             "defaultConfiguration": { "level": self::level(level) },
             "properties": { "level": level.keyword(), "tags": ["mcp", level.as_str()] },
         });
-        if !f.spec_url.is_empty() {
-            rule["helpUri"] = json!(f.spec_url);
-            rule["help"] = json!({ "text": format!("{} See {}", f.summary, f.spec_url) });
+        if !item.spec_url.is_empty() {
+            rule["helpUri"] = json!(item.spec_url);
+            rule["help"] = json!({ "text": format!("{} See {}", item.summary, item.spec_url) });
         }
         let i = self.rules.len();
         self.rules.push(rule);
-        self.index.insert(f.requirement.clone(), i);
+        self.index.insert(item.requirement.clone(), i);
         i
     }
 }
 
-fn result(rules: &mut Rules, log: &RunLog, j: &Judged, f: &Finding) -> Value {
+/// A SARIF 2.1.0 log of one run: `items` as results (their requirements as
+/// rules), `invocation` as its one invocation, `properties` on the run.
+pub fn document(items: &[Item], invocation: Map<String, Value>, properties: Value) -> Value {
+    let mut rules = Rules::default();
+    let results: Vec<Value> = items
+        .iter()
+        .map(|item| {
+            let mut out = json!({
+                "ruleId": item.requirement,
+                "ruleIndex": rules.of(item),
+                "kind": "fail",
+                "level": level(item.level),
+                "message": { "text": item.message },
+                "locations": [item.location],
+                "partialFingerprints": { "mcpspec/v1": item.fingerprint },
+                "properties": item.properties,
+            });
+            if let Some(why) = &item.suppressed {
+                out["suppressions"] =
+                    json!([{ "kind": "external", "status": "accepted", "justification": why }]);
+            }
+            out
+        })
+        .collect();
+    json!({
+        "$schema": SCHEMA_URI,
+        "version": "2.1.0",
+        "runs": [{
+            "tool": { "driver": {
+                "name": "mcpspec",
+                "version": env!("CARGO_PKG_VERSION"),
+                "rules": rules.rules,
+            } },
+            "invocations": [Value::Object(invocation)],
+            "results": results,
+            "properties": properties,
+        }],
+    })
+}
+
+fn item(log: &RunLog, j: &Judged, f: &Finding) -> Item {
     let r = &j.result;
     let mut location = json!({
         "logicalLocations": [{ "fullyQualifiedName": r.id, "name": r.scenario, "kind": "test" }],
@@ -135,31 +202,31 @@ fn result(rules: &mut Rules, log: &RunLog, j: &Judged, f: &Finding) -> Value {
     if let Some(p) = f.location.as_deref().and_then(physical) {
         location["physicalLocation"] = p;
     }
-    let mut out = json!({
-        "ruleId": f.requirement,
-        "ruleIndex": rules.of(f),
-        "kind": "fail",
-        "level": level(f.level),
-        "message": { "text": message(r, f) },
-        "locations": [location],
-        "partialFingerprints": { "mcpspec/v1": format!("{}:{}", r.id, f.requirement) },
-        "properties": {
+    let suppressed = match j.expectation {
+        Some(e @ Expectation::ExpectedFailure(_)) => Some(
+            log.entry(e)
+                .map(|b| format!("{} ({})", b.reason, b.origin))
+                .unwrap_or_default(),
+        ),
+        _ => None,
+    };
+    Item {
+        requirement: f.requirement.clone(),
+        level: f.level,
+        summary: f.summary.clone(),
+        spec_url: f.spec_url.clone(),
+        message: message(r, f),
+        location,
+        fingerprint: format!("{}:{}", r.id, f.requirement),
+        properties: json!({
             "case": r.id,
             "scenario": r.scenario,
             "version": r.version.as_str(),
             "outcome": r.outcome.as_str(),
             "source": match f.source { FindingSource::Step => "step", FindingSource::Oracle => "oracle" },
-        },
-    });
-    if let Some(e @ Expectation::ExpectedFailure(_)) = j.expectation {
-        let why = log
-            .entry(e)
-            .map(|b| format!("{} ({})", b.reason, b.origin))
-            .unwrap_or_default();
-        out["suppressions"] =
-            json!([{ "kind": "external", "status": "accepted", "justification": why }]);
+        }),
+        suppressed,
     }
-    out
 }
 
 /// A case that could not be judged, as a tool execution notification.
@@ -177,12 +244,11 @@ fn notification(r: &CaseResult) -> Option<Value> {
 
 /// The SARIF log of a run, from what the log holds now.
 pub fn render(log: &RunLog) -> Value {
-    let mut rules = Rules::default();
-    let mut results = Vec::new();
+    let mut items = Vec::new();
     let mut notifications = Vec::new();
     for j in log.sorted() {
         for f in distinct(&j.result.findings) {
-            results.push(result(&mut rules, log, j, &f));
+            items.push(item(log, j, &f));
         }
         notifications.extend(notification(&j.result));
     }
@@ -215,20 +281,11 @@ pub fn render(log: &RunLog) -> Value {
     if let Some((why, _)) = &log.interrupted {
         invocation.insert("exitCodeDescription".into(), json!(why));
     }
-    json!({
-        "$schema": SCHEMA_URI,
-        "version": "2.1.0",
-        "runs": [{
-            "tool": { "driver": {
-                "name": "mcpspec",
-                "version": env!("CARGO_PKG_VERSION"),
-                "rules": rules.rules,
-            } },
-            "invocations": [Value::Object(invocation)],
-            "results": results,
-            "properties": { "target": log.target, "complete": log.complete() },
-        }],
-    })
+    document(
+        &items,
+        invocation,
+        json!({ "target": log.target, "complete": log.complete() }),
+    )
 }
 
 /// `--sarif FILE`: the SARIF log, written once the run finishes.

@@ -282,7 +282,8 @@ fn sarif_of_every_kind_of_case_validates() {
     let path =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../../schema/sarif/sarif-schema-2.1.0.json");
     let schema: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(path).expect("the SARIF schema")).unwrap();
+        serde_json::from_str(&std::fs::read_to_string(path).expect("the SARIF schema"))
+            .expect("JSON");
     let validator = jsonschema::draft4::new(&schema).expect("the SARIF schema compiles");
     let doc = mcpspec_report::sarif::render(&sample_log());
     let errors: Vec<String> = validator
