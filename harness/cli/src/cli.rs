@@ -112,6 +112,10 @@ pub struct SelectArgs {
     /// Extra scenario directory; a scenario with the same id replaces the built-in one (repeatable)
     #[arg(long, value_name = "DIR")]
     pub scenarios: Vec<PathBuf>,
+    /// Run one shard of the selected cases: hash:K/N (by case id, stable) or count:K/N (every
+    /// N-th); join the shards' --report-dir with `mcpspec report combine`
+    #[arg(long, value_name = "SPEC")]
+    pub partition: Option<mcpspec_runner::Partition>,
 }
 
 #[derive(Debug, Args)]

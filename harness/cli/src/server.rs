@@ -79,9 +79,13 @@ fn plan_cases(
         role_prefix: role_prefix.to_owned(),
         transport,
     };
-    plan(scenarios, &sel).map_err(|e| {
+    let cases = plan(scenarios, &sel).map_err(|e| {
         eprintln!("error: {e}");
         Exit::Usage
+    })?;
+    Ok(match select.partition {
+        Some(p) => p.apply(cases),
+        None => cases,
     })
 }
 
@@ -194,6 +198,7 @@ fn load_baseline(
         filter: Vec::new(),
         spec_version: Vec::new(),
         scenarios: Vec::new(),
+        partition: None,
     };
     // Every transport's cases: one baseline may serve runs over several.
     let all = plan_cases(scenarios, &everything, role_prefix, None)?;

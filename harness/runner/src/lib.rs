@@ -51,6 +51,6 @@ pub mod event {
 pub use case::CaseConfig;
 pub use event::{Event, Reporter};
 pub use outcome::{Blame, CaseResult, Finding, FindingSource, Outcome, Summary, TranscriptLine};
-pub use plan::{plan, Case, Selection};
+pub use plan::{plan, Case, Partition, Selection};
 pub use run::{run, FailFast, RunConfig};
 pub use target::{transport_kind, Target};
