@@ -74,7 +74,8 @@ pub enum Command {
     /// Pending snapshots (.snap.new) of a --snapshots directory: review them one at a time on a
     /// terminal, or accept or reject all that match
     Review(crate::review::ReviewArgs),
-    /// Report directories: merge several into one compatibility matrix
+    /// Report directories: merge several implementations into one compatibility matrix, or
+    /// combine the shards of one run (--partition) into its report
     Report {
         #[command(subcommand)]
         command: crate::merge::ReportCommand,

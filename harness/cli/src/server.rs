@@ -335,6 +335,13 @@ async fn run_as(args: ServerArgs, role: Role) -> Exit {
         .json
         .clone()
         .map(|path| JsonReporter::new(path, strict, baseline.clone()));
+    let partition = args.select.partition.map(|p| p.to_string());
+    if let Some(j) = json.as_mut() {
+        j.log_mut().partition = partition.clone();
+    }
+    if let Some(d) = report_dir.as_mut() {
+        d.log_mut().partition = partition;
+    }
     let mut sarif = args
         .sarif
         .clone()

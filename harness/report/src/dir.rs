@@ -144,6 +144,12 @@ impl ReportDir {
     pub fn path(&self) -> &Path {
         &self.dir
     }
+
+    /// The run as recorded so far: `--partition` names the shard here, and
+    /// `report combine` restores the run's start.
+    pub fn log_mut(&mut self) -> &mut RunLog {
+        &mut self.log
+    }
 }
 
 impl Reporter for ReportDir {

@@ -40,6 +40,13 @@ impl JsonReporter {
     }
 }
 
+impl JsonReporter {
+    /// The run as recorded so far (`--partition` names the shard here).
+    pub fn log_mut(&mut self) -> &mut RunLog {
+        &mut self.log
+    }
+}
+
 impl Reporter for JsonReporter {
     fn event(&mut self, event: &Event) {
         self.log.observe(event);

@@ -37,9 +37,12 @@
 //! - [`textdiff`]: unified diffs (`similar`), coloured or not.
 //! - [`compare`]: `mcpspec diff` of two transcripts or report directories.
 //! - [`matrix`]: `mcpspec report merge`, the compatibility matrix.
+//! - [`combine`]: `mcpspec report combine`, the shards of one run
+//!   (`--partition`) joined into its report directory.
 
 pub mod badge;
 pub mod baseline;
+pub mod combine;
 pub mod compare;
 pub mod dir;
 pub mod html;

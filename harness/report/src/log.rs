@@ -48,6 +48,8 @@ pub struct RunLog {
     pub wall: Option<Duration>,
     /// Why the run was stopped early (`Interrupted`), and its exit code.
     pub interrupted: Option<(String, Exit)>,
+    /// The shard this run is (`--partition`), as given.
+    pub partition: Option<String>,
 }
 
 impl RunLog {
@@ -68,6 +70,7 @@ impl RunLog {
             baseline,
             wall: None,
             interrupted: None,
+            partition: None,
         }
     }
 
@@ -183,9 +186,48 @@ pub fn rfc3339(t: SystemTime) -> String {
     )
 }
 
+/// The inverse of [`rfc3339`] (whole seconds, `Z`); `None` for other text.
+pub fn parse_rfc3339(text: &str) -> Option<SystemTime> {
+    let b = text.as_bytes();
+    let shape = b.len() == 20
+        && [4, 7].iter().all(|&i| b[i] == b'-')
+        && b[10] == b'T'
+        && [13, 16].iter().all(|&i| b[i] == b':')
+        && b[19] == b'Z';
+    if !shape {
+        return None;
+    }
+    let num = |r: std::ops::Range<usize>| text.get(r)?.parse::<i64>().ok();
+    let (year, month, day) = (num(0..4)?, num(5..7)?, num(8..10)?);
+    let (h, m, s) = (num(11..13)?, num(14..16)?, num(17..19)?);
+    if !(1..=12).contains(&month) || !(1..=31).contains(&day) || h > 23 || m > 59 || s > 60 {
+        return None;
+    }
+    // Howard Hinnant's civil date → days.
+    let y = year - i64::from(month <= 2);
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = (month + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + day - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    let days = era * 146_097 + doe - 719_468;
+    let secs = u64::try_from(days * 86_400 + h * 3600 + m * 60 + s).ok()?;
+    Some(UNIX_EPOCH + Duration::from_secs(secs))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rfc3339_times_read_back() {
+        for secs in [0, 951_782_400, 1_700_000_000, 1_795_000_000, 4_102_444_800] {
+            let t = UNIX_EPOCH + Duration::from_secs(secs);
+            assert_eq!(parse_rfc3339(&rfc3339(t)), Some(t), "{secs}");
+        }
+        assert_eq!(parse_rfc3339("2026-11-24 10:00:00Z"), None);
+        assert_eq!(parse_rfc3339("2026-13-24T10:00:00Z"), None);
+    }
 
     #[test]
     fn timestamps_are_rfc3339_utc() {

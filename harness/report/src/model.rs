@@ -117,6 +117,10 @@ pub struct RunMeta {
     /// What stopped the run early, e.g. `SIGINT`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub interrupted_by: Option<String>,
+    /// The shard of the selected cases this run ran (`--partition`, e.g.
+    /// `hash:1/3`); `mcpspec report combine` joins the shards.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub partition: Option<String>,
     /// Why no case could run: the target could not be started or reached,
     /// or negotiated none of the selected versions (`results` is empty then).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -274,6 +278,17 @@ pub struct FindingEntry {
     pub actual: String,
     /// `file:line:col (step N: …)` in the scenario.
     pub location: Option<String>,
+    /// Who decided it: a scenario step, or the oracle (absent in reports
+    /// written before it was recorded).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<SourceName>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum SourceName {
+    Step,
+    Oracle,
 }
 
 fn millis(d: std::time::Duration) -> u64 {
@@ -337,6 +352,10 @@ pub fn case_entry(log: &RunLog, j: &Judged, transcript: Option<String>) -> CaseE
                 expected: f.expected.clone(),
                 actual: f.actual.clone(),
                 location: f.location.clone(),
+                source: Some(match f.source {
+                    mcpspec_model::FindingSource::Step => SourceName::Step,
+                    mcpspec_model::FindingSource::Oracle => SourceName::Oracle,
+                }),
             })
             .collect(),
         expectation,
@@ -410,6 +429,7 @@ pub fn build(log: &RunLog, transcript_of: &dyn Fn(&str) -> Option<String>) -> Re
             planned: log.planned,
             exit_code: log.exit_code().into(),
             interrupted_by: log.interrupted.as_ref().map(|(why, _)| why.clone()),
+            partition: log.partition.clone(),
             unavailable: s.unavailable.clone(),
         },
         summary: Totals {
