@@ -163,6 +163,28 @@ fn strict_warnings_fail_unless_listed() {
     assert_eq!(listed.report["summary"]["expected_failures"], 1);
 }
 
+/// `case:requirement` expects one rule: the run passes when exactly the
+/// listed rules broke, and fails when the case broke another.
+#[test]
+fn per_check_entries_expect_one_rule_each() {
+    let r = run(
+        "per-check",
+        &format!("{OPERATING}:ping.respond: known\n{BEFORE_INITIALIZED}:ping.respond: known\n"),
+        Some(FAULT),
+        &[],
+    );
+    assert_eq!(r.out.status.code(), Some(0), "{}{}", r.stdout, r.stderr);
+    assert_eq!(r.report["summary"]["expected_failures"], 2);
+    let r = run(
+        "per-check-other",
+        &format!("{OPERATING}:jsonrpc.message.valid: the wrong rule\n"),
+        Some(FAULT),
+        &[],
+    );
+    assert_eq!(r.out.status.code(), Some(1), "{}{}", r.stdout, r.stderr);
+    assert!(result(&r.report, OPERATING)["expectation"].is_null());
+}
+
 #[test]
 fn errors_in_the_file_point_at_file_line_col() {
     let cases = [
@@ -178,6 +200,12 @@ fn errors_in_the_file_point_at_file_line_col() {
             "server/no/such/case@2025-06-18: typo\n".to_owned(),
             ":1:1",
             "names no case",
+        ),
+        (
+            "unknown-requirement",
+            format!("{OPERATING}:no.such.rule: typo\n"),
+            ":1:1",
+            "names no requirement `no.such.rule`",
         ),
         (
             "twice",

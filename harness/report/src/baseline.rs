@@ -4,7 +4,17 @@
 //! An entry names a case id (`server/x@2025-06-18`), a scenario id (all its
 //! versions) or a glob over case ids (`server/tools/**@2024-11-05`), with a
 //! reason. A case takes the first entry naming it exactly, else the first
-//! glob (in file order).
+//! glob (in file order). One baseline per protocol revision is one file whose
+//! case ids end in that revision (`…@2025-06-18`), or a glob over them.
+//!
+//! **Per check.** `<case pattern>:<requirement id>`
+//! (`server/tools/call/result-shape@2025-06-18:tools.call.structured-content`)
+//! expects that one rule to break in those cases, nothing else: a case is an
+//! expected failure when every rule it broke (MUST or SHOULD) is listed for
+//! it; a further broken rule fails it as usual; a rule listed for the case
+//! by its id or scenario id that did not break in a judged case is a stale
+//! expectation (a glob's rule may hold in some of the cases it covers, so it
+//! is not). Entries for the whole case win over per-check ones.
 //!
 //! | case outcome                                  | listed             | not listed     |
 //! |-----------------------------------------------|--------------------|----------------|
@@ -26,19 +36,37 @@ use mcpspec_model::{Blame, CaseResult, Event, Exit, Outcome, Reporter, Summary};
 /// One entry of the file.
 #[derive(Debug, Clone)]
 pub struct Entry {
-    /// The case id, scenario id or glob, as written.
+    /// The case id, scenario id or glob, as written (with `:requirement`
+    /// for a per-check entry).
     pub pattern: String,
     pub reason: String,
     /// `file:line:col` of the entry, for messages.
     pub origin: String,
+    /// The pattern's case part.
+    cases: String,
+    /// The requirement a per-check entry expects to break.
+    pub check: Option<String>,
     glob: Option<GlobMatcher>,
 }
 
 impl Entry {
-    /// An entry; `pattern` is a glob when it holds `*`, `?`, `[` or `{`.
+    /// An entry; `pattern` is a glob when it holds `*`, `?`, `[` or `{`,
+    /// and names one check when it ends in `:<requirement id>` (case ids
+    /// never hold a colon).
     pub fn new(pattern: String, reason: String, origin: String) -> Result<Self, String> {
-        let glob = if pattern.contains(['*', '?', '[', '{']) {
-            let g = Glob::new(&pattern).map_err(|e| format!("invalid glob {pattern:?}: {e}"))?;
+        let (cases, check) = match pattern.split_once(':') {
+            Some((cases, check)) => {
+                if check.is_empty() || check.contains(':') || cases.is_empty() {
+                    return Err(format!(
+                        "invalid entry {pattern:?}: use <case id, scenario id or glob>:<requirement id>"
+                    ));
+                }
+                (cases.to_owned(), Some(check.to_owned()))
+            }
+            None => (pattern.clone(), None),
+        };
+        let glob = if cases.contains(['*', '?', '[', '{']) {
+            let g = Glob::new(&cases).map_err(|e| format!("invalid glob {cases:?}: {e}"))?;
             Some(g.compile_matcher())
         } else {
             None
@@ -47,12 +75,14 @@ impl Entry {
             pattern,
             reason,
             origin,
+            cases,
+            check,
             glob,
         })
     }
 
     fn names_exactly(&self, case_id: &str, scenario_id: &str) -> bool {
-        self.glob.is_none() && (self.pattern == case_id || self.pattern == scenario_id)
+        self.glob.is_none() && (self.cases == case_id || self.cases == scenario_id)
     }
 
     /// Whether the entry names the case (exactly or by glob).
@@ -125,26 +155,63 @@ fn expectable(outcome: &Outcome) -> bool {
 }
 
 impl Baseline {
-    /// The entry that names the case: an exact one first, else the first glob.
+    /// The whole-case entry that names the case: an exact one first, else
+    /// the first glob.
     pub fn entry_for(&self, case_id: &str, scenario_id: &str) -> Option<usize> {
-        self.entries
-            .iter()
-            .position(|e| e.names_exactly(case_id, scenario_id))
-            .or_else(|| {
-                self.entries
-                    .iter()
-                    .position(|e| e.matches(case_id, scenario_id))
-            })
+        let whole = |e: &&Entry| e.check.is_none();
+        let at =
+            |pred: &dyn Fn(&Entry) -> bool| self.entries.iter().position(|e| whole(&e) && pred(e));
+        at(&|e| e.names_exactly(case_id, scenario_id))
+            .or_else(|| at(&|e| e.matches(case_id, scenario_id)))
     }
 
     /// How the baseline judges `r` (`None`: not listed).
     pub fn judge(&self, r: &CaseResult) -> Option<Expectation> {
-        let i = self.entry_for(&r.id, &r.scenario)?;
-        Some(match &r.outcome {
-            o if expectable(o) => Expectation::ExpectedFailure(i),
-            Outcome::Pass => Expectation::Stale(i),
-            _ => Expectation::Listed(i),
-        })
+        if let Some(i) = self.entry_for(&r.id, &r.scenario) {
+            return Some(match &r.outcome {
+                o if expectable(o) => Expectation::ExpectedFailure(i),
+                Outcome::Pass => Expectation::Stale(i),
+                _ => Expectation::Listed(i),
+            });
+        }
+        self.judge_checks(r)
+    }
+
+    /// The per-check entries' verdict (see the module doc).
+    fn judge_checks(&self, r: &CaseResult) -> Option<Expectation> {
+        // (entry, rule, whether it names the case exactly)
+        let listed: Vec<(usize, &str, bool)> = self
+            .entries
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| e.matches(&r.id, &r.scenario))
+            .filter_map(|(i, e)| Some((i, e.check.as_deref()?, e.glob.is_none())))
+            .collect();
+        let first = listed.first()?.0;
+        let broken: std::collections::BTreeSet<&str> = r
+            .findings
+            .iter()
+            .filter(|f| f.level > mcpspec_engine::Level::May)
+            .map(|f| f.requirement.as_str())
+            .collect();
+        // An exact entry whose rule held is stale; a glob's rule may hold
+        // in some of the cases it covers.
+        let stale = listed
+            .iter()
+            .find(|(_, c, exact)| *exact && !broken.contains(c))
+            .map(|(i, ..)| Expectation::Stale(*i));
+        match &r.outcome {
+            Outcome::Pass => Some(stale.unwrap_or(Expectation::Listed(first))),
+            o if expectable(o) => {
+                let expected = |req: &&str| listed.iter().any(|(_, c, _)| c == req);
+                if broken.is_empty() || !broken.iter().all(expected) {
+                    return None;
+                }
+                let held = listed.iter().find(|(_, c, _)| broken.contains(c));
+                Some(stale.unwrap_or(Expectation::ExpectedFailure(held.map_or(first, |h| h.0))))
+            }
+            _ => Some(Expectation::Listed(first)),
+        }
     }
 }
 
@@ -324,6 +391,83 @@ mod tests {
             },
         );
         assert_eq!(summarize(&[harness]), Exit::Usage);
+    }
+
+    fn broken(id: &str, outcome: Outcome, reqs: &[(&str, Level)]) -> CaseResult {
+        let mut c = case(id, outcome);
+        c.findings = reqs
+            .iter()
+            .map(|(r, level)| mcpspec_model::Finding {
+                requirement: (*r).into(),
+                level: *level,
+                spec_url: String::new(),
+                summary: String::new(),
+                expected: Vec::new(),
+                actual: String::new(),
+                location: None,
+                source: mcpspec_model::FindingSource::Oracle,
+            })
+            .collect();
+        c
+    }
+
+    #[test]
+    fn a_per_check_entry_expects_only_its_rule() {
+        let b = baseline(&[
+            "server/a:ping.respond",
+            "server/a:jsonrpc.x",
+            "server/**:tools.y",
+        ]);
+        assert_eq!(b.entries[0].check.as_deref(), Some("ping.respond"));
+        let (must, should, may) = (Level::Must, Level::Should, Level::May);
+        // Every broken rule listed (a MAY note does not count): expected.
+        let both = broken(
+            "server/a",
+            Outcome::Fail,
+            &[
+                ("ping.respond", must),
+                ("jsonrpc.x", should),
+                ("note.z", may),
+            ],
+        );
+        assert_eq!(b.judge(&both), Some(Expectation::ExpectedFailure(0)));
+        // Another rule broke too: a failure as usual.
+        let more = broken(
+            "server/a",
+            Outcome::Fail,
+            &[("ping.respond", must), ("other", must)],
+        );
+        assert_eq!(b.judge(&more), None);
+        // A listed rule held while the case was judged: that entry is stale.
+        let one = broken("server/a", Outcome::Fail, &[("ping.respond", must)]);
+        assert_eq!(b.judge(&one), Some(Expectation::Stale(1)));
+        assert_eq!(
+            b.judge(&case("server/a", Outcome::Pass)),
+            Some(Expectation::Stale(0))
+        );
+        // Globs work per check as per case, and are never stale.
+        let glob = broken("server/q", Outcome::Warn, &[("tools.y", should)]);
+        assert_eq!(b.judge(&glob), Some(Expectation::ExpectedFailure(2)));
+        let held = case("server/q", Outcome::Pass);
+        assert_eq!(b.judge(&held), Some(Expectation::Listed(2)));
+        // A target error breaks no listed rule: not covered by per-check entries.
+        let died = case(
+            "server/q",
+            Outcome::Error {
+                blame: Blame::Target,
+                message: String::new(),
+            },
+        );
+        assert_eq!(b.judge(&died), None);
+        // A whole-case entry wins.
+        let b = baseline(&["server/a:ping.respond", "server/a"]);
+        assert_eq!(b.judge(&more), Some(Expectation::ExpectedFailure(1)));
+        for bad in ["server/a:", ":ping.respond", "server/a:b:c"] {
+            assert!(
+                Entry::new(bad.into(), "r".into(), "f:1:1".into()).is_err(),
+                "{bad}"
+            );
+        }
     }
 
     #[test]

@@ -4,11 +4,13 @@
 //! # case id, scenario id (every version) or glob over case ids: reason
 //! server/tools/call/result-shape@2025-06-18: "structuredContent missing; tracked in #123"
 //! server/pagination/**: pagination not implemented yet
+//! server/tools/call/result-shape@2025-11-25:tools.call.structured-content: one rule only
 //! ```
 //!
 //! Every reason is a non-empty string, every key a string naming at least
-//! one case of the corpus (a typo must not hide a failure), no key twice
-//! (the YAML parser refuses duplicate keys).
+//! one case of the corpus (a typo must not hide a failure), and after a `:`
+//! a catalogued requirement; no key twice (the YAML parser refuses
+//! duplicate keys).
 //! Errors point at `file:line:col` and make exit 2. What an entry does to a
 //! run is `mcpspec_report::baseline`'s business.
 
@@ -114,6 +116,15 @@ pub fn load(path: &Path, all_cases: &[Case]) -> Result<Baseline, Vec<String>> {
                 continue;
             }
         };
+        if let Some(check) = entry.check.as_deref() {
+            if mcpspec_engine::lookup(check).is_none() {
+                errors.push(format!(
+                    "{origin}: error in expected-failures file: `{}` names no requirement `{check}` (`mcpspec list --requirements` shows them)",
+                    entry.pattern
+                ));
+                continue;
+            }
+        }
         if !all_cases
             .iter()
             .any(|c| entry.matches(&c.id, &c.scenario.id))
