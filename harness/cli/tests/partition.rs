@@ -121,6 +121,15 @@ fn combined_equals_unsharded(scheme: &str) {
         combined.stdout, combined.stderr
     );
 
+    let earliest = shards
+        .iter()
+        .map(|s| read(&s.join("report.json"))["run"]["started_at"].clone())
+        .min_by(|a, b| a.as_str().cmp(&b.as_str()));
+    assert_eq!(
+        Some(read(&out.join("report.json"))["run"]["started_at"].clone()),
+        earliest
+    );
+
     let mut expect = timeless(read(&whole_dir.join("report.json")));
     expect["run"]
         .as_object_mut()

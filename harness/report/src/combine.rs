@@ -284,6 +284,12 @@ pub fn combine(dirs: &[PathBuf], out: PathBuf) -> Result<Combined, String> {
         None => None,
     };
     let mut dir = ReportDir::create(out, first.run.strict, baseline)?;
+    dir.event(&Event::RunStarted {
+        target: first.run.target.clone(),
+        cases: shards.iter().map(|s| s.report.run.planned).sum(),
+        jobs: shards.iter().map(|s| s.report.run.jobs).max().unwrap_or(1),
+    });
+    // The run started with its first shard (`RunStarted` said "now").
     if let Some(start) = shards
         .iter()
         .filter_map(|s| parse_rfc3339(&s.report.run.started_at))
@@ -291,11 +297,6 @@ pub fn combine(dirs: &[PathBuf], out: PathBuf) -> Result<Combined, String> {
     {
         dir.log_mut().started_at = start;
     }
-    dir.event(&Event::RunStarted {
-        target: first.run.target.clone(),
-        cases: shards.iter().map(|s| s.report.run.planned).sum(),
-        jobs: shards.iter().map(|s| s.report.run.jobs).max().unwrap_or(1),
-    });
     // Every shard probed the same target; a version any shard found offered is.
     let mut probes: BTreeMap<&str, (bool, &str)> = BTreeMap::new();
     for p in shards.iter().flat_map(|s| &s.report.probes) {
