@@ -145,6 +145,10 @@ pub struct ServerArgs {
     /// Treat SHOULD violations (warnings) as failures
     #[arg(long)]
     pub strict: bool,
+    /// Run a case the baseline lists under `flaky:` up to N more times: after a failure until
+    /// it passes, after a pass until it fails (N + 1 passes in a row: a candidate to remove)
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub retries: u32,
     /// Stop at the first failing case (one the baseline does not expect):
     /// no case starts after it, running ones are cancelled; exit 1
     #[arg(long)]

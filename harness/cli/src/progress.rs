@@ -125,7 +125,9 @@ impl<R: Reporter> Reporter for Progress<R> {
                 self.bar.finish_and_clear();
                 self.inner.event(event);
             }
-            Event::Probe { .. } | Event::CaseStarted { .. } => self.forward(event),
+            Event::Probe { .. } | Event::CaseStarted { .. } | Event::Retried { .. } => {
+                self.forward(event)
+            }
         }
     }
 }

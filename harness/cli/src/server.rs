@@ -303,6 +303,7 @@ async fn run_as(args: ServerArgs, role: Role) -> Exit {
             .fail_fast
             .then(|| fail_fast(args.strict, baseline.clone())),
         extensions: args.extension.clone(),
+        retries: retries(args.retries, baseline.clone()),
     };
     let strict = args.strict;
     let redactions = match crate::diff::load_redactions(args.redactions.as_deref()) {
@@ -409,6 +410,15 @@ async fn run_as(args: ServerArgs, role: Role) -> Exit {
     }
 }
 
+/// `--retries N` for the baseline's flaky cases (none without one).
+fn retries(times: u32, baseline: Option<Arc<Baseline>>) -> Option<mcpspec_runner::Retries> {
+    let baseline = baseline.filter(|b| times > 0 && b.entries.iter().any(|e| e.flaky))?;
+    Some(mcpspec_runner::Retries {
+        times,
+        applies: Arc::new(move |case, scenario| baseline.flaky_for(case, scenario).is_some()),
+    })
+}
+
 /// `--fail-fast`'s rule: a case that fails (warns too under `--strict`, a
 /// block weighing as its cause), unless the baseline expects it.
 fn fail_fast(strict: bool, baseline: Option<Arc<Baseline>>) -> FailFast {
@@ -418,7 +428,7 @@ fn fail_fast(strict: bool, baseline: Option<Arc<Baseline>>) -> FailFast {
         let expected = baseline
             .as_ref()
             .and_then(|b| b.judge(r))
-            .is_some_and(|e| matches!(e, mcpspec_report::Expectation::ExpectedFailure(_)));
+            .is_some_and(mcpspec_report::Expectation::tolerated);
         one.has_failures(strict) && !expected
     }))
 }

@@ -16,7 +16,7 @@ const OPERATING: &str = "server/lifecycle/ping/operating@2025-06-18";
 const BEFORE_INITIALIZED: &str = "server/lifecycle/ping/before-initialized@2025-06-18";
 
 fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("mcpspec-baseline-{}-{name}", std::process::id()));
+    let dir = temp_dir_path(name);
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("temp dir");
     dir
@@ -208,6 +208,12 @@ fn errors_in_the_file_point_at_file_line_col() {
             "names no requirement `no.such.rule`",
         ),
         (
+            "flaky-per-check",
+            format!("flaky:\n  {OPERATING}:ping.respond: no\n"),
+            ":2:3",
+            "a flaky case is named whole",
+        ),
+        (
             "twice",
             format!("{OPERATING}: a\n{OPERATING}: b\n"),
             ":2:1",
@@ -236,4 +242,115 @@ fn errors_in_the_file_point_at_file_line_col() {
         );
         assert!(r.stderr.contains(what), "{name}: {}", r.stderr);
     }
+}
+
+/// A target whose `faulty_at`-th start (counting the version probe's) is the
+/// reference server with the ping fault, every other start the clean one:
+/// a flaky target, made deterministic.
+fn flaky_run(name: &str, faulty_at: &str, extra: &[&str]) -> Run {
+    let dir = temp_dir(name);
+    let file = dir.join("expected-failures.yaml");
+    std::fs::write(
+        &file,
+        format!("flaky:\n  {OPERATING}: races with the scheduler\n"),
+    )
+    .expect("write baseline");
+    let script = dir.join("target.sh");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\nc={dir}/count\nn=$(cat $c 2>/dev/null || echo 0); n=$((n+1)); echo $n > $c\n\
+             if [ \"$n\" = \"{faulty_at}\" ] || [ \"{faulty_at}\" = always ]; then exec {BIN} reference server --fault {FAULT}; fi\n\
+             exec {BIN} reference server\n",
+            dir = dir.display()
+        ),
+    )
+    .expect("write script");
+    let json = dir.join("report.json");
+    let junit = dir.join("reports");
+    let out = Command::new(BIN)
+        .args([
+            "server",
+            "--spec-version",
+            "2025-06-18",
+            "--filter",
+            OPERATING,
+        ])
+        .arg("--expected-failures")
+        .arg(&file)
+        .arg("--json")
+        .arg(&json)
+        .arg("--report-dir")
+        .arg(&junit)
+        .args(extra)
+        .args(["--", "sh"])
+        .arg(&script)
+        .output()
+        .expect("mcpspec runs");
+    let report = std::fs::read_to_string(&json)
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok())
+        .unwrap_or(Value::Null);
+    Run {
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        out,
+        report,
+    }
+}
+
+/// `flaky:` with `--retries`: a failure is run again until it passes (the
+/// run passes, the case shows its attempts, JUnit a flaky failure); a
+/// failure every time is tolerated, and said so; a case that passes every
+/// attempt is a candidate to remove.
+#[test]
+fn flaky_cases_are_retried_tolerated_and_reported() {
+    // Start 1 is the version probe, start 2 the first attempt.
+    let r = flaky_run("flaky-once", "2", &["--retries", "2"]);
+    assert_eq!(r.out.status.code(), Some(0), "{}{}", r.stdout, r.stderr);
+    let case = result(&r.report, OPERATING);
+    assert_eq!(case["outcome"], "pass", "{}", r.report);
+    assert_eq!(case["attempts"], serde_json::json!(["fail", "pass"]));
+    assert_eq!(case["expectation"]["status"], "flaky");
+    assert!(r.stdout.contains("attempts: fail, pass"), "{}", r.stdout);
+    let dir = temp_dir_path("flaky-once").join("reports/junit.xml");
+    let xml = std::fs::read_to_string(dir).expect("junit.xml");
+    assert!(xml.contains("<flakyFailure"), "{xml}");
+
+    let r = flaky_run("flaky-always", "always", &["--retries", "1"]);
+    assert_eq!(r.out.status.code(), Some(0), "{}{}", r.stdout, r.stderr);
+    let case = result(&r.report, OPERATING);
+    assert_eq!(case["outcome"], "fail");
+    assert_eq!(case["attempts"], serde_json::json!(["fail", "fail"]));
+    assert_eq!(r.report["summary"]["flaky"], 1);
+    assert_eq!(r.report["summary"]["expected_failures"], 0);
+
+    let r = flaky_run("flaky-never", "never", &["--retries", "2"]);
+    assert_eq!(r.out.status.code(), Some(0), "{}{}", r.stdout, r.stderr);
+    assert_eq!(
+        result(&r.report, OPERATING)["attempts"],
+        serde_json::json!(["pass", "pass", "pass"])
+    );
+    assert_eq!(
+        r.report["baseline"]["entries"][0]["steady"],
+        serde_json::json!([OPERATING])
+    );
+    assert!(r.stdout.contains("candidates to remove"), "{}", r.stdout);
+}
+
+/// A case not listed as flaky runs once, retries or not, and fails the run.
+#[test]
+fn retries_leave_cases_not_listed_as_flaky_alone() {
+    let r = run(
+        "retries-unlisted",
+        &format!("flaky:\n  {BEFORE_INITIALIZED}: flaky\n"),
+        Some(FAULT),
+        &["--retries", "3"],
+    );
+    assert_eq!(r.out.status.code(), Some(1), "{}{}", r.stdout, r.stderr);
+    assert!(result(&r.report, OPERATING)["attempts"].is_null());
+}
+
+fn temp_dir_path(name: &str) -> PathBuf {
+    std::env::temp_dir().join(format!("mcpspec-baseline-{}-{name}", std::process::id()))
 }

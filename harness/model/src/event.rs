@@ -2,6 +2,7 @@
 //!
 //! Reporters implement [`Reporter`] and see only these events, in order:
 //! `RunStarted`, then `Probe` per version, then per case `CaseStarted` /
+//! [`Retried`](Event::Retried) (only for a case run more than once) /
 //! `CaseFinished` (interleaved across parallel cases), then `RunFinished`.
 //! A run stopped early (the runner's `run_until`, Ctrl-C) says
 //! `Interrupted` once, before `RunFinished`: no case starts after it, the
@@ -12,7 +13,7 @@ use std::time::Duration;
 use mcpspec_engine::Version;
 
 use crate::exit::Exit;
-use crate::outcome::{CaseResult, Summary};
+use crate::outcome::{CaseResult, Outcome, Summary};
 
 #[derive(Debug, Clone)]
 pub enum Event {
@@ -30,6 +31,13 @@ pub enum Event {
     },
     CaseStarted {
         id: String,
+    },
+    /// The case ran more than once (`--retries`, for a case the baseline
+    /// calls flaky): every attempt's outcome, in order, the last being the
+    /// one `CaseFinished` then reports. Sent just before that.
+    Retried {
+        id: String,
+        attempts: Vec<Outcome>,
     },
     CaseFinished(Box<CaseResult>),
     /// The run was stopped before its end (e.g. `SIGINT`).

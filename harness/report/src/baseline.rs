@@ -22,6 +22,13 @@
 //! | pass                                          | stale expectation  | pass           |
 //! | not applicable, scenario or harness error     | as usual           | as usual       |
 //!
+//! **Flaky.** Entries under `flaky:` name cases that may fail or pass: their
+//! outcome never fails the run (an error of the scenario or the harness
+//! still does), they run again with `--retries N` (a failure until it
+//! passes, a pass until it fails, at most N more times), and every report
+//! shows them as *flaky*. One that passes N + 1 runs in a row is a
+//! candidate to remove ([`Judged::steady`](crate::log::Judged::steady)).
+//!
 //! An expected failure does not fail the run; a stale expectation does
 //! (exit 1, [`Exit::Failures`]): the entry must go. Scenario and harness
 //! errors are never expected (they are mcpspec's own problems, exit 2). Loading the file
@@ -46,6 +53,8 @@ pub struct Entry {
     cases: String,
     /// The requirement a per-check entry expects to break.
     pub check: Option<String>,
+    /// Listed under `flaky:`.
+    pub flaky: bool,
     glob: Option<GlobMatcher>,
 }
 
@@ -77,8 +86,21 @@ impl Entry {
             origin,
             cases,
             check,
+            flaky: false,
             glob,
         })
+    }
+
+    /// The same entry, listed under `flaky:` (a whole-case entry only).
+    pub fn into_flaky(mut self) -> Result<Self, String> {
+        if self.check.is_some() {
+            return Err(format!(
+                "flaky entry {:?}: a flaky case is named whole (no `:requirement`)",
+                self.pattern
+            ));
+        }
+        self.flaky = true;
+        Ok(self)
     }
 
     fn names_exactly(&self, case_id: &str, scenario_id: &str) -> bool {
@@ -112,21 +134,36 @@ pub enum Expectation {
     /// Listed, but the case was not judged (not applicable, or an error the
     /// baseline cannot cover): the entry neither holds nor is stale.
     Listed(usize),
+    /// Listed as flaky, and judged: whatever it came to does not fail the run.
+    Flaky(usize),
 }
 
 impl Expectation {
     pub fn entry(self) -> usize {
         match self {
-            Expectation::ExpectedFailure(i) | Expectation::Stale(i) | Expectation::Listed(i) => i,
+            Expectation::ExpectedFailure(i)
+            | Expectation::Stale(i)
+            | Expectation::Listed(i)
+            | Expectation::Flaky(i) => i,
         }
     }
 
-    /// `expected_failure`, `stale_expectation`, `listed` (report files).
+    /// Whether a failure so judged leaves the run passing: an expected
+    /// failure, or a flaky case's.
+    pub fn tolerated(self) -> bool {
+        matches!(
+            self,
+            Expectation::ExpectedFailure(_) | Expectation::Flaky(_)
+        )
+    }
+
+    /// `expected_failure`, `stale_expectation`, `listed`, `flaky` (report files).
     pub fn as_str(self) -> &'static str {
         match self {
             Expectation::ExpectedFailure(_) => "expected_failure",
             Expectation::Stale(_) => "stale_expectation",
             Expectation::Listed(_) => "listed",
+            Expectation::Flaky(_) => "flaky",
         }
     }
 
@@ -136,6 +173,7 @@ impl Expectation {
             Expectation::ExpectedFailure(_) => "expected failure",
             Expectation::Stale(_) => "stale expectation",
             Expectation::Listed(_) => "listed",
+            Expectation::Flaky(_) => "flaky",
         }
     }
 }
@@ -158,15 +196,31 @@ impl Baseline {
     /// The whole-case entry that names the case: an exact one first, else
     /// the first glob.
     pub fn entry_for(&self, case_id: &str, scenario_id: &str) -> Option<usize> {
-        let whole = |e: &&Entry| e.check.is_none();
+        let whole = |e: &&Entry| e.check.is_none() && !e.flaky;
         let at =
             |pred: &dyn Fn(&Entry) -> bool| self.entries.iter().position(|e| whole(&e) && pred(e));
         at(&|e| e.names_exactly(case_id, scenario_id))
             .or_else(|| at(&|e| e.matches(case_id, scenario_id)))
     }
 
+    /// The flaky entry that names the case: an exact one first, else the
+    /// first glob.
+    pub fn flaky_for(&self, case_id: &str, scenario_id: &str) -> Option<usize> {
+        let at =
+            |pred: &dyn Fn(&Entry) -> bool| self.entries.iter().position(|e| e.flaky && pred(e));
+        at(&|e| e.names_exactly(case_id, scenario_id))
+            .or_else(|| at(&|e| e.matches(case_id, scenario_id)))
+    }
+
     /// How the baseline judges `r` (`None`: not listed).
     pub fn judge(&self, r: &CaseResult) -> Option<Expectation> {
+        if let Some(i) = self.flaky_for(&r.id, &r.scenario) {
+            return Some(if expectable(&r.outcome) || r.outcome == Outcome::Pass {
+                Expectation::Flaky(i)
+            } else {
+                Expectation::Listed(i)
+            });
+        }
         if let Some(i) = self.entry_for(&r.id, &r.scenario) {
             return Some(match &r.outcome {
                 o if expectable(o) => Expectation::ExpectedFailure(i),
@@ -218,8 +272,11 @@ impl Baseline {
 /// The baseline's effect on a run, tallied as cases finish.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Tally {
-    /// Expected failures by the outcome they had (`fail`, `warn`, `error`).
+    /// Failures the baseline accepts (expected, or of a flaky case) by the
+    /// outcome they had (`fail`, `warn`, `error`, `blocked`).
     pub expected: HashMap<&'static str, usize>,
+    /// Among them, those of flaky cases.
+    pub flaky: usize,
     /// Cases whose entry is stale.
     pub stale: usize,
     /// Expected failures that were target errors (they do not make exit 3).
@@ -232,7 +289,12 @@ pub struct Tally {
 impl Tally {
     pub fn add(&mut self, r: &CaseResult, judged: Option<Expectation>) {
         match judged {
-            Some(Expectation::ExpectedFailure(_)) => {
+            Some(Expectation::ExpectedFailure(_)) | Some(Expectation::Flaky(_))
+                if expectable(&r.outcome) =>
+            {
+                if matches!(judged, Some(Expectation::Flaky(_))) {
+                    self.flaky += 1;
+                }
                 *self.expected.entry(r.outcome.as_str()).or_default() += 1;
                 match &r.outcome {
                     Outcome::Error { .. } => self.expected_target_errors += 1,
@@ -246,12 +308,15 @@ impl Tally {
                 }
             }
             Some(Expectation::Stale(_)) => self.stale += 1,
-            Some(Expectation::Listed(_)) | None => {}
+            Some(Expectation::ExpectedFailure(_) | Expectation::Flaky(_))
+            | Some(Expectation::Listed(_))
+            | None => {}
         }
     }
 
+    /// Expected failures (not counting flaky cases').
     pub fn expected_total(&self) -> usize {
-        self.expected.values().sum()
+        self.expected.values().sum::<usize>() - self.flaky
     }
 
     fn expected_of(&self, outcome: &str) -> usize {

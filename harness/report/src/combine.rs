@@ -193,6 +193,28 @@ fn outcome(e: &CaseEntry, findings: &[Finding]) -> Outcome {
     }
 }
 
+/// An earlier attempt's outcome from its name alone (the report keeps no
+/// more of it): the final result's own details when the names agree.
+fn bare(name: OutcomeName, last: &CaseResult) -> Outcome {
+    match name {
+        OutcomeName::Pass => Outcome::Pass,
+        OutcomeName::Fail => Outcome::Fail,
+        OutcomeName::Warn => Outcome::Warn,
+        _ if crate::model::outcome_name(&last.outcome) == name => last.outcome.clone(),
+        OutcomeName::NotApplicable => Outcome::NotApplicable {
+            reason: String::new(),
+        },
+        OutcomeName::Blocked => Outcome::Blocked {
+            by: String::new(),
+            level: Level::Must,
+        },
+        OutcomeName::Error => Outcome::Error {
+            blame: Blame::Target,
+            message: String::new(),
+        },
+    }
+}
+
 /// The names transcripts use, as the static strings the model holds.
 fn known(value: &str, names: &[&'static str]) -> Option<&'static str> {
     names.iter().copied().find(|n| *n == value)
@@ -278,7 +300,14 @@ pub fn combine(dirs: &[PathBuf], out: PathBuf) -> Result<Combined, String> {
             entries: b
                 .entries
                 .iter()
-                .map(|e| Entry::new(e.pattern.clone(), e.reason.clone(), e.origin.clone()))
+                .map(|e| {
+                    let entry = Entry::new(e.pattern.clone(), e.reason.clone(), e.origin.clone())?;
+                    if e.flaky {
+                        entry.into_flaky()
+                    } else {
+                        Ok(entry)
+                    }
+                })
                 .collect::<Result<_, _>>()?,
         })),
         None => None,
@@ -323,6 +352,18 @@ pub fn combine(dirs: &[PathBuf], out: PathBuf) -> Result<Combined, String> {
     let mut summary = Summary::default();
     for (shard, entry) in &entries {
         let result = case(shard, entry)?;
+        if !entry.attempts.is_empty() {
+            // Earlier attempts keep only their outcome (what report.json says).
+            let mut attempts: Vec<Outcome> =
+                entry.attempts.iter().map(|a| bare(*a, &result)).collect();
+            if let Some(last) = attempts.last_mut() {
+                *last = result.outcome.clone();
+            }
+            dir.event(&Event::Retried {
+                id: result.id.clone(),
+                attempts,
+            });
+        }
         summary.add(&result.outcome);
         dir.event(&Event::CaseFinished(Box::new(result)));
     }

@@ -51,7 +51,7 @@ pub enum StatusLevel {
     Fail,
     /// Also warnings and cases blocked by a SHOULD.
     Warn,
-    /// Also passes and expected failures (baseline).
+    /// Also passes, expected failures and flaky cases (baseline).
     Pass,
     /// Also not applicable cases (nextest's "skip").
     Skip,
@@ -64,7 +64,7 @@ impl StatusLevel {
     pub fn of(outcome: &Outcome, expectation: Option<Expectation>, strict: bool) -> StatusLevel {
         match (expectation, outcome) {
             (Some(Expectation::Stale(_)), _) => StatusLevel::Fail,
-            (Some(Expectation::ExpectedFailure(_)), _) => StatusLevel::Pass,
+            (Some(Expectation::ExpectedFailure(_) | Expectation::Flaky(_)), _) => StatusLevel::Pass,
             (_, Outcome::Fail | Outcome::Error { .. }) => StatusLevel::Fail,
             (_, Outcome::Warn) if strict => StatusLevel::Fail,
             (_, Outcome::Warn) => StatusLevel::Warn,
@@ -100,9 +100,14 @@ pub struct HumanReporter {
     final_lines: Vec<(String, StatusLevel, String)>,
     baseline: Option<Arc<Baseline>>,
     tally: Tally,
-    /// `id — reason` of expected failures, and of stale expectations.
+    /// `id — reason` of expected failures, of stale expectations, of flaky
+    /// cases, and of flaky entries that held every attempt.
     expected: Vec<String>,
     stale: Vec<String>,
+    flaky: Vec<String>,
+    steady: Vec<String>,
+    /// Attempts announced by `Retried`, until their case finishes.
+    retried: std::collections::HashMap<String, Vec<Outcome>>,
     /// Cases planned (`RunStarted`).
     planned: usize,
     /// The probe's lines, until the cases start.
@@ -137,6 +142,9 @@ impl HumanReporter {
             tally: Tally::default(),
             expected: Vec::new(),
             stale: Vec::new(),
+            flaky: Vec::new(),
+            steady: Vec::new(),
+            retried: Default::default(),
             planned: 0,
             probes: Vec::new(),
             probes_printed: false,
@@ -172,15 +180,33 @@ impl HumanReporter {
         let Some((e, entry)) = judged.and_then(|e| b.entries.get(e.entry()).map(|x| (e, x))) else {
             return (judged, String::new());
         };
-        let line = format!("{} — {} ({})", r.id, entry.reason, entry.origin);
+        let attempts: Vec<&str> = self
+            .retried
+            .remove(&r.id)
+            .unwrap_or_default()
+            .iter()
+            .map(Outcome::as_str)
+            .collect();
+        let tried = if attempts.len() > 1 {
+            format!("; attempts: {}", attempts.join(", "))
+        } else {
+            String::new()
+        };
+        let line = format!("{} — {} ({}){tried}", r.id, entry.reason, entry.origin);
         match e {
             Expectation::ExpectedFailure(_) => self.expected.push(line),
             Expectation::Stale(_) => self.stale.push(line),
+            Expectation::Flaky(_)
+                if attempts.len() > 1 && attempts.iter().all(|a| *a == "pass") =>
+            {
+                self.steady.push(line)
+            }
+            Expectation::Flaky(_) => self.flaky.push(line),
             Expectation::Listed(_) => {}
         }
         let suffix = match e {
             Expectation::Listed(_) => String::new(),
-            _ => format!(" ({}: {})", e.label(), entry.reason),
+            _ => format!(" ({}: {}{tried})", e.label(), entry.reason),
         };
         (judged, suffix)
     }
@@ -258,7 +284,7 @@ impl HumanReporter {
         let problem = matches!(
             r.outcome,
             Outcome::Fail | Outcome::Warn | Outcome::Error { .. } | Outcome::Blocked { .. }
-        ) && !matches!(judged, Some(Expectation::ExpectedFailure(_)));
+        ) && !judged.is_some_and(Expectation::tolerated);
         let noted = self.verbose && matches!(r.outcome, Outcome::Pass) && !r.findings.is_empty();
         if problem || noted {
             let mut kept = r.clone();
@@ -313,6 +339,7 @@ impl HumanReporter {
         let sections = rollup::sections(groups, itself, &broken, EXAMPLES);
         let text = problems::problems(p, &broken, &sections);
         let _ = write!(self.out, "{text}");
+        let (flaky, steady) = (self.flaky.len() + self.steady.len(), self.steady.len());
         for (title, lines) in [
             (
                 "expected failures (baseline)",
@@ -321,6 +348,11 @@ impl HumanReporter {
             (
                 "stale expectations (they passed: remove them from the baseline)",
                 std::mem::take(&mut self.stale),
+            ),
+            ("flaky (baseline)", std::mem::take(&mut self.flaky)),
+            (
+                "flaky entries that passed every attempt (candidates to remove)",
+                std::mem::take(&mut self.steady),
             ),
         ] {
             if !lines.is_empty() {
@@ -337,9 +369,13 @@ impl HumanReporter {
         if self.baseline.is_some() {
             let _ = writeln!(
                 self.out,
-                "baseline: {} expected failure(s), {} stale expectation(s)",
+                "baseline: {} expected failure(s), {} stale expectation(s), {} flaky case(s) \
+                 ({} failed and tolerated, {} candidate(s) to remove)",
                 self.tally.expected_total(),
-                self.tally.stale
+                self.tally.stale,
+                flaky,
+                self.tally.flaky,
+                steady,
             );
         }
         if let Some(reason) = &self.interrupted {
@@ -401,6 +437,9 @@ impl Reporter for HumanReporter {
                     .push(format!("  version {version}: {state} ({detail})"));
             }
             Event::CaseStarted { .. } => self.print_probes(),
+            Event::Retried { id, attempts } => {
+                self.retried.insert(id.clone(), attempts.clone());
+            }
             Event::Interrupted { reason, .. } => {
                 self.print_probes();
                 self.interrupted = Some(reason.clone());

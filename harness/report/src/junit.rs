@@ -68,7 +68,15 @@ fn case(log: &RunLog, j: &Judged) -> TestCase {
         s
     };
     let strict = log.strict;
-    let status = match (&r.outcome, j.expectation) {
+    let mut status = match (&r.outcome, j.expectation) {
+        // A flaky case that failed (its last attempt): tolerated, said so.
+        (o, Some(Expectation::Flaky(_))) if *o != Outcome::Pass => {
+            let mut s = TestCaseStatus::skipped();
+            s.set_type("flaky")
+                .set_message(format!("flaky ({reason}): {}", r.message()))
+                .set_description(findings_text(r));
+            s
+        }
         (_, Some(Expectation::ExpectedFailure(_))) => {
             let mut s = TestCaseStatus::skipped();
             s.set_type("expected failure")
@@ -117,10 +125,18 @@ fn case(log: &RunLog, j: &Judged) -> TestCase {
             s
         }
     };
+    // Earlier attempts that failed: flaky runs of a case that then passed.
+    for earlier in j.attempts.iter().rev().skip(1) {
+        if *earlier != Outcome::Pass {
+            let mut rerun = quick_junit::TestRerun::new(NonSuccessKind::Failure);
+            rerun.ty = Some(format!("attempt: {}", earlier.as_str()).into());
+            status.add_rerun(rerun);
+        }
+    }
     let shows_transcript = !matches!(
         status,
         TestCaseStatus::Success { .. } | TestCaseStatus::Skipped { .. }
-    ) || matches!(j.expectation, Some(Expectation::ExpectedFailure(_)));
+    ) || j.expectation.is_some_and(Expectation::tolerated);
     let mut tc = TestCase::new(r.id.clone(), status);
     tc.set_classname(r.scenario.clone()).set_time(r.duration);
     tc.add_property(Property::new("outcome", r.outcome.as_str()));

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use mcpspec_engine::Version;
-use mcpspec_model::{CaseResult, Event, Exit, Summary};
+use mcpspec_model::{CaseResult, Event, Exit, Outcome, Summary};
 
 use crate::baseline::{Baseline, Expectation, Tally};
 
@@ -25,6 +25,28 @@ pub struct ProbeRecord {
 pub struct Judged {
     pub result: CaseResult,
     pub expectation: Option<Expectation>,
+    /// Every attempt's outcome when the case ran more than once
+    /// (`--retries`), the last being `result`'s; empty when it ran once.
+    pub attempts: Vec<Outcome>,
+}
+
+impl Judged {
+    /// A flaky case that passed every one of two or more attempts: its
+    /// entry is a candidate to remove.
+    pub fn steady(&self) -> bool {
+        matches!(self.expectation, Some(Expectation::Flaky(_)))
+            && self.attempts.len() > 1
+            && self.attempts.iter().all(|o| *o == Outcome::Pass)
+    }
+
+    /// `fail, pass`: the attempts, when there were several.
+    pub fn attempts_text(&self) -> String {
+        self.attempts
+            .iter()
+            .map(Outcome::as_str)
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
 }
 
 #[derive(Debug)]
@@ -50,6 +72,8 @@ pub struct RunLog {
     pub interrupted: Option<(String, Exit)>,
     /// The shard this run is (`--partition`), as given.
     pub partition: Option<String>,
+    /// Attempts announced by `Retried`, until their case finishes.
+    retried: std::collections::HashMap<String, Vec<Outcome>>,
 }
 
 impl RunLog {
@@ -71,6 +95,7 @@ impl RunLog {
             wall: None,
             interrupted: None,
             partition: None,
+            retried: Default::default(),
         }
     }
 
@@ -98,6 +123,9 @@ impl RunLog {
                 detail: detail.clone(),
             }),
             Event::CaseStarted { .. } => {}
+            Event::Retried { id, attempts } => {
+                self.retried.insert(id.clone(), attempts.clone());
+            }
             Event::CaseFinished(r) => {
                 let expectation = self.baseline.as_ref().and_then(|b| b.judge(r));
                 self.summary.add(&r.outcome);
@@ -110,9 +138,11 @@ impl RunLog {
                 for line in &mut result.transcript {
                     line.raw = None;
                 }
+                let attempts = self.retried.remove(&result.id).unwrap_or_default();
                 self.cases.push(Judged {
                     result,
                     expectation,
+                    attempts,
                 });
             }
             Event::Interrupted { reason, exit } => {

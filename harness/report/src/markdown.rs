@@ -167,6 +167,14 @@ fn case_block(log: &RunLog, j: &Judged, versions: &[String]) -> String {
             escape(&entry.reason, ITEM_MAX)
         );
     }
+    if !j.attempts.is_empty() {
+        let steady = if j.steady() {
+            " (passed every attempt: a candidate to remove from the baseline)"
+        } else {
+            ""
+        };
+        let _ = writeln!(s, "- **attempts:** {}{steady}", j.attempts_text());
+    }
     if let Outcome::Error { blame, message } = &r.outcome {
         let _ = writeln!(
             s,
@@ -202,10 +210,12 @@ fn sections(log: &RunLog) -> Vec<(&'static str, Vec<&Judged>)> {
     let mut errored = Vec::new();
     let mut warned = Vec::new();
     let mut expected = Vec::new();
+    let mut flaky = Vec::new();
     for j in log.sorted() {
         match (j.expectation, &j.result.outcome) {
             (Some(Expectation::Stale(_)), _) => stale.push(j),
             (Some(Expectation::ExpectedFailure(_)), _) => expected.push(j),
+            (Some(Expectation::Flaky(_)), _) => flaky.push(j),
             (_, Outcome::Fail) => failed.push(j),
             (_, Outcome::Blocked { .. }) => blocked.push(j),
             (_, Outcome::Error { .. }) => errored.push(j),
@@ -228,6 +238,10 @@ fn sections(log: &RunLog) -> Vec<(&'static str, Vec<&Judged>)> {
         ("Errors", errored),
         (warn_title, warned),
         ("Expected failures (baseline)", expected),
+        (
+            "Flaky (baseline; candidates to remove passed every attempt)",
+            flaky,
+        ),
     ]
 }
 
@@ -235,7 +249,7 @@ fn sections(log: &RunLog) -> Vec<(&'static str, Vec<&Judged>)> {
 fn counted(log: &RunLog) -> Vec<&CaseResult> {
     log.cases
         .iter()
-        .filter(|j| !matches!(j.expectation, Some(Expectation::ExpectedFailure(_))))
+        .filter(|j| !j.expectation.is_some_and(Expectation::tolerated))
         .map(|j| &j.result)
         .collect()
 }

@@ -143,6 +143,9 @@ pub struct Totals {
     pub expected_failures: usize,
     /// Listed cases that passed: each fails the run.
     pub stale_expectations: usize,
+    /// Flaky cases (baseline `flaky:`) whose failure was tolerated.
+    #[serde(default)]
+    pub flaky: usize,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
@@ -173,6 +176,13 @@ pub struct BaselineEntry {
     pub cases: Vec<String>,
     /// Cases among them that passed: the entry is stale.
     pub stale: Vec<String>,
+    /// Listed under `flaky:`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub flaky: bool,
+    /// For a flaky entry: cases that passed every one of several attempts
+    /// (the entry is a candidate to remove).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub steady: Vec<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -224,6 +234,8 @@ pub enum ExpectationStatus {
     StaleExpectation,
     /// Listed, but not judged (not applicable, or a scenario/harness error).
     Listed,
+    /// Listed as flaky: its outcome, whatever it is, does not fail the run.
+    Flaky,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
@@ -264,6 +276,10 @@ pub struct CaseEntry {
     pub transcript: Option<String>,
     /// Lines in the transcript.
     pub transcript_lines: usize,
+    /// Every attempt's outcome when the case ran more than once
+    /// (`--retries`, a flaky case), the last being `outcome`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub attempts: Vec<OutcomeName>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
@@ -295,6 +311,18 @@ fn millis(d: std::time::Duration) -> u64 {
     u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
 }
 
+/// The report's name of an outcome.
+pub(crate) fn outcome_name(o: &Outcome) -> OutcomeName {
+    match o {
+        Outcome::Pass => OutcomeName::Pass,
+        Outcome::Blocked { .. } => OutcomeName::Blocked,
+        Outcome::Fail => OutcomeName::Fail,
+        Outcome::Warn => OutcomeName::Warn,
+        Outcome::NotApplicable { .. } => OutcomeName::NotApplicable,
+        Outcome::Error { .. } => OutcomeName::Error,
+    }
+}
+
 /// One case as a report entry; `transcript` is its file, when written.
 pub fn case_entry(log: &RunLog, j: &Judged, transcript: Option<String>) -> CaseEntry {
     let r = &j.result;
@@ -302,20 +330,14 @@ pub fn case_entry(log: &RunLog, j: &Judged, transcript: Option<String>) -> CaseE
         Outcome::Blocked { by, .. } => Some(by.clone()),
         _ => None,
     };
-    let (outcome, blame) = match &r.outcome {
-        Outcome::Pass => (OutcomeName::Pass, None),
-        Outcome::Blocked { .. } => (OutcomeName::Blocked, None),
-        Outcome::Fail => (OutcomeName::Fail, None),
-        Outcome::Warn => (OutcomeName::Warn, None),
-        Outcome::NotApplicable { .. } => (OutcomeName::NotApplicable, None),
-        Outcome::Error { blame, .. } => (
-            OutcomeName::Error,
-            Some(match blame {
-                mcpspec_model::Blame::Target => BlameName::Target,
-                mcpspec_model::Blame::Scenario => BlameName::Scenario,
-                mcpspec_model::Blame::Harness => BlameName::Harness,
-            }),
-        ),
+    let outcome = outcome_name(&r.outcome);
+    let blame = match &r.outcome {
+        Outcome::Error { blame, .. } => Some(match blame {
+            mcpspec_model::Blame::Target => BlameName::Target,
+            mcpspec_model::Blame::Scenario => BlameName::Scenario,
+            mcpspec_model::Blame::Harness => BlameName::Harness,
+        }),
+        _ => None,
     };
     let expectation = j.expectation.and_then(|e| {
         let entry = log.entry(e)?;
@@ -324,6 +346,7 @@ pub fn case_entry(log: &RunLog, j: &Judged, transcript: Option<String>) -> CaseE
                 crate::Expectation::ExpectedFailure(_) => ExpectationStatus::ExpectedFailure,
                 crate::Expectation::Stale(_) => ExpectationStatus::StaleExpectation,
                 crate::Expectation::Listed(_) => ExpectationStatus::Listed,
+                crate::Expectation::Flaky(_) => ExpectationStatus::Flaky,
             },
             pattern: entry.pattern.clone(),
             reason: entry.reason.clone(),
@@ -361,6 +384,7 @@ pub fn case_entry(log: &RunLog, j: &Judged, transcript: Option<String>) -> CaseE
         expectation,
         transcript,
         transcript_lines: r.transcript.len(),
+        attempts: j.attempts.iter().map(outcome_name).collect(),
     }
 }
 
@@ -382,6 +406,12 @@ pub fn build(log: &RunLog, transcript_of: &dyn Fn(&str) -> Option<String>) -> Re
                     pattern: e.pattern.clone(),
                     reason: e.reason.clone(),
                     origin: e.origin.clone(),
+                    flaky: e.flaky,
+                    steady: judged
+                        .clone()
+                        .filter(|j| j.steady())
+                        .map(|j| j.result.id.clone())
+                        .collect(),
                     cases: judged.clone().map(|j| j.result.id.clone()).collect(),
                     stale: judged
                         .filter(|j| matches!(j.expectation, Some(crate::Expectation::Stale(_))))
@@ -394,7 +424,7 @@ pub fn build(log: &RunLog, transcript_of: &dyn Fn(&str) -> Option<String>) -> Re
     let s = &log.summary;
     let counted = sorted
         .iter()
-        .filter(|j| !matches!(j.expectation, Some(crate::Expectation::ExpectedFailure(_))))
+        .filter(|j| !j.expectation.is_some_and(crate::Expectation::tolerated))
         .map(|j| &j.result);
     let rollup = crate::rollup::rollup(counted)
         .into_iter()
@@ -442,6 +472,7 @@ pub fn build(log: &RunLog, transcript_of: &dyn Fn(&str) -> Option<String>) -> Re
             wall_ms,
             expected_failures: log.tally.expected_total(),
             stale_expectations: log.tally.stale,
+            flaky: log.tally.flaky,
         },
         probes: log
             .probes

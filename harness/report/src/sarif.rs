@@ -31,7 +31,7 @@ use mcpspec_engine::Level;
 use mcpspec_model::{Blame, CaseResult, Event, Finding, FindingSource, Outcome, Reporter};
 use serde_json::{json, Map, Value};
 
-use crate::baseline::{Baseline, Expectation};
+use crate::baseline::Baseline;
 use crate::dir::write_atomic;
 use crate::log::{rfc3339, Judged, RunLog};
 use crate::rollup::{distinct, expected_lines};
@@ -203,9 +203,9 @@ fn item(log: &RunLog, j: &Judged, f: &Finding) -> Item {
         location["physicalLocation"] = p;
     }
     let suppressed = match j.expectation {
-        Some(e @ Expectation::ExpectedFailure(_)) => Some(
+        Some(e) if e.tolerated() => Some(
             log.entry(e)
-                .map(|b| format!("{} ({})", b.reason, b.origin))
+                .map(|b| format!("{}: {} ({})", e.label(), b.reason, b.origin))
                 .unwrap_or_default(),
         ),
         _ => None,

@@ -52,5 +52,5 @@ pub use case::CaseConfig;
 pub use event::{Event, Reporter};
 pub use outcome::{Blame, CaseResult, Finding, FindingSource, Outcome, Summary, TranscriptLine};
 pub use plan::{plan, Case, Partition, Selection};
-pub use run::{run, FailFast, RunConfig};
+pub use run::{run, FailFast, Retries, RunConfig};
 pub use target::{transport_kind, Target};

@@ -52,6 +52,70 @@ pub struct RunConfig {
     /// The opt-in extensions asked for (`--extension`): a case of any other
     /// extension is not applicable, and is not even probed for.
     pub extensions: Vec<&'static str>,
+    /// `--retries N` for the cases the caller calls flaky.
+    pub retries: Option<Retries>,
+}
+
+/// Which cases run again, and how often (`--retries N`): a case of these
+/// that fails is run again until it passes, at most `times` more; one that
+/// passes is run again until it fails, as often (N + 1 passes in a row say
+/// the flakiness is gone). Other cases run once.
+#[derive(Clone)]
+pub struct Retries {
+    pub times: u32,
+    pub applies: IsFlaky,
+}
+
+/// `(case id, scenario id)` → whether the case is flaky.
+pub type IsFlaky = Arc<dyn Fn(&str, &str) -> bool + Send + Sync>;
+
+impl std::fmt::Debug for Retries {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Retries({})", self.times)
+    }
+}
+
+/// Whether an outcome is a failure a retry may turn (not a not-applicable
+/// case, nor an error of the scenario or the harness: those repeat).
+fn failed(o: &Outcome) -> bool {
+    matches!(
+        o,
+        Outcome::Fail
+            | Outcome::Warn
+            | Outcome::Blocked { .. }
+            | Outcome::Error {
+                blame: Blame::Target,
+                ..
+            }
+    )
+}
+
+/// Runs `case`, again while `retries` say so: the last attempt's result and
+/// every attempt's outcome.
+async fn run_attempts(
+    case: &Case,
+    cfg: &CaseConfig,
+    retries: Option<&Retries>,
+) -> (CaseResult, Vec<Outcome>) {
+    let first = run_case(case, cfg).await;
+    let mut attempts = vec![first.outcome.clone()];
+    let Some(r) = retries.filter(|r| (r.applies)(&case.id, &case.scenario.id)) else {
+        return (first, attempts);
+    };
+    let judged = |o: &Outcome| failed(o) || *o == Outcome::Pass;
+    if !judged(&first.outcome) {
+        return (first, attempts);
+    }
+    let class = failed(&first.outcome);
+    let mut last = first;
+    while attempts.len() <= r.times as usize
+        && failed(&last.outcome) == class
+        && judged(&last.outcome)
+    {
+        last = run_case(case, cfg).await;
+        attempts.push(last.outcome.clone());
+    }
+    (last, attempts)
 }
 
 /// Which finished case stops a `--fail-fast` run (the caller's rule: the
@@ -175,7 +239,8 @@ pub async fn run_until(
     };
     let jobs = Arc::new(Semaphore::new(cfg.jobs.max(1)));
     let case_cfg = Arc::new(cfg.case.clone());
-    let mut tasks: JoinSet<CaseResult> = JoinSet::new();
+    let mut tasks: JoinSet<(CaseResult, Vec<Outcome>)> = JoinSet::new();
+    let retries = cfg.retries.clone();
     // Stopped during the probe, or nothing to run against: no case is
     // started (an unavailable target is said once, not once per case).
     let cases = if stopped.is_some() || summary.unavailable.is_some() {
@@ -200,10 +265,11 @@ pub async fn run_until(
         }
         let jobs = jobs.clone();
         let case_cfg = case_cfg.clone();
+        let retries = retries.clone();
         tasks.spawn(async move {
             // The semaphore is never closed; were it, the case runs unthrottled.
             let _permit = jobs.acquire_owned().await.ok();
-            run_case(&case, &case_cfg).await
+            run_attempts(&case, &case_cfg, retries.as_ref()).await
         });
     }
     loop {
@@ -225,9 +291,9 @@ pub async fn run_until(
             }
             joined = tasks.join_next() => joined,
         };
-        let result = match joined {
+        let (result, attempts) = match joined {
             None => break,
-            Some(Ok(result)) => result,
+            Some(Ok(done)) => done,
             // Aborted by the stop, or a case task panicked: not finished.
             Some(Err(_)) => continue,
         };
@@ -237,6 +303,15 @@ pub async fn run_until(
                 id: result.id.clone(),
             },
         );
+        if attempts.len() > 1 {
+            emit(
+                reporters,
+                Event::Retried {
+                    id: result.id.clone(),
+                    attempts,
+                },
+            );
+        }
         summary.add(&result.outcome);
         let stops = stopped.is_none() && cfg.fail_fast.as_ref().is_some_and(|f| (f.0)(&result));
         emit(reporters, Event::CaseFinished(Box::new(result)));

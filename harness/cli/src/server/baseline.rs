@@ -5,6 +5,8 @@
 //! server/tools/call/result-shape@2025-06-18: "structuredContent missing; tracked in #123"
 //! server/pagination/**: pagination not implemented yet
 //! server/tools/call/result-shape@2025-11-25:tools.call.structured-content: one rule only
+//! flaky:                                   # may fail or pass; run again with --retries N
+//!   server/notifications/progress/ordered: races with the target's scheduler
 //! ```
 //!
 //! Every reason is a non-empty string, every key a string naming at least
@@ -25,7 +27,16 @@ use serde_json::Value;
 use serde_saphyr::{Location, Spanned};
 
 /// The map, in file order, each key and value with its position.
-struct Entries(Vec<(Spanned<String>, Spanned<Value>)>);
+struct Entries(Vec<(Spanned<String>, Item)>);
+
+/// A value of the map: a reason, or (under the key `flaky`) a map of its own.
+enum Item {
+    Reason(Spanned<Value>),
+    Flaky(Spanned<Entries>),
+}
+
+/// The key of the section of flaky cases.
+const FLAKY: &str = "flaky";
 
 impl<'de> Deserialize<'de> for Entries {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -40,8 +51,13 @@ impl<'de> Deserialize<'de> for Entries {
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Entries, A::Error> {
                 let mut out = Vec::new();
-                while let Some(entry) = map.next_entry()? {
-                    out.push(entry);
+                while let Some(key) = map.next_key::<Spanned<String>>()? {
+                    let item = if key.value == FLAKY {
+                        Item::Flaky(map.next_value()?)
+                    } else {
+                        Item::Reason(map.next_value()?)
+                    };
+                    out.push((key, item));
                 }
                 Ok(Entries(out))
             }
@@ -91,57 +107,84 @@ pub fn load(path: &Path, all_cases: &[Case]) -> Result<Baseline, Vec<String>> {
         file: file.clone(),
         entries: Vec::new(),
     };
-    for (key, value) in entries {
-        let origin = at(&file, &key.referenced);
-        let pattern = key.value;
-        let reason = match value.value {
-            Value::String(s) if !s.trim().is_empty() => s,
-            other => {
-                let what = match other {
-                    Value::Null => "no reason".to_owned(),
-                    Value::String(_) => "an empty reason".to_owned(),
-                    v => format!("{v} instead of a reason"),
-                };
-                errors.push(format!(
-                    "{}: error in expected-failures file: `{pattern}` has {what}; every entry needs one (a string)",
-                    at(&file, &value.referenced)
-                ));
-                continue;
-            }
-        };
-        let entry = match Entry::new(pattern, reason, origin.clone()) {
-            Ok(e) => e,
-            Err(e) => {
-                errors.push(format!("{origin}: error in expected-failures file: {e}"));
-                continue;
-            }
-        };
-        if let Some(check) = entry.check.as_deref() {
-            if mcpspec_engine::lookup(check).is_none() {
-                errors.push(format!(
-                    "{origin}: error in expected-failures file: `{}` names no requirement `{check}` (`mcpspec list --requirements` shows them)",
-                    entry.pattern
-                ));
-                continue;
+    for (key, item) in entries {
+        match item {
+            Item::Reason(value) => match entry(&file, key, value, false, all_cases) {
+                Ok(e) => baseline.entries.push(e),
+                Err(e) => errors.push(e),
+            },
+            Item::Flaky(section) => {
+                for (key, item) in section.value.0 {
+                    let result = match item {
+                        Item::Reason(value) => entry(&file, key, value, true, all_cases),
+                        Item::Flaky(_) => Err(format!(
+                            "{}: error in expected-failures file: `flaky` inside `flaky`",
+                            at(&file, &key.referenced)
+                        )),
+                    };
+                    match result {
+                        Ok(e) => baseline.entries.push(e),
+                        Err(e) => errors.push(e),
+                    }
+                }
             }
         }
-        if !all_cases
-            .iter()
-            .any(|c| entry.matches(&c.id, &c.scenario.id))
-        {
-            errors.push(format!(
-                "{origin}: error in expected-failures file: `{}` names no case \
-                 (a case id `<scenario id>@<version>`, a scenario id, or a glob over case ids; \
-                 `mcpspec server --list` shows them)",
-                entry.pattern
-            ));
-            continue;
-        }
-        baseline.entries.push(entry);
     }
     if errors.is_empty() {
         Ok(baseline)
     } else {
         Err(errors)
     }
+}
+
+/// One entry, checked: a reason, a valid pattern naming some case, a known
+/// requirement after `:`; `flaky` for the `flaky:` section.
+fn entry(
+    file: &str,
+    key: Spanned<String>,
+    value: Spanned<Value>,
+    flaky: bool,
+    all_cases: &[Case],
+) -> Result<Entry, String> {
+    let origin = at(file, &key.referenced);
+    let pattern = key.value;
+    let reason = match value.value {
+        Value::String(s) if !s.trim().is_empty() => s,
+        other => {
+            let what = match other {
+                Value::Null => "no reason".to_owned(),
+                Value::String(_) => "an empty reason".to_owned(),
+                v => format!("{v} instead of a reason"),
+            };
+            return Err(format!(
+                "{}: error in expected-failures file: `{pattern}` has {what}; every entry needs one (a string)",
+                at(file, &value.referenced)
+            ));
+        }
+    };
+    let fail = |e: String| format!("{origin}: error in expected-failures file: {e}");
+    let mut entry = Entry::new(pattern, reason, origin.clone()).map_err(fail)?;
+    if flaky {
+        entry = entry.into_flaky().map_err(fail)?;
+    }
+    if let Some(check) = entry.check.as_deref() {
+        if mcpspec_engine::lookup(check).is_none() {
+            return Err(fail(format!(
+                "`{}` names no requirement `{check}` (`mcpspec list --requirements` shows them)",
+                entry.pattern
+            )));
+        }
+    }
+    if !all_cases
+        .iter()
+        .any(|c| entry.matches(&c.id, &c.scenario.id))
+    {
+        return Err(fail(format!(
+            "`{}` names no case \
+             (a case id `<scenario id>@<version>`, a scenario id, or a glob over case ids; \
+             `mcpspec server --list` shows them)",
+            entry.pattern
+        )));
+    }
+    Ok(entry)
 }
