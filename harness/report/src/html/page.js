@@ -14,7 +14,7 @@
   var DIRS = { '>>': 'sent', '<<': 'received', '!!': 'stderr', '--': 'note' };
   // Problems first: the order of the case list and of each group.
   var ORDER = ['fail', 'stale_expectation', 'error', 'blocked', 'warn', 'expected_failure',
-    'pass', 'not_applicable'];
+    'flaky', 'pass', 'not_applicable'];
   var LEVELS = { must: 3, should: 2, may: 1 };
   var header = document.getElementById('top');
   var focus = document.getElementById('focus');
@@ -38,7 +38,7 @@
   // What a case counts as: its outcome, or what the baseline made of it.
   function kind(c) {
     var st = status(c);
-    return st === 'stale_expectation' || st === 'expected_failure' ? st : c.outcome;
+    return st === 'stale_expectation' || st === 'expected_failure' || st === 'flaky' ? st : c.outcome;
   }
   function rank(c) {
     var i = ORDER.indexOf(kind(c));
@@ -88,7 +88,7 @@
     ['problems', 'problems (fail, blocked, warn, error, stale)'], ['fail', 'fail'],
     ['blocked', 'blocked'], ['warn', 'warn'], ['error', 'error'], ['pass', 'pass'],
     ['not_applicable', 'not applicable'], ['expected_failure', 'expected failure'],
-    ['stale_expectation', 'stale expectation']
+    ['stale_expectation', 'stale expectation'], ['flaky', 'flaky']
   ]);
   var fArea = fill('f-area', uniq(area));
   var fVersion = fill('f-version', uniq(function (c) { return c.version; }));
@@ -115,8 +115,13 @@
     if (c.expectation) {
       box.appendChild(el('p', null, (c.expectation.status === 'stale_expectation'
         ? 'Stale expectation: the case passed, but the baseline lists it as failing. '
-        : c.expectation.status === 'expected_failure' ? 'Expected failure (baseline). ' : 'Listed in the baseline. ') +
+        : c.expectation.status === 'expected_failure' ? 'Expected failure (baseline). '
+        : c.expectation.status === 'flaky' ? 'Flaky (baseline): its outcome does not fail the run. '
+        : 'Listed in the baseline. ') +
         'Entry ' + c.expectation.pattern + ': ' + c.expectation.reason));
+    }
+    if (c.attempts && c.attempts.length) {
+      box.appendChild(el('p', null, 'Attempts (--retries): ' + c.attempts.join(', ')));
     }
     if (c.blocked_by) {
       var p = el('p', 'message', 'Blocked: the target broke ');

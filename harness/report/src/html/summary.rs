@@ -51,6 +51,7 @@ pub(super) fn header(report: &Report) -> String {
     ];
     if report.baseline.is_some() {
         counts.push(("expected_failure", "expected failures", s.expected_failures));
+        counts.push(("flaky", "flaky (tolerated failures)", s.flaky));
         counts.push((
             "stale_expectation",
             "stale expectations",
