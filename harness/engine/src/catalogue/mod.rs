@@ -19,8 +19,10 @@
 //! ## Complete against the specification text
 //!
 //! Every bold RFC 2119 keyword (MUST, MUST NOT, REQUIRED, SHALL, SHALL NOT,
-//! SHOULD, SHOULD NOT, RECOMMENDED) on the non-authorization pages of each
-//! version maps to at least one entry here; several sentences may share one.
+//! SHOULD, SHOULD NOT, RECOMMENDED) on the pages of each version maps to at
+//! least one entry here; several sentences may share one. The authorization
+//! pages are included (from 2026-07-28 with their sub-pages): their keywords
+//! map to authorization entries, which coverage counts apart from the core.
 //! The mapping is data, `schema/spec-keywords/<version>.yaml`: one item per
 //! occurrence with its page, heading anchor, keyword, ordinal under that
 //! heading, a 12-digit hash of its sentence (the sentence itself is never
@@ -28,7 +30,8 @@
 //! fails when an occurrence has no entry, names one that does not exist or
 //! does not apply to that version, or maps to entries whose level is not the
 //! keyword's (a sentence holding a MUST and a SHOULD needs entries of both).
-//! Changelog sentences that only quote keywords map to `not-normative`.
+//! Changelog sentences that only quote keywords map to `not-normative` (so
+//! does one authorization sentence about a future revision, listed in the test).
 //!
 //! When the specification changes, regenerate the data against a checkout of
 //! `github:modelcontextprotocol/modelcontextprotocol` (never in CI):
