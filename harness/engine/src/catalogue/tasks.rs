@@ -96,7 +96,7 @@ entries! {
         extension = TASKS),
     TASKS_ISOLATION = req!("tasks.isolation", Must, Both, V2025_11_25, Some(V2025_11_25), "basic/utilities/tasks#task-isolation-and-access-control",
         "A receiver binds tasks to the requestor's authorization context and serves or lists only the tasks of that context.",
-        excluded = "binding tasks to authorization contexts needs several authorization contexts, which mcpspec does not drive (authorization is out of scope)",
+        excluded = "binding tasks to authorization contexts needs two authorization contexts valid at the same server (two users' tokens) in one run, and mcpspec is given at most one valid token",
         extension = TASKS),
     TASKS_ISOLATION_ADVICE = req!("tasks.isolation-advice", Should, Both, V2025_11_25, Some(V2025_11_25), "basic/utilities/tasks#task-isolation-and-access-control",
         "A receiver that cannot bind tasks to requestors documents it and does not declare tasks.list.",
