@@ -38,6 +38,12 @@
 //! | `version_header`        | this `MCP-Protocol-Version`, whatever the session's or the request's `_meta` version |
 //! | `no_param_headers`      | no `Mcp-Param-*` (2026-07-28 custom headers)            |
 //! | `plain_param_headers`   | `Mcp-Param-*` values never Base64-encoded               |
+//! | `resume_ignores_retry`  | a cut stream resumed at once, `retry` ignored           |
+//! | `resume_without_last_event_id` | the resuming GET without `Last-Event-ID`         |
+//! | `no_resume`             | a cut stream never resumed                               |
+//!
+//! A cut stream is resumed after the `retry` the server sent (none: at
+//! once), unless it asked for more than [`RESUME_DELAY_MAX`]: then not at all.
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -62,8 +68,12 @@ const GET_ACCEPT: &str = "text/event-stream";
 /// The `Accept` of the misbehaving POST and GET: one media type, the wrong
 /// one for GET, too few for POST.
 const JSON_ONLY: &str = "application/json";
-/// Longest wait before a resumption, whatever `retry` the server asked for.
-const RESUME_DELAY_MAX: Duration = Duration::from_secs(1);
+/// Longest `retry` the client honours before resuming a cut stream. A
+/// server asking for more is not reconnected to at all: resuming sooner
+/// would break its `retry` (`basic/transports#sending-messages-to-the-server`:
+/// the client waits the given milliseconds), and a minute bounds how long a
+/// request task lingers for one stream.
+pub const RESUME_DELAY_MAX: Duration = Duration::from_secs(60);
 
 /// Deliberate violations of the Streamable HTTP client's header rules,
 /// each off by default (see the module docs' table). Only the switches
@@ -95,6 +105,15 @@ pub struct HttpMisbehaviour {
     /// `Mcp-Param-*` values as they are, never Base64-encoded (breaks
     /// `http.header.value-encoding`).
     pub plain_param_headers: bool,
+    /// A cut response stream is resumed at once, whatever `retry` the
+    /// server sent (breaks `http.sse.client-respects-retry`).
+    pub resume_ignores_retry: bool,
+    /// A cut response stream is resumed with a GET without `Last-Event-ID`
+    /// (breaks `http.resume.last-event-id`).
+    pub resume_without_last_event_id: bool,
+    /// A cut response stream is never resumed (breaks
+    /// `http.resume.last-event-id`: the client polls no more).
+    pub no_resume: bool,
 }
 
 impl HttpMisbehaviour {
@@ -525,22 +544,28 @@ async fn post(shared: Arc<Shared>, via: Via, headers: HeaderMap, body: Vec<u8>) 
     let mut attempts = 0;
     // Resume a stream cut before it answered every request, when its event
     // ids make that possible.
+    let misbehave = shared.misbehave();
     while !end.abandoned
         && !owed.is_empty()
         && !end.last_event_id.is_empty()
         && attempts < shared.options.resume_attempts
+        && !misbehave.no_resume
     {
         attempts += 1;
-        let delay = end
-            .retry
-            .map_or(Duration::ZERO, Duration::from_millis)
-            .min(RESUME_DELAY_MAX);
-        tokio::time::sleep(delay).await;
+        let delay = end.retry.map_or(Duration::ZERO, Duration::from_millis);
+        if delay > RESUME_DELAY_MAX {
+            // Waiting less than asked would break the server's `retry`.
+            return;
+        }
+        if !misbehave.resume_ignores_retry {
+            tokio::time::sleep(delay).await;
+        }
         let Ok(headers) = shared.common_headers() else {
             return;
         };
         let last = end.last_event_id.clone();
-        match get_stream(&shared, Via::Resumed(n), headers, Some(&last), &mut owed).await {
+        let naming = Some(last.as_str()).filter(|_| !misbehave.resume_without_last_event_id);
+        match get_stream(&shared, Via::Resumed(n), headers, naming, &mut owed).await {
             Some(next) => {
                 end = next;
                 // A resumed stream without ids resumes from the same point.

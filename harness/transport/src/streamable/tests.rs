@@ -180,6 +180,7 @@ async fn switches_reach_the_wire_and_can_change_mid_session() {
         version_header: None,
         no_param_headers: false,
         plain_param_headers: false,
+        ..HttpMisbehaviour::default()
     });
     session.send(CALL).await.expect("send");
     let bad = &records(&mut session, 1).await[0].1;
