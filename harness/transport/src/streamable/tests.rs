@@ -1,6 +1,7 @@
 //! Header construction with and without misbehaviour (pure), the switches
 //! on the wire against a loopback server, and the 2026-07-28 routing headers.
 
+use super::misbehaviour::{GET_ACCEPT, POST_ACCEPT};
 use super::*;
 use crate::Via;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
