@@ -96,12 +96,41 @@ mod tests {
         let mut r = HttpRecord {
             method: "GET".into(),
             target: "/mcp".into(),
+            status: Some(200),
             ..HttpRecord::default()
         };
+        r.request_headers
+            .push(("accept".into(), "text/event-stream".into()));
         if let Some(id) = last {
             r.request_headers.push(("last-event-id".into(), id.into()));
         }
         r
+    }
+
+    /// Through the one judge: the cut observed, then the client's GET.
+    #[test]
+    fn the_oracle_reports_an_early_reconnection() {
+        use crate::{Observed, Oracle};
+        use mcpspec_engine::Role;
+        use mcpspec_wire::event::{Event, Transport, Via};
+        let mut oracle = Oracle::new(Role::Client, Version::V2025_11_25, Transport::Http);
+        let cut = Observed::StreamCut {
+            post: 3,
+            last_event_id: "3-1",
+            retry_ms: Some(1500),
+        };
+        assert!(oracle.observe(1000, cut).is_empty());
+        let event = Event::Http(Box::new(get(Some("3-1"))));
+        let found = oracle.observe(
+            1200,
+            Observed::Received {
+                via: Via::Get,
+                event: &event,
+            },
+        );
+        let rules: Vec<&str> = found.iter().map(|v| v.requirement.id).collect();
+        assert_eq!(rules, [ids::HTTP_SSE_CLIENT_RESPECTS_RETRY.id], "{found:?}");
+        assert_eq!(found[0].at_ms, 1200);
     }
 
     #[test]
