@@ -184,6 +184,9 @@ fn misbehaviour(faults: &[ClientFault]) -> HttpMisbehaviour {
             .then(|| Version::LATEST_HANDSHAKE.as_str().to_owned()),
         no_param_headers: has(ClientFault::HttpNoParamHeaders),
         plain_param_headers: has(ClientFault::HttpPlainParamHeaders),
+        resume_ignores_retry: has(ClientFault::HttpResumeIgnoresRetry),
+        resume_without_last_event_id: has(ClientFault::HttpResumeWithoutLastEventId),
+        no_resume: has(ClientFault::HttpNoResume),
     }
 }
 

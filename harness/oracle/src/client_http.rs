@@ -20,6 +20,7 @@
 //! | `http.header.method` | 2026-07-28 → | a request's `Mcp-Method` names its method; `Mcp-Name` its `params.name` / `params.uri` (`tools/call`, `prompts/get`, `resources/read`; Base64 sentinel decoded) |
 //! | `http.header.param-mirror`, `http.header.value-encoding`, `http.header.client-rejects-invalid-tools` | 2026-07-28 → | `Mcp-Param-*` headers of a `tools/call` of a tool this side listed with `x-mcp-header` annotations; no call of one listed with invalid ones ([`params`]) |
 //! | `sse.client-post` | 2024-11-05 | (legacy) every POST goes to the URI of the `endpoint` event |
+//! | `http.sse.client-respects-retry` | 2025-11-25 | a reconnection to a stream the harness cut waits its `retry` ([`resume`]) |
 //!
 //! No false failures: a rule is only applied where the harness can tell a
 //! conformant client from a broken one. The session rules lean on the
@@ -62,6 +63,8 @@ pub(crate) struct State {
     initialized: bool,
     /// The tools this side listed, for the custom-header rules.
     listed: params::Listed,
+    /// The response streams this side cut.
+    pub(crate) cuts: resume::Cuts,
 }
 
 impl State {
@@ -158,7 +161,11 @@ impl Oracle {
             negotiation,
             listed: &self.client_http.listed,
         };
-        for (id, detail) in judge(&cx, via, record) {
+        let mut found = judge(&cx, via, record);
+        if !legacy {
+            found.extend(self.client_http.cuts.judge(self.version, at_ms, record));
+        }
+        for (id, detail) in found {
             out.push(Violation {
                 requirement: id,
                 detail,
@@ -572,5 +579,6 @@ fn meta_version(params: Option<&Value>) -> Option<&str> {
 }
 
 mod params;
+mod resume;
 #[cfg(test)]
 mod tests;

@@ -76,6 +76,15 @@ pub enum Observed<'a> {
     /// live now (`None`: none issued, or it ended). Observed before the
     /// records it applies to.
     LiveSession(Option<&'a str>),
+    /// Serving a client over Streamable HTTP: this side ended the response
+    /// stream of POST `post` before its answer, the last event carrying
+    /// `last_event_id` (and `retry_ms`). `at` is when it ended, on the clock
+    /// of the HTTP records.
+    StreamCut {
+        post: u64,
+        last_event_id: &'a str,
+        retry_ms: Option<u64>,
+    },
     /// The connection is about to be ended by this side: what the peer
     /// still owes is judged now.
     End,
@@ -130,6 +139,14 @@ impl Oracle {
             Observed::Posted(body) => self.server_http.posted(body, self.version),
             Observed::Received { via, event } => self.received(at_ms, via, event, &mut out),
             Observed::LiveSession(id) => self.client_http.live(id),
+            Observed::StreamCut {
+                post,
+                last_event_id,
+                retry_ms,
+            } => self
+                .client_http
+                .cuts
+                .cut(post, last_event_id, retry_ms, at_ms),
             Observed::End => self.end(at_ms, &mut out),
         }
         out

@@ -16,7 +16,7 @@
 //! for the steps ([`held_methods`]); the fixture answers all others.
 
 use mcpspec_engine::{ids, Level, Lifecycle, Requirement, Version};
-use mcpspec_scenario::{ReplyAnswer, Scenario, Selector, Step, StepKind};
+use mcpspec_scenario::{CutStream, Reply, ReplyAnswer, Scenario, Selector, Step, StepKind};
 use mcpspec_wire::{Id, Message};
 use serde_json::{json, Value};
 
@@ -205,8 +205,52 @@ pub fn bind_request(ctx: &mut Ctx<'_>, label: &str, msg: &Message) {
     }
 }
 
-/// `reply`: answers the request labelled `reply.to`.
+/// `reply`: answers the request labelled `reply.to` — with `cut_stream`,
+/// on the client's resumption of its response stream, which is cut first.
 pub async fn reply(
+    ctx: &mut Ctx<'_>,
+    at: Option<(usize, &Step)>,
+    step: &Step,
+    r: &Reply,
+) -> Result<(), Stop> {
+    let Some(how) = &r.cut_stream else {
+        return answer(ctx, step, &r.to, &r.answer).await;
+    };
+    let cut = cut_stream(ctx, step, &r.to, how)?;
+    answer(ctx, step, &r.to, &r.answer).await?;
+    crate::resume::await_resumption(ctx, at, &cut, how).await
+}
+
+/// Cuts the response stream of the request labelled `to`.
+fn cut_stream(
+    ctx: &mut Ctx<'_>,
+    step: &Step,
+    to: &str,
+    how: &CutStream,
+) -> Result<mcpspec_transport::serve::Cut, Stop> {
+    let id = ctx
+        .vars
+        .get(&format!("{to}.id"))
+        .and_then(Id::from_value)
+        .ok_or_else(|| {
+            Stop::Error(
+                Blame::Scenario,
+                format!(
+                    "{}:{}:{}: `reply: {{ to: {to} }}`: no request with an id was taken under that label",
+                    step.at.file, step.at.line, step.at.column
+                ),
+            )
+        })?;
+    ctx.conn.cut_stream(&id, how.retry).map_err(|e| {
+        Stop::Error(
+            Blame::Harness,
+            format!("could not cut the response stream: {e}"),
+        )
+    })
+}
+
+/// Answers the request labelled `to`.
+async fn answer(
     ctx: &mut Ctx<'_>,
     step: &Step,
     to: &str,

@@ -482,6 +482,7 @@ impl Conn {
                     Side::Server(_) => {
                         let live = self.proc.session_id();
                         self.observe(at_ms, Observed::LiveSession(live.as_deref()));
+                        self.served_record(at_ms, record);
                     }
                 }
             }

@@ -32,6 +32,7 @@ pub mod client;
 pub mod conn;
 pub mod http;
 pub mod plan;
+pub mod resume;
 pub mod run;
 pub mod stateless;
 pub mod steps;

@@ -176,7 +176,7 @@ pub async fn run(ctx: &mut Ctx<'_>, i: usize, step: &Step) -> Result<(), Stop> {
             }
         }
         StepKind::Http(h) => crate::http::run(ctx, at, h).await,
-        StepKind::Reply(r) => crate::client::reply(ctx, step, &r.to, &r.answer).await,
+        StepKind::Reply(r) => crate::client::reply(ctx, at, step, r).await,
     }
 }
 

@@ -354,6 +354,23 @@ pub struct Reply {
     /// The label of the `expect` step that took the request.
     pub to: String,
     pub answer: ReplyAnswer,
+    /// `cut_stream`: the answer goes on the client's resumption of the
+    /// request's response stream, which the harness first cuts.
+    pub cut_stream: Option<CutStream>,
+}
+
+/// `reply.cut_stream` (client scenarios over Streamable HTTP).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CutStream {
+    /// The priming event's `retry` (none: no `retry` field).
+    pub retry: Option<Duration>,
+    /// How long after `retry` the client has to resume the stream.
+    pub resume_within: Duration,
+}
+
+impl CutStream {
+    /// `resume_within` when the scenario gives none.
+    pub const DEFAULT_RESUME_WITHIN: Duration = Duration::from_secs(5);
 }
 
 /// What `reply` answers with.

@@ -291,6 +291,17 @@ fn accepted() -> Vec<(&'static str, String)> {
             )
             .replace("id: server/example/schema", "id: client/example/schema"),
         ),
+        (
+            "a reply on a resumed stream",
+            scenario(
+                "transports: [http]\n",
+                r#"  - expect: { request: "*" }
+    as: held
+  - reply: { to: held, cut_stream: { retry: 1500ms, resume_within: 5s } }
+"#,
+            )
+            .replace("id: server/example/schema", "id: client/example/schema"),
+        ),
     ]
 }
 

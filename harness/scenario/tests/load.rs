@@ -429,6 +429,33 @@ fn validation_rules() {
             .contains("client scenarios (`client/...`) cannot use it"),
         "{e}"
     );
+    // A cut response stream: Streamable HTTP only, and only for a client.
+    let cut = "  - expect: { request: \"*\" }\n    as: held\n  - reply: { to: held, cut_stream: { retry: 1500ms } }\n";
+    let e = client(cut).expect_err("cut_stream over every transport");
+    assert!(
+        e.message.contains("give the scenario `transports: [http]`"),
+        "{e}"
+    );
+    let ok = parse(
+        "x.yaml",
+        &format!("id: client/x\ntitle: t\nrequirements: [ping.respond]\nlevel: must\ntransports: [http]\nsteps:\n{cut}"),
+    )
+    .expect("cut_stream over Streamable HTTP");
+    let mcpspec_scenario::StepKind::Reply(r) = &ok.steps[1].kind else {
+        panic!("a reply step");
+    };
+    assert_eq!(
+        r.cut_stream,
+        Some(mcpspec_scenario::CutStream {
+            retry: Some(std::time::Duration::from_millis(1500)),
+            resume_within: mcpspec_scenario::CutStream::DEFAULT_RESUME_WITHIN,
+        })
+    );
+    let e = error("transports: [http]\nsteps:\n  - expect: { request: x }\n    as: r\n  - reply: { to: r, result: {}, cut_stream: {} }\n").2;
+    assert!(
+        e.contains("only client scenarios (`client/...`) serve one"),
+        "{e}"
+    );
     let ok = client("  - expect: { request: \"*\" }\n    as: held\n  - reply: { to: held, result: { x: \"${held.id}\" } }\n")
         .expect("a client scenario with reply");
     assert_eq!(ok.steps[1].key(), "reply");

@@ -133,6 +133,26 @@ impl Connection {
         }
     }
 
+    /// Serving a client over Streamable HTTP: cuts the response stream that
+    /// awaits an answer to `id` ([`crate::HttpPeer::cut_stream`]).
+    pub fn cut_stream(
+        &mut self,
+        id: &mcpspec_wire::Id,
+        retry_ms: Option<u64>,
+    ) -> Result<crate::serve::Cut, TransportError> {
+        match self {
+            Connection::Peer(p) => p.cut_stream(id, retry_ms),
+            _ => Err(TransportError::NoStream(
+                "only a served client's response stream can be cut".to_owned(),
+            )),
+        }
+    }
+
+    /// Serving a client: whether it resumed the cut stream of POST `n`.
+    pub fn resumed(&self, n: u64) -> bool {
+        matches!(self, Connection::Peer(p) if p.resumed(n))
+    }
+
     /// A raw HTTP exchange; `None` on stdio, which has no such thing.
     pub async fn exchange(
         &mut self,

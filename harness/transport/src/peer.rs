@@ -193,6 +193,30 @@ impl ClientPeer {
         }
     }
 
+    /// Streamable HTTP: cuts the response stream that awaits an answer to
+    /// `id` ([`HttpPeer::cut_stream`]); `at` is on the clock of the HTTP
+    /// records.
+    pub fn cut_stream(
+        &mut self,
+        id: &mcpspec_wire::Id,
+        retry_ms: Option<u64>,
+    ) -> Result<crate::serve::Cut, TransportError> {
+        match &mut self.link {
+            Link::Http(h) if h.kind() == ServeKind::Streamable => {
+                // On the link's clock, which stamps its records too.
+                h.cut_stream(id, retry_ms)
+            }
+            _ => Err(TransportError::NoStream(
+                "only a Streamable HTTP response stream can be cut".to_owned(),
+            )),
+        }
+    }
+
+    /// Whether the client resumed the cut stream of POST `n`.
+    pub fn resumed(&self, n: u64) -> bool {
+        matches!(&self.link, Link::Http(h) if h.resumed(n))
+    }
+
     /// True once the client's process has exited (and that was reported).
     pub fn has_exited(&self) -> bool {
         self.exited

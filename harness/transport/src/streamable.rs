@@ -38,6 +38,12 @@
 //! | `version_header`        | this `MCP-Protocol-Version`, whatever the session's or the request's `_meta` version |
 //! | `no_param_headers`      | no `Mcp-Param-*` (2026-07-28 custom headers)            |
 //! | `plain_param_headers`   | `Mcp-Param-*` values never Base64-encoded               |
+//! | `resume_ignores_retry`  | a cut stream resumed at once, `retry` ignored           |
+//! | `resume_without_last_event_id` | the resuming GET without `Last-Event-ID`         |
+//! | `no_resume`             | a cut stream never resumed                               |
+//!
+//! A cut stream is resumed after the `retry` the server sent (none: at
+//! once), unless it asked for more than [`RESUME_DELAY_MAX`]: then not at all.
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -52,84 +58,18 @@ use crate::client::{
 };
 use crate::event::{Event, HttpRecord, Stamped, Via};
 use crate::raw::{self, RawRequest, RawResponse};
+pub use misbehaviour::HttpMisbehaviour;
 pub use params::ParamTools;
 use routing::{routing_headers, STATELESS_SINCE};
 
 pub(crate) const SESSION_HEADER: &str = "mcp-session-id";
 pub(crate) const VERSION_HEADER: &str = "mcp-protocol-version";
-const POST_ACCEPT: &str = "application/json, text/event-stream";
-const GET_ACCEPT: &str = "text/event-stream";
-/// The `Accept` of the misbehaving POST and GET: one media type, the wrong
-/// one for GET, too few for POST.
-const JSON_ONLY: &str = "application/json";
-/// Longest wait before a resumption, whatever `retry` the server asked for.
-const RESUME_DELAY_MAX: Duration = Duration::from_secs(1);
-
-/// Deliberate violations of the Streamable HTTP client's header rules,
-/// each off by default (see the module docs' table). Only the switches
-/// turned on change anything; a header that is not due anyway (the session
-/// id before the server issued one, the version before it was set) stays
-/// absent whatever the switches say.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct HttpMisbehaviour {
-    /// POSTs accept `application/json` only (breaks `http.post.accept`:
-    /// both `application/json` and `text/event-stream` must be listed).
-    pub post_accept_json_only: bool,
-    /// GET streams ask for `application/json` (breaks `http.get.accept`).
-    pub get_accept_json: bool,
-    /// The `Mcp-Session-Id` the server issued is never sent back (breaks
-    /// `http.session.client-echo`).
-    pub no_session_echo: bool,
-    /// `MCP-Protocol-Version` is never sent (breaks
-    /// `http.header.protocol-version`).
-    pub no_version_header: bool,
-    /// `Mcp-Method` and `Mcp-Name` are never sent (breaks
-    /// `http.header.method`).
-    pub no_routing_headers: bool,
-    /// Sent as `MCP-Protocol-Version` wherever the header goes out, instead
-    /// of the session's version or the one the request's `_meta` names
-    /// (breaks `http.header.version-matches-meta` when they differ).
-    pub version_header: Option<String>,
-    /// No `Mcp-Param-*` headers (breaks `http.header.param-mirror`).
-    pub no_param_headers: bool,
-    /// `Mcp-Param-*` values as they are, never Base64-encoded (breaks
-    /// `http.header.value-encoding`).
-    pub plain_param_headers: bool,
-}
-
-impl HttpMisbehaviour {
-    /// True when no switch is on.
-    pub fn is_off(&self) -> bool {
-        *self == HttpMisbehaviour::default()
-    }
-
-    /// The `Accept` of a POST.
-    fn post_accept(&self) -> &'static str {
-        if self.post_accept_json_only {
-            JSON_ONLY
-        } else {
-            POST_ACCEPT
-        }
-    }
-
-    /// The `Accept` of a GET stream.
-    fn get_accept(&self) -> &'static str {
-        if self.get_accept_json {
-            JSON_ONLY
-        } else {
-            GET_ACCEPT
-        }
-    }
-
-    /// The `MCP-Protocol-Version` to send where `due` is the right one.
-    fn version<'a>(&'a self, due: Option<&'a str>) -> Option<&'a str> {
-        if self.no_version_header {
-            return None;
-        }
-        due.map(|v| self.version_header.as_deref().unwrap_or(v))
-    }
-}
-
+/// Longest `retry` the client honours before resuming a cut stream. A
+/// server asking for more is not reconnected to at all: resuming sooner
+/// would break its `retry` (`basic/transports#sending-messages-to-the-server`:
+/// the client waits the given milliseconds), and a minute bounds how long a
+/// request task lingers for one stream.
+pub const RESUME_DELAY_MAX: Duration = Duration::from_secs(60);
 /// State the background tasks share with the session.
 #[derive(Debug)]
 pub(crate) struct Shared {
@@ -525,22 +465,28 @@ async fn post(shared: Arc<Shared>, via: Via, headers: HeaderMap, body: Vec<u8>) 
     let mut attempts = 0;
     // Resume a stream cut before it answered every request, when its event
     // ids make that possible.
+    let misbehave = shared.misbehave();
     while !end.abandoned
         && !owed.is_empty()
         && !end.last_event_id.is_empty()
         && attempts < shared.options.resume_attempts
+        && !misbehave.no_resume
     {
         attempts += 1;
-        let delay = end
-            .retry
-            .map_or(Duration::ZERO, Duration::from_millis)
-            .min(RESUME_DELAY_MAX);
-        tokio::time::sleep(delay).await;
+        let delay = end.retry.map_or(Duration::ZERO, Duration::from_millis);
+        if delay > RESUME_DELAY_MAX {
+            // Waiting less than asked would break the server's `retry`.
+            return;
+        }
+        if !misbehave.resume_ignores_retry {
+            tokio::time::sleep(delay).await;
+        }
         let Ok(headers) = shared.common_headers() else {
             return;
         };
         let last = end.last_event_id.clone();
-        match get_stream(&shared, Via::Resumed(n), headers, Some(&last), &mut owed).await {
+        let naming = Some(last.as_str()).filter(|_| !misbehave.resume_without_last_event_id);
+        match get_stream(&shared, Via::Resumed(n), headers, naming, &mut owed).await {
             Some(next) => {
                 end = next;
                 // A resumed stream without ids resumes from the same point.
@@ -641,6 +587,7 @@ async fn delete(shared: Arc<Shared>) {
     );
 }
 
+mod misbehaviour;
 mod params;
 mod routing;
 #[cfg(test)]

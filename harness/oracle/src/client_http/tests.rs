@@ -15,7 +15,7 @@ fn every_rule_judged_here_is_a_client_rule_of_the_catalogue() {
     let rules = "http.post.accept http.get.accept http.post.client-post http.post.single-message \
         http.session.client-echo http.header.protocol-version http.header.version-matches-meta \
         sse.client-post http.header.param-mirror http.header.value-encoding \
-        http.header.client-rejects-invalid-tools";
+        http.header.client-rejects-invalid-tools http.sse.client-respects-retry";
     for id in rules.split_whitespace() {
         let r = mcpspec_engine::lookup(id).unwrap_or_else(|| panic!("{id} is not catalogued"));
         assert_eq!(r.binds.as_str(), "client", "{id}");

@@ -77,6 +77,9 @@ pub enum ClientFault {
     FallbackOnlyMethodNotFound,
     DerefNetworkRef,
     FormModeRefused,
+    HttpResumeIgnoresRetry,
+    HttpResumeWithoutLastEventId,
+    HttpNoResume,
 }
 
 /// One row of [`TABLE`].
@@ -129,7 +132,7 @@ use Level::{Must, Should};
 
 /// Every fault, in the order `--list-faults` prints them (and in the order
 /// of the enum: `TABLE[f as usize].fault == f`).
-pub const TABLE: [FaultEntry; 49] = [
+pub const TABLE: [FaultEntry; 52] = [
     row(F::SkipInitialized, "skip-initialized", Must, &ids::LIFECYCLE_CLIENT_INITIALIZED_NOTIFICATION,
         "never sends notifications/initialized after the initialize result"),
     row(F::EarlyRequest, "early-request", Should, &ids::LIFECYCLE_CLIENT_NO_REQUESTS_BEFORE_RESPONSE,
@@ -235,6 +238,13 @@ pub const TABLE: [FaultEntry; 49] = [
         "fetches (HTTP GET) every http:// $ref in the inputSchema of each tool it lists"),
     row(F::FormModeRefused, "form-mode-refused", Must, &ids::ELICITATION_CAPABILITY_MODE,
         "from 2025-11-25, declares elicitation (an empty object: form mode) yet answers every form-mode elicitation/create with -32602, so it supports no mode at all"),
+    // ── clientsse (#15): resuming a response stream the server cut ──────
+    row(F::HttpResumeIgnoresRetry, "http-resume-ignores-retry", Must, &ids::HTTP_SSE_CLIENT_RESPECTS_RETRY,
+        "resumes a response stream the server ended before its answer at once, whatever retry its last event carried").http_only(),
+    row(F::HttpResumeWithoutLastEventId, "http-resume-without-last-event-id", Should, &ids::HTTP_RESUME_LAST_EVENT_ID,
+        "resumes a response stream the server ended before its answer with a GET that carries no Last-Event-ID").http_only(),
+    row(F::HttpNoResume, "http-no-resume", Should, &ids::HTTP_RESUME_LAST_EVENT_ID,
+        "never resumes a response stream the server ended before its answer (no GET with Last-Event-ID)").http_only(),
 ];
 
 impl ClientFault {

@@ -28,6 +28,9 @@ pub(super) struct ServerSide {
     fixture: Fixture,
     /// Lines the fixture produced, written by the next `pump`.
     outbox: Vec<Vec<u8>>,
+    /// The client's GETs (Streamable HTTP): when, and the `Last-Event-ID`
+    /// each named.
+    gets: Vec<(u64, Option<String>)>,
 }
 
 impl Conn {
@@ -37,6 +40,7 @@ impl Conn {
         let side = ServerSide {
             fixture: Fixture::new(version),
             outbox: Vec::new(),
+            gets: Vec::new(),
         };
         Conn::open(proc, version, startup, Side::Server(Box::new(side)))
     }
@@ -83,6 +87,72 @@ impl Conn {
     ) -> Result<Message, super::WaitError> {
         let i = self.wait_index(within, pred).await?;
         Ok(self.inbox[i].msg.clone())
+    }
+
+    /// Streamable HTTP: ends the response stream awaiting an answer to `id`
+    /// after a priming event with `retry` ([`mcpspec_transport::HttpPeer::cut_stream`]),
+    /// and tells the oracle when, on the clock of the client's records.
+    pub fn cut_stream(
+        &mut self,
+        id: &mcpspec_wire::Id,
+        retry: Option<Duration>,
+    ) -> Result<mcpspec_transport::serve::Cut, String> {
+        let retry_ms = retry.map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX));
+        let cut = self
+            .proc
+            .cut_stream(id, retry_ms)
+            .map_err(|e| e.to_string())?;
+        let at = u64::try_from(cut.at.as_millis()).unwrap_or(u64::MAX);
+        let retry_text =
+            retry_ms.map_or_else(|| "no retry".to_owned(), |r| format!("retry {r} ms"));
+        self.transcript.line(
+            at,
+            "--",
+            format!(
+                "the harness ended the response stream of POST #{} after event {:?} ({retry_text}), before its answer",
+                cut.post, cut.last_event_id
+            ),
+        );
+        self.observe(
+            at,
+            super::Observed::StreamCut {
+                post: cut.post,
+                last_event_id: &cut.last_event_id,
+                retry_ms,
+            },
+        );
+        Ok(cut)
+    }
+
+    /// Whether the client resumed the cut stream of POST `n`.
+    pub fn resumed(&self, n: u64) -> bool {
+        self.proc.resumed(n)
+    }
+
+    /// The client's GETs from `at_ms` on, described (`GET at 1520 ms,
+    /// Last-Event-ID: 3-1`).
+    pub fn gets_since(&self, at_ms: u64) -> Vec<String> {
+        let Side::Server(side) = &self.side else {
+            return Vec::new();
+        };
+        side.gets
+            .iter()
+            .filter(|(at, _)| *at >= at_ms)
+            .map(|(at, last)| match last {
+                Some(id) => format!("GET at {at} ms, Last-Event-ID: {id}"),
+                None => format!("GET at {at} ms, without Last-Event-ID"),
+            })
+            .collect()
+    }
+
+    /// Notes a request record of the client's (its GETs are kept).
+    pub(super) fn served_record(&mut self, at_ms: u64, record: &mcpspec_transport::HttpRecord) {
+        if let Side::Server(side) = &mut self.side {
+            if record.method == "GET" {
+                let last = record.request_header("last-event-id").map(str::to_owned);
+                side.gets.push((at_ms, last));
+            }
+        }
     }
 
     /// How the client went away while one of its requests was held, if it

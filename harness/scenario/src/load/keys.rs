@@ -452,9 +452,26 @@ pub(crate) static REPLY: MapDef = MapDef {
             "Answer with this error object { code, message, data } (a template)",
             Shape::Template,
         ),
+        opt(
+            "cut_stream",
+            "Client scenarios over Streamable HTTP: first end the request's response stream after an event with an id and empty data, then deliver the answer on the client's GET that resumes it (Last-Event-ID): { retry, resume_within }",
+            Shape::Map(&CUT_STREAM),
+        ),
     ],
     rules: RESULT_OR_ERROR,
 };
+pub(crate) static CUT_STREAM: MapDef = MapDef::new(&[
+    opt(
+        "retry",
+        "The event's retry field: how long the client must wait before it reconnects (none: no retry field)",
+        Shape::Duration,
+    ),
+    opt(
+        "resume_within",
+        "How long after the retry delay the client has to resume the stream (default 5s)",
+        Shape::Duration,
+    ),
+]);
 pub(crate) static NOTHING: MapDef = MapDef::new(&[]);
 pub(crate) static EXPECT_EXIT: MapDef = MapDef::new(&[opt(
     "within",

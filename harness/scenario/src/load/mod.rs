@@ -311,6 +311,19 @@ fn check_http_only(
             ));
         }
     }
+    let cuts = |s: &&crate::model::Step| matches!(&s.kind, crate::model::StepKind::Reply(r) if r.cut_stream.is_some());
+    if let Some(step) = steps.iter().find(cuts) {
+        if transports != [TransportKind::Http] {
+            let at = crate::yaml::Pos {
+                line: step.at.line,
+                column: step.at.column,
+            };
+            return Err(ctx.err(
+                at,
+                "`reply.cut_stream` cuts a Streamable HTTP response stream: give the scenario `transports: [http]`",
+            ));
+        }
+    }
     if requires.http_session && transports != [TransportKind::Http] {
         return Err(ctx.err(
             requires_at.unwrap_or(crate::yaml::Pos { line: 1, column: 1 }),
@@ -329,6 +342,9 @@ fn check_role(ctx: &Ctx, id: &str, steps: &[crate::model::Step]) -> Result<(), S
     let client = id.starts_with("client/");
     for step in steps {
         let wrong = match &step.kind {
+            StepKind::Reply(r) if !client && r.cut_stream.is_some() => Some(
+                "`reply.cut_stream` cuts the harness's own response stream: only client scenarios (`client/...`) serve one",
+            ),
             StepKind::Reply(r) if !client && matches!(r.answer, ReplyAnswer::Fixture) => Some(
                 "`reply` without `result` or `error` answers as the harness's fixture server: only client scenarios (`client/...`) have one; give the answer",
             ),

@@ -9,8 +9,8 @@ use super::{level, requirements, versions};
 use crate::error::ScenarioError;
 use crate::matcher::compile::{compile, template};
 use crate::model::{
-    Discover, Expectation, RawBytes, RawStep, RepeatUntil, Reply, ReplyAnswer, ResponseExpect,
-    Selector, SendSpec, SendStep, Step, StepKind, UniqueBy,
+    CutStream, Discover, Expectation, RawBytes, RawStep, RepeatUntil, Reply, ReplyAnswer,
+    ResponseExpect, Selector, SendSpec, SendStep, Step, StepKind, UniqueBy,
 };
 use crate::template::{check_str, is_var_path, Template};
 use crate::yaml::{Kind, Node};
@@ -546,8 +546,32 @@ fn reply(ctx: &Ctx, node: &Node, labels: &[String]) -> Result<Reply, ScenarioErr
         (None, Some(e)) => ReplyAnswer::Error(template(ctx, e)?),
         (None, None) => ReplyAnswer::Fixture,
     };
+    let cut_stream = match m.take("cut_stream") {
+        Some(node) => {
+            let mut c = ctx.map(node, "`reply.cut_stream`")?;
+            let retry = c
+                .take("retry")
+                .map(|n| ctx.duration(n, "`cut_stream.retry`"))
+                .transpose()?;
+            let resume_within = c
+                .take("resume_within")
+                .map(|n| ctx.duration(n, "`cut_stream.resume_within`"))
+                .transpose()?
+                .unwrap_or(CutStream::DEFAULT_RESUME_WITHIN);
+            c.finish(ctx, "`reply.cut_stream`", &keys::CUT_STREAM.names())?;
+            Some(CutStream {
+                retry,
+                resume_within,
+            })
+        }
+        None => None,
+    };
     m.finish(ctx, "`reply`", &keys::REPLY.names())?;
-    Ok(Reply { to, answer })
+    Ok(Reply {
+        to,
+        answer,
+        cut_stream,
+    })
 }
 
 fn repeat_until(ctx: &Ctx, node: &Node) -> Result<RepeatUntil, ScenarioError> {

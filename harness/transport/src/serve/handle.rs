@@ -23,6 +23,7 @@
 //! | POST /mcp, requests | 200 SSE (+ `Mcp-Session-Id` for `initialize`) | record, frame |
 //! | GET /mcp without `Accept: text/event-stream` | 406 | record only |
 //! | GET /mcp while the GET stream is open | 409 | record only |
+//! | GET /mcp, `Last-Event-ID` of a cut stream | 200 SSE, that stream resumed (`super::resume`) | record |
 //! | GET /mcp | 200 SSE, the standing stream (`Via::Get`) | record |
 //! | DELETE /mcp with the live session id | 200, session ended | record, `Closed` |
 //! | GET /sse while the stream is open | 409 | record only |
@@ -248,6 +249,10 @@ fn get(inner: &mut Inner, headers: &HeaderMap) -> Reply {
     if let Some(reply) = session_refusal(inner.verdict(header(headers, SESSION_HEADER).as_deref()))
     {
         return reply;
+    }
+    // A GET naming the last event of a cut response stream resumes it.
+    if let Some(sse) = header(headers, "last-event-id").and_then(|id| inner.resume(&id)) {
+        return stream_reply(sse);
     }
     if inner.standing_open() {
         return reject(

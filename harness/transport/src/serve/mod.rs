@@ -25,11 +25,14 @@
 //! serves a POST with a wrong `Accept` all the same, and the runner reads
 //! the record.
 //!
-//! Deliberately left out: resumption (no replay after `Last-Event-ID`; the
-//! header is recorded), priming events, HTTP/2. A second GET stream while
-//! one is open is refused with 409, as the TypeScript SDK's server does.
+//! Resumption exists only as a scenario asks for it ([`HttpPeer::cut_stream`],
+//! [`resume`]): the peer sends no priming events of its own and replays
+//! nothing else after `Last-Event-ID` (the header is recorded). No HTTP/2. A
+//! second standing GET stream while one is open is refused with 409, as the
+//! TypeScript SDK's server does.
 
 mod handle;
+mod resume;
 mod sse;
 mod state;
 #[cfg(test)]
@@ -51,6 +54,7 @@ use tokio::task::{AbortHandle, JoinSet};
 use crate::client::{Emitter, TransportError};
 use crate::event::{Event, Stamped, Via};
 use crate::streamable::strip_newline;
+pub use resume::Cut;
 use state::Shared;
 
 pub use mcpspec_wire::event::{LEGACY_POST_PATH, LEGACY_SSE_PATH, MCP_PATH};
@@ -160,6 +164,32 @@ impl HttpPeer {
         inner
             .deliver(self.shared.kind, strip_newline(bytes))
             .map_err(TransportError::NoStream)
+    }
+
+    /// Ends the response stream of the POST that awaits an answer to `id`
+    /// before that answer: a priming event (an event id, `retry` when given,
+    /// empty data) goes out, then the stream ends. The answer, when sent,
+    /// waits for the client's GET whose `Last-Event-ID` names that event
+    /// (see [`resume`]). Errs when no open POST stream awaits `id`.
+    pub fn cut_stream(
+        &mut self,
+        id: &mcpspec_wire::Id,
+        retry_ms: Option<u64>,
+    ) -> Result<Cut, TransportError> {
+        let mut inner = self.shared.lock();
+        if inner.closed {
+            return Err(TransportError::Closed);
+        }
+        let mut cut = inner
+            .cut_stream(id, retry_ms)
+            .map_err(TransportError::NoStream)?;
+        cut.at = self.elapsed();
+        Ok(cut)
+    }
+
+    /// Whether a GET with `Last-Event-ID` resumed the cut stream of POST `n`.
+    pub fn resumed(&self, n: u64) -> bool {
+        self.shared.lock().resumptions.contains(&n)
     }
 
     /// The server "disconnects": every open stream ends, no connection is

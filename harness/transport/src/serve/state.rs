@@ -71,6 +71,11 @@ pub(super) struct Inner {
     pub(super) post_streams: BTreeMap<u64, PostStream>,
     /// Streamable: the GET stream; legacy: the SSE stream.
     pub(super) standing: Option<Outlet>,
+    /// Response streams cut before their answer, by POST number
+    /// ([`super::resume`]).
+    pub(super) cut: BTreeMap<u64, super::resume::CutStream>,
+    /// POSTs whose cut stream a GET with `Last-Event-ID` resumed.
+    pub(super) resumptions: std::collections::BTreeSet<u64>,
 }
 
 /// How a request's session id compares with the live session.
@@ -112,6 +117,7 @@ impl Inner {
         }
         self.post_streams.clear();
         self.standing = None;
+        self.cut.clear();
     }
 
     /// Whether the standing stream has a client reading it.
@@ -122,6 +128,9 @@ impl Inner {
     /// Puts one message on the stream it belongs to (see the module docs).
     pub(super) fn deliver(&mut self, kind: ServeKind, bytes: &[u8]) -> Result<(), String> {
         if kind == ServeKind::Streamable {
+            if let Some(done) = self.answer_cut(bytes) {
+                return done;
+            }
             if let Some(done) = self.answer(bytes) {
                 return done;
             }
@@ -210,6 +219,33 @@ impl Outlet {
             .is_ok()
     }
 
+    /// The outlet of a resumed stream: POST `n`'s ids, counting on from
+    /// `last` (`n-k`).
+    pub(super) fn continuing(tx: Outbox, n: u64, last: &str) -> Self {
+        let seq = last
+            .rsplit_once('-')
+            .and_then(|(_, k)| k.parse().ok())
+            .unwrap_or(0);
+        Outlet {
+            tx,
+            label: Some(n),
+            seq,
+        }
+    }
+
+    /// Queues a priming event (the next event id, `retry` when given, empty
+    /// data) and returns its id; `None` once the client went away.
+    pub(super) fn prime(&mut self, retry_ms: Option<u64>) -> Option<String> {
+        self.seq += 1;
+        let id = format!("{}-{}", self.label.unwrap_or(0), self.seq);
+        let mut text = format!("id: {id}\n");
+        if let Some(ms) = retry_ms {
+            text.push_str(&format!("retry: {ms}\n"));
+        }
+        text.push_str("data: \n\n");
+        self.tx.send(text.into()).ok().map(|()| id)
+    }
+
     /// Queues any event (the legacy `endpoint` event).
     pub(super) fn push_event(&mut self, event: &str, data: &[u8]) -> bool {
         self.tx.send(sse::encode(None, event, data)).is_ok()
@@ -221,7 +257,7 @@ impl Outlet {
 }
 
 /// The ids a message (or batch) of responses answers.
-fn response_ids(bytes: &[u8]) -> Vec<Id> {
+pub(super) fn response_ids(bytes: &[u8]) -> Vec<Id> {
     let id_of = |m: &Message| match m {
         Message::Response(r) => r.id.clone(),
         _ => None,

@@ -490,3 +490,57 @@ async fn a_batch_is_one_frame_and_its_stream_ends_once_all_is_answered() {
          id: 1-2\nevent: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":\"a\",\"result\":{}}\n\n"
     );
 }
+
+#[tokio::test]
+async fn a_cut_stream_primes_ends_and_is_resumed_by_last_event_id() {
+    let (mut peer, mut client, _) = initialized().await;
+    client.send(CALL.as_bytes()).await.unwrap();
+    let (via, _) = record(&mut peer).await;
+    assert_eq!(via, Via::Post(2));
+    frame(&mut peer).await;
+    let cut = peer
+        .cut_stream(&mcpspec_wire::Id::from(2), Some(300))
+        .unwrap();
+    assert_eq!((cut.post, cut.last_event_id.as_str()), (2, "2-1"));
+    assert_eq!(cut.retry_ms, Some(300));
+    // Nothing awaits the answer any more: a second cut has nothing to cut.
+    assert!(peer.cut_stream(&mcpspec_wire::Id::from(2), None).is_err());
+    // The answer is parked until the client resumes.
+    peer.send(CALL_RESULT.as_bytes()).await.unwrap();
+    let (via, rec) = record(&mut peer).await;
+    assert_eq!(via, Via::Get);
+    assert_eq!(rec.request_header("last-event-id"), Some("2-1"));
+    assert_eq!(rec.status, Some(200));
+    assert!(peer.resumed(2));
+    assert_eq!(
+        client_frame(&mut client).await,
+        (Via::Resumed(2), CALL_RESULT.to_owned())
+    );
+    // A GET naming no cut stream is a standing stream, never a resumption.
+    assert!(!peer.resumed(3));
+}
+
+/// The client transport honours a `retry` above one second: its GET comes
+/// no sooner than asked (the peer's clock stamps both the cut and the GET).
+#[tokio::test]
+async fn the_client_waits_the_whole_retry_before_resuming() {
+    let (mut peer, mut client, _) = initialized().await;
+    client.send(CALL.as_bytes()).await.unwrap();
+    record(&mut peer).await;
+    frame(&mut peer).await;
+    let cut = peer
+        .cut_stream(&mcpspec_wire::Id::from(2), Some(1500))
+        .unwrap();
+    peer.send(CALL_RESULT.as_bytes()).await.unwrap();
+    let got = next(&mut peer).await;
+    assert!(matches!(got.event, Event::Http(ref r) if r.method == "GET"));
+    let waited = got.at.saturating_sub(cut.at);
+    assert!(
+        waited >= Duration::from_millis(1500),
+        "resumed after {waited:?}, before the 1500 ms retry"
+    );
+    assert_eq!(
+        client_frame(&mut client).await,
+        (Via::Resumed(2), CALL_RESULT.to_owned())
+    );
+}

@@ -1,6 +1,7 @@
 //! Header construction with and without misbehaviour (pure), the switches
 //! on the wire against a loopback server, and the 2026-07-28 routing headers.
 
+use super::misbehaviour::{GET_ACCEPT, POST_ACCEPT};
 use super::*;
 use crate::Via;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -180,6 +181,7 @@ async fn switches_reach_the_wire_and_can_change_mid_session() {
         version_header: None,
         no_param_headers: false,
         plain_param_headers: false,
+        ..HttpMisbehaviour::default()
     });
     session.send(CALL).await.expect("send");
     let bad = &records(&mut session, 1).await[0].1;
