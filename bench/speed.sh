@@ -1,0 +1,144 @@
+#!/usr/bin/env bash
+# Speed and footprint against the anchors, in one run (issue #18). Prints ratios;
+# timings live here, never in unit tests (these machines are shared and noisy).
+#
+# Installs into a scratch directory (from the registries): the official suite
+# @modelcontextprotocol/conformance at 0.1.16 and 0.2.0-alpha.12,
+# @modelcontextprotocol/server-everything, Node 22 when the machine's Node is
+# older, and mcp-fuzzer 0.7.0 in a venv. Then, against server-everything:
+#
+#   - Streamable HTTP on 127.0.0.1: each official version, then `mcpspec server --url`:
+#     wall, cases/s and peak RSS of each, and their ratios; mcpspec's wall against its
+#     critical path (the longest case) and the sum of its case durations;
+#   - stdio: `mcpspec server -- mcp-server-everything stdio`: wall against the start-up
+#     bound (cases x the CPU one server start-up costs / cores);
+#   - fuzzing over stdio: `mcpspec fuzz server` execs/s against mcp-fuzzer's;
+#   - the wire codec against serde_json (`cargo bench -p mcpspec-wire --bench codec`).
+#
+#   bench/speed.sh                        # builds mcpspec (release) if MCPSPEC is unset
+#   MCPSPEC=target/release/mcpspec SKIP_STDIO=1 bench/speed.sh   # without the long stdio run
+#
+# Needs GNU time (/usr/bin/time), python3 with venv, npm.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+repo=$PWD
+
+# The pins (bumping one is a reviewed change).
+official_old=@modelcontextprotocol/conformance@0.1.16
+official_new=@modelcontextprotocol/conformance@0.2.0-alpha.12
+everything=@modelcontextprotocol/server-everything@2026.8.31
+fuzzer=mcp-fuzzer==0.7.0
+node_pin=node@22
+fuzz_seconds=${FUZZ_SECONDS:-20}
+
+work=${WORK:-$repo/target/speed}
+mkdir -p "$work"
+work=$(cd "$work" && pwd)
+if [ -z "${MCPSPEC:-}" ]; then
+    cargo build --release --locked -q -p mcpspec
+    MCPSPEC=$repo/target/release/mcpspec
+fi
+MCPSPEC=$(cd "$(dirname "$MCPSPEC")" && pwd)/$(basename "$MCPSPEC")
+cores=$(nproc)
+
+echo "installing the anchors into $work" >&2
+extra=()
+major=$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)
+if [ "$major" -lt 22 ]; then extra+=("$node_pin"); fi
+npm install --prefix "$work/new" --no-audit --no-fund --loglevel=error "$official_new" "$everything" "${extra[@]}" >&2
+npm install --prefix "$work/old" --no-audit --no-fund --loglevel=error "$official_old" "${extra[@]}" >&2
+if [ ! -x "$work/venv/bin/mcp-fuzzer" ]; then
+    python3 -m venv "$work/venv"
+    "$work/venv/bin/pip" install -q "$fuzzer"
+fi
+export PATH=$work/new/node_modules/.bin:$PATH
+
+# `measure NAME CMD...`: runs CMD, keeps its wall seconds and peak RSS (KiB) in
+# $work/NAME.time; its output in $work/NAME.log.
+measure() {
+    local name=$1
+    shift
+    /usr/bin/time -f '%e %M' -o "$work/$name.time" "$@" >"$work/$name.log" 2>&1 || true
+}
+# (GNU time writes "Command exited with non-zero status N" first when it did:
+# the readers below take the file's last line.)
+
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+url=http://127.0.0.1:$port/mcp
+PORT=$port NODE_OPTIONS="--require $repo/bench/loopback.cjs" \
+    mcp-server-everything streamableHttp >"$work/server.log" 2>&1 &
+server=$!
+trap 'kill $server 2>/dev/null || true' EXIT
+for _ in $(seq 100); do
+    python3 -c "import socket; socket.create_connection(('127.0.0.1', $port), 0.2)" 2>/dev/null && break
+    sleep 0.1
+done
+
+echo "== Streamable HTTP, server-everything on 127.0.0.1 =="
+# The older CLI takes the URL alone; the newer one a frozen requirement set per run.
+PATH=$work/old/node_modules/.bin:$PATH measure official-old conformance server --url "$url"
+measure official-new-2025 conformance server --url "$url" --requirements 2025-11-25
+measure official-new-2026 conformance server --url "$url" --requirements 2026-07-28
+rm -rf "$work/mcpspec-http"
+measure mcpspec-http "$MCPSPEC" server --url "$url" --report-dir "$work/mcpspec-http" --no-progress
+
+python3 - "$work" "$cores" <<'EOF'
+import json, sys
+work, cores = sys.argv[1], int(sys.argv[2])
+def t(name):
+    wall, rss = open(f"{work}/{name}.time").read().strip().splitlines()[-1].split()[:2]
+    return float(wall), int(rss) / 1024
+rep = json.load(open(f"{work}/mcpspec-http/report.json"))
+cases = [r for r in rep["results"]]
+judged = [r for r in cases if r["outcome"] != "not_applicable"]
+durations = [r["duration_ms"] / 1000 for r in cases]
+mw, mr = t("mcpspec-http")
+print(f"mcpspec: {len(cases)} cases ({len(judged)} judged) in {mw:.2f} s wall, {len(cases)/mw:.1f} cases/s, peak RSS {mr:.0f} MB")
+print(f"  critical path (longest case) {max(durations):.2f} s: wall / critical path = {mw/max(durations):.2f}")
+print(f"  sum of case durations {sum(durations):.1f} s: parallelism achieved = {sum(durations)/mw:.1f}")
+o1w, o1r = t("official-old")
+a, ar = t("official-new-2025"); b, br = t("official-new-2026")
+o2w, o2r = a + b, max(ar, br)
+for name, w, r in [("official 0.1.16", o1w, o1r), ("official 0.2.0-alpha.12 (both sets)", o2w, o2r)]:
+    print(f"{name}: {w:.2f} s wall, peak RSS {r:.0f} MB -> mcpspec/official: wall x{mw/w:.1f}, RSS x{mr/r:.2f}")
+EOF
+
+if [ -z "${SKIP_STDIO:-}" ]; then
+    echo "== stdio, server-everything =="
+    # One start-up's CPU: the server reads EOF at once and exits.
+    /usr/bin/time -f '%U %S' -o "$work/startup.time" mcp-server-everything stdio </dev/null >/dev/null 2>&1 || true
+    rm -rf "$work/mcpspec-stdio"
+    measure mcpspec-stdio "$MCPSPEC" server --report-dir "$work/mcpspec-stdio" --no-progress -- mcp-server-everything stdio
+    python3 - "$work" "$cores" <<'EOF'
+import json, sys
+work, cores = sys.argv[1], int(sys.argv[2])
+u, s = map(float, open(f"{work}/startup.time").read().strip().splitlines()[-1].split()[:2])
+wall = float(open(f"{work}/mcpspec-stdio.time").read().strip().splitlines()[-1].split()[0])
+n = len(json.load(open(f"{work}/mcpspec-stdio/report.json"))["results"])
+bound = n * (u + s) / cores
+print(f"mcpspec stdio: {n} cases in {wall:.1f} s; start-up bound {n} x {u+s:.2f} s CPU / {cores} cores = {bound:.1f} s: wall / bound = {wall/bound:.2f}")
+EOF
+fi
+
+echo "== fuzzing over stdio, server-everything =="
+measure mcpspec-fuzz "$MCPSPEC" fuzz server --duration "${fuzz_seconds}s" --json "$work/fuzz.json" \
+    --report-dir "$work/fuzz-out" -- mcp-server-everything stdio
+rm -rf "$work/mcp-fuzzer"
+measure mcp-fuzzer "$work/venv/bin/mcp-fuzzer" --mode tools --runs 3 --protocol stdio \
+    --endpoint "mcp-server-everything stdio" --no-safety --output-dir "$work/mcp-fuzzer" --log-level ERROR
+python3 - "$work" <<'EOF'
+import json, sys
+work = sys.argv[1]
+ours = json.load(open(f"{work}/fuzz.json"))
+summary = json.load(open(f"{work}/mcp-fuzzer/run_summary.json"))
+runs = sum(t.get("total_runs", 0) for t in summary.get("tools", {}).get("by_name", {}).values())
+runs += summary.get("protocols", {}).get("total_runs", 0)
+wall = float(open(f"{work}/mcp-fuzzer.time").read().strip().splitlines()[-1].split()[0])
+theirs = runs / wall if wall else 0
+print(f"mcpspec fuzz: {ours['execs']} execs in {ours['seconds']:.1f} s = {ours['execs_per_sec']:.0f} execs/s "
+      f"(+{ours['minimize_seconds']:.1f} s minimising, {len(ours['findings'])} findings)")
+print(f"mcp-fuzzer 0.7.0: {runs} runs in {wall:.1f} s = {theirs:.1f} runs/s -> ratio x{ours['execs_per_sec']/theirs:.0f}" if theirs else "mcp-fuzzer: no runs counted")
+EOF
+
+echo "== wire codec =="
+cargo bench -q -p mcpspec-wire --bench codec 2>/dev/null | grep '^wire codec'
