@@ -1,6 +1,10 @@
 //! Embeds every `scenarios/**/*.yaml` of the repository into the crate:
 //! writes `$OUT_DIR/embedded.rs` with one `include_str!` per file, sorted by
 //! path, and asks Cargo to rerun when the folder or any file changes.
+//!
+//! The crate reaches the folder through its own `scenarios` entry, a symlink
+//! to the repository's `scenarios/` (`cargo package` follows it, so a
+//! packaged crate carries the corpus it embeds).
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -10,7 +14,7 @@ fn main() {
     // Cargo always sets both variables for build scripts.
     let manifest = PathBuf::from(env::var_os("CARGO_MANIFEST_DIR").unwrap_or_default());
     let out_dir = PathBuf::from(env::var_os("OUT_DIR").unwrap_or_default());
-    let dir = manifest.join("../../scenarios");
+    let dir = manifest.join("scenarios");
     println!("cargo:rerun-if-changed={}", dir.display());
 
     let mut files = Vec::new();

@@ -39,7 +39,8 @@ use crate::requirements::emit;
 pub const PINNED: &str = "@modelcontextprotocol/conformance 0.2.0-alpha.12";
 /// Where the map is kept, relative to the repository root.
 pub const PATH: &str = "schema/parity/official-0.2.0-alpha.12.yaml";
-const DATA: &str = include_str!("../../../schema/parity/official-0.2.0-alpha.12.yaml");
+// `parity` is a symlink to the repository's schema/parity (packaged with the crate).
+const DATA: &str = include_str!("../parity/official-0.2.0-alpha.12.yaml");
 
 /// The revisions the official suite keeps frozen requirement sets for.
 const REVISIONS: [&str; 2] = ["2025-11-25", "2026-07-28"];
