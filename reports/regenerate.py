@@ -23,6 +23,7 @@ WORK (the scratch directory; default: target/reports-work).
 import argparse
 import json
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -118,14 +119,21 @@ def wait_for_port(port, proc, logfile, limit=30.0):
     raise RuntimeError(f"server did not listen on 127.0.0.1:{port} within {limit}s")
 
 
+def scrub(text, work):
+    """What differs between machines and runs but is no verdict: the scratch directory, the
+    checkout's path and the HTTP servers' ports."""
+    text = text.replace(str(work), WORK_TOKEN).replace(str(REPO), "<repo>")
+    return re.sub(r"127\.0\.0\.1:\d+", "127.0.0.1:<port>", text)
+
+
 def compact(src, dst, work):
-    """Copies report.json (transcript paths dropped, minified) and summary.md, scratch paths
-    replaced by <work>."""
+    """Copies report.json (transcript paths and per-case durations dropped, minified) and
+    summary.md, scrubbed of paths and ports."""
     dst.mkdir(parents=True, exist_ok=True)
     for old in dst.iterdir():
         if old.is_file():
             old.unlink()
-    text = (src / "report.json").read_text().replace(str(work), WORK_TOKEN)
+    text = scrub((src / "report.json").read_text(), work)
     doc = json.loads(text)
     for r in doc.get("results", []):
         # No transcripts are kept; per-case durations would make every regeneration's diff
@@ -134,7 +142,7 @@ def compact(src, dst, work):
         r["duration_ms"] = 0
     (dst / "report.json").write_text(
         json.dumps(doc, ensure_ascii=False, separators=(",", ":")) + "\n")
-    summary = (src / "summary.md").read_text().replace(str(work), WORK_TOKEN)
+    summary = scrub((src / "summary.md").read_text(), work)
     (dst / "summary.md").write_text(summary)
 
 
