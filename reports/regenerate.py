@@ -283,6 +283,11 @@ Pinned implementations ([implementations.yaml](implementations.yaml)):
 holds the run's `summary.md` and a compact `report.json` (the transcripts are not kept:
 regenerate to see them, they are in `$WORK/runs/`).
 
+Errored cases (💥) are no verdict: on a loaded machine a Python server started per case can miss
+mcpspec's start-up window ("no answer to initialize … although the probe got one"); rerun with
+fewer `--parallel` targets or `--jobs`. Not covered yet (issue #20): an rmcp server, and the
+clients (TypeScript SDK, Python SDK 2.x and 1.x, Inspector CLI).
+
 ## How to regenerate
 
     reports/regenerate.sh                            # all targets (needs npm, PyPI, git)
