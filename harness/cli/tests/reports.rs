@@ -75,7 +75,11 @@ fn committed_reports_fit_the_schema_and_keep_no_transcripts() {
                 problems.push(format!("{}: {} names a transcript", dir.display(), r["id"]));
             }
         }
-        assert!(dir.join("summary.md").is_file(), "{}: no summary.md", dir.display());
+        assert!(
+            dir.join("summary.md").is_file(),
+            "{}: no summary.md",
+            dir.display()
+        );
     }
     assert!(problems.is_empty(), "{problems:#?}");
 }
@@ -91,7 +95,11 @@ fn committed_case_ids_are_cases_mcpspec_still_runs() {
         .iter()
         .filter_map(|c| c["id"].as_str())
         .collect();
-    assert!(known.len() > 100, "list --json printed {} cases", known.len());
+    assert!(
+        known.len() > 100,
+        "list --json printed {} cases",
+        known.len()
+    );
     let mut stale = Vec::new();
     for dir in report_dirs() {
         let doc = load(&dir);
