@@ -92,18 +92,37 @@ enum Deliver {
 /// Serves one request (hyper's service function).
 pub(super) async fn handle(shared: Arc<Shared>, req: Request<Incoming>) -> Response<Body> {
     let (parts, incoming) = req.into_parts();
-    let via = via_of(&shared, &parts.method);
+    // Without a gate a request is numbered on arrival; with one, once the
+    // gate has let it through (its own answers are `Raw`).
+    let early = shared
+        .gate
+        .is_none()
+        .then(|| via_of(&shared, &parts.method));
     let mut record = request_side(&parts);
     let read = read_body(incoming, shared.max_line).await;
     record.request_body = body_text(&read.bytes);
-    let (reply, deliver) = match read.end {
-        BodyEnd::Whole => route(&shared, &parts, via, read.bytes),
-        BodyEnd::Oversize(len) => {
+    let gated = match (&shared.gate, &read.end) {
+        (Some(gate), BodyEnd::Whole) => gate_reply(&shared, gate.as_ref(), &parts, &read.bytes),
+        _ => None,
+    };
+    let via = match (gated.is_some(), early) {
+        (true, _) => {
+            let mut inner = shared.lock();
+            inner.others += 1;
+            Via::Raw(inner.others)
+        }
+        (false, Some(v)) => v,
+        (false, None) => via_of(&shared, &parts.method),
+    };
+    let (reply, deliver) = match (gated, read.end) {
+        (Some(reply), _) => (reply, Deliver::Nothing),
+        (None, BodyEnd::Whole) => route(&shared, &parts, via, read.bytes),
+        (None, BodyEnd::Oversize(len)) => {
             let reply = reject(StatusCode::PAYLOAD_TOO_LARGE, -32000, "Payload Too Large");
             let prefix = read.bytes[..FrameError::KEPT.min(read.bytes.len())].to_vec();
             (reply, Deliver::Oversize { prefix, len })
         }
-        BodyEnd::Failed(why) => {
+        (None, BodyEnd::Failed(why)) => {
             record.error = Some(why);
             (
                 reject(
@@ -135,6 +154,48 @@ pub(super) async fn handle(shared: Arc<Shared>, req: Request<Incoming>) -> Respo
         }
     }
     into_response(reply)
+}
+
+/// The gate's answer to a request, if it gives one.
+fn gate_reply(
+    shared: &Shared,
+    gate: &dyn super::Gate,
+    parts: &Parts,
+    body: &[u8],
+) -> Option<Reply> {
+    let origin = format!("http://127.0.0.1:{}", shared.port);
+    let request = super::GateRequest {
+        method: parts.method.as_str(),
+        path: parts.uri.path(),
+        query: parts.uri.query(),
+        headers: parts
+            .headers
+            .iter()
+            .map(|(n, v)| {
+                (
+                    n.as_str().to_owned(),
+                    String::from_utf8_lossy(v.as_bytes()).into_owned(),
+                )
+            })
+            .collect(),
+        body,
+        origin: &origin,
+    };
+    let answer = gate.answer(&request)?;
+    let mut headers = HeaderMap::new();
+    for (name, value) in &answer.headers {
+        if let (Ok(n), Ok(v)) = (
+            hyper::header::HeaderName::from_bytes(name.as_bytes()),
+            HeaderValue::from_str(value),
+        ) {
+            headers.append(n, v);
+        }
+    }
+    Some(Reply {
+        status: StatusCode::from_u16(answer.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR),
+        headers,
+        body: ReplyBody::Full(Bytes::from(answer.body)),
+    })
 }
 
 /// The stream a request's events are reported on.
