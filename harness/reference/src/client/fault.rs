@@ -77,6 +77,19 @@ pub enum ClientFault {
     FallbackOnlyMethodNotFound,
     DerefNetworkRef,
     FormModeRefused,
+    // ── authorization (#16): the OAuth flow of `reference_auth` (cli) ───
+    AuthNoPkce,
+    AuthPlainPkce,
+    AuthNoResource,
+    AuthTokenInQuery,
+    AuthIgnoresIss,
+    AuthIgnoresState,
+    AuthAcceptsResourceMismatch,
+    AuthWrongTokenAuth,
+    AuthNoScope,
+    AuthLoopsOn401,
+    AuthOpenidFirst,
+    AuthPrmRootFirst,
 }
 
 /// One row of [`TABLE`].
@@ -129,7 +142,7 @@ use Level::{Must, Should};
 
 /// Every fault, in the order `--list-faults` prints them (and in the order
 /// of the enum: `TABLE[f as usize].fault == f`).
-pub const TABLE: [FaultEntry; 49] = [
+pub const TABLE: [FaultEntry; 61] = [
     row(F::SkipInitialized, "skip-initialized", Must, &ids::LIFECYCLE_CLIENT_INITIALIZED_NOTIFICATION,
         "never sends notifications/initialized after the initialize result"),
     row(F::EarlyRequest, "early-request", Should, &ids::LIFECYCLE_CLIENT_NO_REQUESTS_BEFORE_RESPONSE,
@@ -235,6 +248,31 @@ pub const TABLE: [FaultEntry; 49] = [
         "fetches (HTTP GET) every http:// $ref in the inputSchema of each tool it lists"),
     row(F::FormModeRefused, "form-mode-refused", Must, &ids::ELICITATION_CAPABILITY_MODE,
         "from 2025-11-25, declares elicitation (an empty object: form mode) yet answers every form-mode elicitation/create with -32602, so it supports no mode at all"),
+    // ── authorization (#16): carried out by the driver's OAuth flow ──────
+    row(F::AuthNoPkce, "auth-no-pkce", Must, &ids::AUTH_PKCE,
+        "authorizes without PKCE: no code_challenge in the authorization request, no code_verifier in the token request").http_only(),
+    row(F::AuthPlainPkce, "auth-plain-pkce", Must, &ids::AUTH_PKCE_S256,
+        "uses the plain PKCE method (the verifier itself as the challenge) instead of S256").http_only(),
+    row(F::AuthNoResource, "auth-no-resource", Must, &ids::AUTH_RESOURCE_INDICATORS,
+        "from 2025-06-18, leaves the resource parameter out of its authorization and token requests").http_only(),
+    row(F::AuthTokenInQuery, "auth-token-in-query", Must, &ids::AUTH_NO_TOKEN_IN_QUERY,
+        "sends its access token as the access_token query parameter of the MCP endpoint instead of the Authorization header").http_only(),
+    row(F::AuthIgnoresIss, "auth-ignores-iss", Must, &ids::AUTH_ISSUER_VALIDATE,
+        "under 2026-07-28, redeems the code of an authorization response whatever its iss (wrong or missing)").http_only(),
+    row(F::AuthIgnoresState, "auth-ignores-state", Should, &ids::AUTH_STATE,
+        "redeems the code of an authorization response whose state is not the one it sent").http_only(),
+    row(F::AuthAcceptsResourceMismatch, "auth-accepts-resource-mismatch", Must, &ids::AUTH_PRM_RESOURCE_MATCH,
+        "uses Protected Resource Metadata whose resource names another server").http_only(),
+    row(F::AuthWrongTokenAuth, "auth-wrong-token-auth", Must, &ids::AUTH_TOKEN_ENDPOINT_AUTH_METHOD,
+        "authenticates at the token endpoint with a method the metadata does not offer: client_secret_basic where client_secret_post is offered, client_secret_post otherwise").http_only(),
+    row(F::AuthNoScope, "auth-no-scope", Should, &ids::AUTH_SCOPE_SELECTION,
+        "from 2025-11-25, leaves the scope parameter out of its first authorization request, whatever the challenge and scopes_supported name").http_only(),
+    row(F::AuthLoopsOn401, "auth-loops-on-401", Should, &ids::AUTH_STEP_UP_RETRY_LIMIT,
+        "authorizes again after every 401, without limit, instead of giving up after two").http_only(),
+    row(F::AuthOpenidFirst, "auth-openid-first", Must, &ids::AUTH_AS_METADATA_DISCOVERY_ORDER,
+        "looks for authorization server metadata at the OpenID Connect URIs before the RFC 8414 ones").http_only(),
+    row(F::AuthPrmRootFirst, "auth-prm-root-first", Must, &ids::AUTH_PRM_DISCOVERY_ORDER,
+        "looks for Protected Resource Metadata at the root well-known URI first, ignoring the 401's resource_metadata").http_only(),
 ];
 
 impl ClientFault {
@@ -320,7 +358,9 @@ mod tests {
             assert!(!e.description.is_empty());
             assert!(!e.transports.is_empty());
             // Exactly the HTTP header faults are restricted to HTTP.
-            let http = e.name.starts_with("http-") || e.fault == ClientFault::HeaderMetaMismatch;
+            let http = e.name.starts_with("http-")
+                || e.name.starts_with("auth-")
+                || e.fault == ClientFault::HeaderMetaMismatch;
             assert_eq!(e.transports == HTTP, http, "{}", e.name);
             assert_eq!(e.fault.applies_to(Transport::Stdio), !http);
         }
