@@ -142,7 +142,12 @@ impl AuthFlow {
             .as_ref()
             .and_then(|m| m.get("token_endpoint_auth_methods_supported"))
             .and_then(Value::as_array)
-            .map(|a| a.iter().filter_map(Value::as_str).map(str::to_owned).collect())
+            .map(|a| {
+                a.iter()
+                    .filter_map(Value::as_str)
+                    .map(str::to_owned)
+                    .collect()
+            })
             .unwrap_or_default();
         let method = ["none", "client_secret_basic", "client_secret_post"]
             .into_iter()
@@ -188,7 +193,11 @@ impl AuthFlow {
             query.push(("scope", s.clone()));
         }
         let back = self.redirect(&authorize_url, &query).await?;
-        let got = |name: &str| back.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str());
+        let got = |name: &str| {
+            back.iter()
+                .find(|(k, _)| k == name)
+                .map(|(_, v)| v.as_str())
+        };
         if let Some(e) = got("error") {
             return Err(format!("the authorization server refused: {e}"));
         }
@@ -263,9 +272,11 @@ impl AuthFlow {
             let Some(doc) = self.document(url).await else {
                 continue;
             };
-            let resource = doc.get("resource").and_then(Value::as_str).unwrap_or_default();
-            if !names_server(resource, &self.server_url) && !self.faults.accepts_resource_mismatch
-            {
+            let resource = doc
+                .get("resource")
+                .and_then(Value::as_str)
+                .unwrap_or_default();
+            if !names_server(resource, &self.server_url) && !self.faults.accepts_resource_mismatch {
                 return Err(format!(
                     "the Protected Resource Metadata at {url} is for {resource:?}, not {}: refusing it",
                     self.server_url
@@ -276,12 +287,15 @@ impl AuthFlow {
                 .and_then(|a| a.get(0))
                 .and_then(Value::as_str)
                 .ok_or_else(|| format!("{url} names no authorization server"))?;
-            let scopes = doc.get("scopes_supported").and_then(Value::as_array).map(|a| {
-                a.iter()
-                    .filter_map(Value::as_str)
-                    .map(str::to_owned)
-                    .collect()
-            });
+            let scopes = doc
+                .get("scopes_supported")
+                .and_then(Value::as_array)
+                .map(|a| {
+                    a.iter()
+                        .filter_map(Value::as_str)
+                        .map(str::to_owned)
+                        .collect()
+                });
             return Ok(Some((issuer.to_owned(), scopes)));
         }
         eprintln!(
@@ -294,8 +308,8 @@ impl AuthFlow {
     /// The authorization server metadata, sought in the version's order
     /// (`None`: none found; 2025-03-26 falls back to default endpoints).
     async fn metadata(&self, issuer: &str) -> Result<Option<Value>, String> {
-        let mut urls = authorization_server_metadata_urls(self.version, issuer)
-            .map_err(|e| e.to_string())?;
+        let mut urls =
+            authorization_server_metadata_urls(self.version, issuer).map_err(|e| e.to_string())?;
         if self.faults.openid_first {
             urls.sort_by_key(|u| u.kind != MetadataKind::OpenId);
         }
@@ -378,7 +392,12 @@ impl AuthFlow {
             .headers()
             .get("location")
             .and_then(|v| v.to_str().ok())
-            .ok_or_else(|| format!("the authorization request got {} without a redirect", r.status()))?;
+            .ok_or_else(|| {
+                format!(
+                    "the authorization request got {} without a redirect",
+                    r.status()
+                )
+            })?;
         let parsed = url::Url::parse(location)
             .map_err(|e| format!("the redirect {location:?} is not a URL: {e}"))?;
         Ok(parsed

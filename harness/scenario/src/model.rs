@@ -177,6 +177,10 @@ pub struct AuthScript {
     /// Where the authorization server metadata is served: at every
     /// well-known URI (`all`), or at the OpenID Connect ones only.
     pub as_metadata: String,
+    /// Whether the MCP endpoint takes the tokens it issued (`accepted`), or
+    /// answers 401 to every request whatever it carries (`refused`: a
+    /// client must stop retrying).
+    pub token_use: String,
 }
 
 impl AuthScript {
@@ -187,6 +191,7 @@ impl AuthScript {
     pub const TOKEN_AUTH_CHOICES: &'static [&'static str] =
         &["none", "client_secret_basic", "client_secret_post"];
     pub const AS_METADATA_CHOICES: &'static [&'static str] = &["all", "openid_only"];
+    pub const TOKEN_USE_CHOICES: &'static [&'static str] = &["accepted", "refused"];
 }
 
 impl Default for AuthScript {
@@ -199,6 +204,7 @@ impl Default for AuthScript {
             state: Self::STATE_CHOICES[0].to_owned(),
             token_auth: Self::TOKEN_AUTH_CHOICES[0].to_owned(),
             as_metadata: Self::AS_METADATA_CHOICES[0].to_owned(),
+            token_use: Self::TOKEN_USE_CHOICES[0].to_owned(),
         }
     }
 }

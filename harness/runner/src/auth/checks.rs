@@ -49,7 +49,10 @@ pub(crate) fn judge(script: &AuthScript, version: Version, seen: &Seen) -> Map<S
     if version >= Version::V2025_06_18 {
         put("resource", resource(seen));
         put("resource_canonical", resource_canonical(seen, layout));
-        put("prm_discovery", prm_discovery(script, version, seen, layout));
+        put(
+            "prm_discovery",
+            prm_discovery(script, version, seen, layout),
+        );
     }
     put("state", state(seen));
     put("bearer", bearer(seen));
@@ -126,7 +129,10 @@ fn resources(seen: &Seen) -> Result<Vec<(String, Option<&str>)>, String> {
     any_token(seen)?;
     let mut out: Vec<(String, Option<&str>)> = Vec::new();
     for (i, a) in seen.authorizations.iter().enumerate() {
-        out.push((format!("authorization request {}", i + 1), a.param("resource")));
+        out.push((
+            format!("authorization request {}", i + 1),
+            a.param("resource"),
+        ));
     }
     for (i, t) in seen.tokens.iter().enumerate() {
         out.push((format!("token request {}", i + 1), t.param("resource")));
@@ -168,7 +174,9 @@ fn state(seen: &Seen) -> Result<(), String> {
 
 fn bearer(seen: &Seen) -> Result<(), String> {
     if seen.bearer == 0 {
-        return Err("no MCP request carried an issued token in the Authorization header".to_owned());
+        return Err(
+            "no MCP request carried an issued token in the Authorization header".to_owned(),
+        );
     }
     Ok(())
 }
@@ -211,13 +219,11 @@ fn in_order(what: &str, fetches: &[(String, bool)], order: &[String]) -> Result<
     for (n, (got, served)) in fetches.iter().enumerate() {
         match order.get(k) {
             Some(want) if want == got => {}
-            Some(want) => {
-                return Err(format!(
-                    "{what} request {} went to {got}; the version's order has {want} there (order: {})",
-                    n + 1,
-                    order.join(", ")
-                ))
-            }
+            Some(want) => return Err(format!(
+                "{what} request {} went to {got}; the version's order has {want} there (order: {})",
+                n + 1,
+                order.join(", ")
+            )),
             None => {
                 return Err(format!(
                     "{what} request {} went to {got}, beyond the version's order ({})",

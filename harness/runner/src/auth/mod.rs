@@ -174,7 +174,10 @@ impl ScriptedAuth {
     fn mcp(&self, r: &GateRequest<'_>, seen: &mut Seen, layout: &Layout) -> Option<GateReply> {
         let header_token = r
             .header("authorization")
-            .and_then(|v| v.strip_prefix("Bearer ").or_else(|| v.strip_prefix("bearer ")))
+            .and_then(|v| {
+                v.strip_prefix("Bearer ")
+                    .or_else(|| v.strip_prefix("bearer "))
+            })
             .map(str::trim);
         let query_token = r
             .query
@@ -183,7 +186,8 @@ impl ScriptedAuth {
         if query_token.is_some() {
             seen.query_token += 1;
         }
-        let valid = |t: &str| seen.issued.iter().any(|i| i == t);
+        let refused = self.script.token_use == "refused";
+        let valid = |t: &str| !refused && seen.issued.iter().any(|i| i == t);
         if header_token.is_some_and(valid) {
             seen.bearer += 1;
             return None;
@@ -193,7 +197,8 @@ impl ScriptedAuth {
             return None;
         }
         seen.unauthorized += 1;
-        let body = json!({ "error": "invalid_token", "error_description": "a bearer token is required" });
+        let body =
+            json!({ "error": "invalid_token", "error_description": "a bearer token is required" });
         Some(GateReply::json(401, &body).with_header("www-authenticate", &self.challenge(layout)))
     }
 
@@ -261,10 +266,7 @@ impl ScriptedAuth {
 
     fn authorize(&self, r: &GateRequest<'_>, seen: &mut Seen, layout: &Layout) -> GateReply {
         let params = r.query.map(form).unwrap_or_default();
-        let mut auth = Authorization {
-            params,
-            code: None,
-        };
+        let mut auth = Authorization { params, code: None };
         let Some(redirect) = auth.param("redirect_uri").map(str::to_owned) else {
             seen.authorizations.push(auth);
             return GateReply::json(
@@ -364,8 +366,7 @@ impl Gate for ScriptedAuth {
         let get = r.method == "GET";
         if get && Layout::is_prm(r.path) {
             // No Protected Resource Metadata before 2025-06-18.
-            let served =
-                self.version >= Version::V2025_06_18 && layout.prm_urls.contains(&url);
+            let served = self.version >= Version::V2025_06_18 && layout.prm_urls.contains(&url);
             seen.prm_fetches.push((url, served));
             return Some(if served {
                 self.prm(&layout)

@@ -106,7 +106,14 @@ fn flow(version: Version, tweak: impl Fn(&mut Vec<(&str, String)>)) -> Map<Strin
             ("resource", &format!("{ORIGIN}/mcp")),
         ])
         .finish();
-    let token = ask(&auth, "POST", &format!("{path}/token"), None, vec![], body.as_bytes());
+    let token = ask(
+        &auth,
+        "POST",
+        &format!("{path}/token"),
+        None,
+        vec![],
+        body.as_bytes(),
+    );
     let token = json_of(&token)["access_token"].as_str().unwrap().to_owned();
     let bearer = vec![("authorization".to_owned(), format!("Bearer {token}"))];
     assert!(auth
@@ -145,10 +152,18 @@ fn each_broken_rule_shows_in_its_check() {
         p.retain(|(k, _)| *k != "code_challenge_method");
         p.push(("code_challenge_method", "plain".into()));
     });
-    assert!(plain["pkce_s256"].as_str().unwrap().contains("not S256"), "{plain:?}");
+    assert!(
+        plain["pkce_s256"].as_str().unwrap().contains("not S256"),
+        "{plain:?}"
+    );
     // The verifier still hashes to the S256 challenge sent as `plain`: no match.
-    assert!(plain["pkce"].as_str().unwrap().contains("does not match"), "{plain:?}");
-    let no_resource = flow(Version::V2025_06_18, |p| p.retain(|(k, _)| *k != "resource"));
+    assert!(
+        plain["pkce"].as_str().unwrap().contains("does not match"),
+        "{plain:?}"
+    );
+    let no_resource = flow(Version::V2025_06_18, |p| {
+        p.retain(|(k, _)| *k != "resource")
+    });
     assert!(no_resource["resource"]
         .as_str()
         .unwrap()
@@ -158,7 +173,10 @@ fn each_broken_rule_shows_in_its_check() {
     let wrong_scope = flow(Version::V2025_11_25, |p| {
         p.retain(|(k, _)| *k != "scope");
     });
-    assert!(wrong_scope["scope"].as_str().unwrap().contains("scopes_supported"));
+    assert!(wrong_scope["scope"]
+        .as_str()
+        .unwrap()
+        .contains("scopes_supported"));
 }
 
 #[test]
@@ -180,7 +198,10 @@ fn a_token_in_the_query_is_let_through_and_reported() {
         .as_str()
         .unwrap()
         .contains("query string"));
-    assert!(checks["bearer"].as_str().unwrap().contains("Authorization header"));
+    assert!(checks["bearer"]
+        .as_str()
+        .unwrap()
+        .contains("Authorization header"));
 }
 
 #[test]
@@ -193,8 +214,14 @@ fn discovery_out_of_order_is_reported_and_a_new_search_starts_over() {
         Version::V2025_11_25,
     );
     // RFC 8414 insertion (404 here), then OpenID insertion (served): in order.
-    assert_eq!(get(&auth, "/.well-known/oauth-authorization-server/oauth", None).status, 404);
-    assert_eq!(get(&auth, "/.well-known/openid-configuration/oauth", None).status, 200);
+    assert_eq!(
+        get(&auth, "/.well-known/oauth-authorization-server/oauth", None).status,
+        404
+    );
+    assert_eq!(
+        get(&auth, "/.well-known/openid-configuration/oauth", None).status,
+        200
+    );
     // A second search starts over at the first URL.
     get(&auth, "/.well-known/oauth-authorization-server/oauth", None);
     assert_eq!(auth.snapshot()["checks"]["as_discovery"], "ok");

@@ -288,6 +288,11 @@ pub(crate) static AUTH: MapDef = MapDef::new(&[
         "all (default: every well-known URI) or openid_only: where the authorization server metadata is served",
         Shape::OneOf(crate::AuthScript::AS_METADATA_CHOICES),
     ),
+    opt(
+        "token_use",
+        "accepted (default) or refused: the MCP endpoint answers 401 whatever token a request carries",
+        Shape::OneOf(crate::AuthScript::TOKEN_USE_CHOICES),
+    ),
 ]);
 
 /// Keys every step accepts next to its step key.

@@ -403,7 +403,7 @@ fn auth(ctx: &Ctx, id: &str, node: &Node) -> Result<crate::AuthScript, ScenarioE
     let mut f = ctx.map(node, "`auth`")?;
     let mut script = crate::AuthScript::default();
     use crate::AuthScript as A;
-    let slots: [(&str, &[&str], &mut String); 6] = [
+    let slots: [(&str, &[&str], &mut String); 7] = [
         (
             "metadata_hint",
             A::METADATA_HINT_CHOICES,
@@ -422,6 +422,7 @@ fn auth(ctx: &Ctx, id: &str, node: &Node) -> Result<crate::AuthScript, ScenarioE
             A::AS_METADATA_CHOICES,
             &mut script.as_metadata,
         ),
+        ("token_use", A::TOKEN_USE_CHOICES, &mut script.token_use),
     ];
     for (key, choices, slot) in slots {
         if let Some(n) = f.take(key) {
