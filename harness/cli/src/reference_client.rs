@@ -31,7 +31,7 @@
 //!
 //! Over Streamable HTTP a 401 ends the session: the client authorizes
 //! ([`crate::reference_auth`]), then starts again with the token (at most
-//! [`MAX_AUTHORIZATIONS`] times, unless the `auth-loops-on-401` fault).
+//! [`MAX_AUTHORIZATIONS`] times, unless the `auth-retries-forever` fault).
 //!
 //! Exit codes: the client's (0 clean end, 1 the session failed), 2 usage
 //! error, 3 the server could not be started or reached (including a server

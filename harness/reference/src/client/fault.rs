@@ -267,7 +267,7 @@ pub const TABLE: [FaultEntry; 61] = [
         "authenticates at the token endpoint with a method the metadata does not offer: client_secret_basic where client_secret_post is offered, client_secret_post otherwise").http_only(),
     row(F::AuthNoScope, "auth-no-scope", Should, &ids::AUTH_SCOPE_SELECTION,
         "from 2025-11-25, leaves the scope parameter out of its first authorization request, whatever the challenge and scopes_supported name").http_only(),
-    row(F::AuthLoopsOn401, "auth-loops-on-401", Should, &ids::AUTH_STEP_UP_RETRY_LIMIT,
+    row(F::AuthLoopsOn401, "auth-retries-forever", Should, &ids::AUTH_STEP_UP_RETRY_LIMIT,
         "authorizes again after every 401, without limit, instead of giving up after two").http_only(),
     row(F::AuthOpenidFirst, "auth-openid-first", Must, &ids::AUTH_AS_METADATA_DISCOVERY_ORDER,
         "looks for authorization server metadata at the OpenID Connect URIs before the RFC 8414 ones").http_only(),
