@@ -30,6 +30,7 @@ use mcpspec_engine::oauth::pkce::{s256_challenge, S256};
 use mcpspec_engine::oauth::resource::{canonical_resource, names_server};
 use mcpspec_engine::Version;
 use mcpspec_reference::client::{ClientFault, CLIENT_NAME};
+use mcpspec_transport::Target;
 use serde_json::{json, Value};
 
 /// Where the authorization server is told to send the user back; never
@@ -405,6 +406,30 @@ impl AuthFlow {
             .map(|(k, v)| (k.into_owned(), v.into_owned()))
             .collect())
     }
+}
+
+/// How many times the client authorizes for one run before it gives up on
+/// a server that keeps answering 401.
+pub const MAX_AUTHORIZATIONS: u32 = 2;
+
+/// The target with the access token: in the `Authorization` header, or
+/// (the `auth-token-in-query` fault) in the query string.
+pub fn with_token(target: Target, token: &Token, in_query: bool) -> Target {
+    let Target::Http { url, mut options } = target else {
+        return target;
+    };
+    options
+        .headers
+        .retain(|(n, _)| !n.eq_ignore_ascii_case("authorization"));
+    if in_query {
+        let base = url.split('?').next().unwrap_or(&url).to_owned();
+        let url = format!("{base}?access_token={}", token.0);
+        return Target::Http { url, options };
+    }
+    options
+        .headers
+        .push(("authorization".to_owned(), format!("Bearer {}", token.0)));
+    Target::Http { url, options }
 }
 
 fn encode(pairs: &[(&str, String)]) -> String {

@@ -31,7 +31,7 @@
 //!
 //! Over Streamable HTTP a 401 ends the session: the client authorizes
 //! ([`crate::reference_auth`]), then starts again with the token (at most
-//! [`MAX_AUTHORIZATIONS`] times, unless the `auth-retries-forever` fault).
+//! [`MAX_AUTHORIZATIONS`](crate::reference_auth::MAX_AUTHORIZATIONS) times, unless the `auth-retries-forever` fault).
 //!
 //! Exit codes: the client's (0 clean end, 1 the session failed), 2 usage
 //! error, 3 the server could not be started or reached (including a server
@@ -52,7 +52,7 @@ use mcpspec_transport::{CommandSpec, Connection, Event, HttpRecord, Target, Via}
 use tokio::time::{sleep_until, timeout_at, Instant};
 
 use crate::cli::ReferenceClientArgs;
-use crate::reference_auth::{AuthFaults, AuthFlow, Token};
+use crate::reference_auth::{with_token, AuthFaults, AuthFlow, MAX_AUTHORIZATIONS};
 
 /// How long a server process may take to exit once its stdin is closed.
 const CLOSE_WAIT: Duration = Duration::from_secs(2);
@@ -141,30 +141,6 @@ pub async fn run(args: ReferenceClientArgs) -> Exit {
         };
         target = with_token(target, &token, flow.faults().token_in_query);
     }
-}
-
-/// How many times the client authorizes for one run before it gives up on
-/// a server that keeps answering 401.
-const MAX_AUTHORIZATIONS: u32 = 2;
-
-/// The target with the access token: in the `Authorization` header, or
-/// (the `auth-token-in-query` fault) in the query string.
-fn with_token(target: Target, token: &Token, in_query: bool) -> Target {
-    let Target::Http { url, mut options } = target else {
-        return target;
-    };
-    options
-        .headers
-        .retain(|(n, _)| !n.eq_ignore_ascii_case("authorization"));
-    if in_query {
-        let base = url.split('?').next().unwrap_or(&url).to_owned();
-        let url = format!("{base}?access_token={}", token.0);
-        return Target::Http { url, options };
-    }
-    options
-        .headers
-        .push(("authorization".to_owned(), format!("Bearer {}", token.0)));
-    Target::Http { url, options }
 }
 
 /// How a session driven by [`drive`] ended.

@@ -219,11 +219,13 @@ fn in_order(what: &str, fetches: &[(String, bool)], order: &[String]) -> Result<
     for (n, (got, served)) in fetches.iter().enumerate() {
         match order.get(k) {
             Some(want) if want == got => {}
-            Some(want) => return Err(format!(
+            Some(want) => {
+                return Err(format!(
                 "{what} request {} went to {got}; the version's order has {want} there (order: {})",
                 n + 1,
                 order.join(", ")
-            )),
+            ))
+            }
             None => {
                 return Err(format!(
                     "{what} request {} went to {got}, beyond the version's order ({})",

@@ -16,6 +16,10 @@
 
 use std::fmt::Debug;
 
+use hyper::header::{HeaderMap, HeaderName, HeaderValue};
+use hyper::http::request::Parts;
+use hyper::StatusCode;
+
 /// One request as the gate sees it.
 #[derive(Debug, Clone)]
 pub struct GateRequest<'a> {
@@ -72,4 +76,45 @@ pub trait Gate: Send + Sync + Debug {
     /// `Some`: the request is answered with this and goes no further;
     /// `None`: it reaches the MCP endpoints.
     fn answer(&self, request: &GateRequest<'_>) -> Option<GateReply>;
+}
+
+/// Shows `gate` the request (its body read whole) that reached the peer on
+/// `port`; its answer as hyper's parts, if it gives one. A header it names
+/// that HTTP cannot carry is left out.
+pub(super) fn ask(
+    gate: &dyn Gate,
+    port: u16,
+    parts: &Parts,
+    body: &[u8],
+) -> Option<(StatusCode, HeaderMap, Vec<u8>)> {
+    let origin = format!("http://127.0.0.1:{port}");
+    let request = GateRequest {
+        method: parts.method.as_str(),
+        path: parts.uri.path(),
+        query: parts.uri.query(),
+        headers: parts
+            .headers
+            .iter()
+            .map(|(n, v)| {
+                (
+                    n.as_str().to_owned(),
+                    String::from_utf8_lossy(v.as_bytes()).into_owned(),
+                )
+            })
+            .collect(),
+        body,
+        origin: &origin,
+    };
+    let answer = gate.answer(&request)?;
+    let mut headers = HeaderMap::new();
+    for (name, value) in &answer.headers {
+        if let (Ok(n), Ok(v)) = (
+            HeaderName::from_bytes(name.as_bytes()),
+            HeaderValue::from_str(value),
+        ) {
+            headers.append(n, v);
+        }
+    }
+    let status = StatusCode::from_u16(answer.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    Some((status, headers, answer.body))
 }
