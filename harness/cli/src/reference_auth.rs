@@ -54,6 +54,10 @@ pub struct AuthFaults {
     pub loops_on_401: bool,
     pub openid_first: bool,
     pub prm_root_first: bool,
+    pub unregistered_client_id: bool,
+    pub no_application_type: bool,
+    pub ignores_metadata_issuer: bool,
+    pub no_openid: bool,
 }
 
 impl AuthFaults {
@@ -72,6 +76,10 @@ impl AuthFaults {
             loops_on_401: has(ClientFault::AuthLoopsOn401),
             openid_first: has(ClientFault::AuthOpenidFirst),
             prm_root_first: has(ClientFault::AuthPrmRootFirst),
+            unregistered_client_id: has(ClientFault::AuthUnregisteredClientId),
+            no_application_type: has(ClientFault::AuthNoApplicationType),
+            ignores_metadata_issuer: has(ClientFault::AuthIgnoresMetadataIssuer),
+            no_openid: has(ClientFault::AuthNoOpenid),
         }
     }
 }
@@ -154,7 +162,11 @@ impl AuthFlow {
             .into_iter()
             .find(|m| advertised.iter().any(|a| a == m))
             .unwrap_or("client_secret_basic");
-        let (client_id, secret, method) = self.register(&register_url, method).await?;
+        let (client_id, secret, method) = if self.faults.unregistered_client_id {
+            (CLIENT_NAME.to_owned(), None, method.to_owned())
+        } else {
+            self.register(&register_url, method).await?
+        };
         // The fault: a method the metadata does not offer.
         let method = match (self.faults.wrong_token_auth, method.as_str()) {
             (false, _) => method,
@@ -314,10 +326,22 @@ impl AuthFlow {
         if self.faults.openid_first {
             urls.sort_by_key(|u| u.kind != MetadataKind::OpenId);
         }
+        if self.faults.no_openid {
+            urls.retain(|u| u.kind != MetadataKind::OpenId);
+        }
         for u in &urls {
-            if let Some(doc) = self.document(&u.url).await {
-                return Ok(Some(doc));
+            let Some(doc) = self.document(&u.url).await else {
+                continue;
+            };
+            // RFC 8414 §3.3: the document is for the issuer it was fetched for.
+            let named = doc.get("issuer").and_then(Value::as_str);
+            if named != Some(issuer) && !self.faults.ignores_metadata_issuer {
+                return Err(format!(
+                    "the metadata at {} names issuer {named:?}, not {issuer:?}: refusing it",
+                    u.url
+                ));
             }
+            return Ok(Some(doc));
         }
         if issuer == authorization_base_url(&self.server_url).map_err(|e| e.to_string())? {
             // The 2025-03-26 fallback: the default endpoints.
@@ -346,13 +370,17 @@ impl AuthFlow {
         url: &str,
         method: &str,
     ) -> Result<(String, Option<String>, String), String> {
-        let body = json!({
+        let mut body = json!({
             "client_name": CLIENT_NAME,
             "redirect_uris": [REDIRECT_URI],
             "grant_types": ["authorization_code", "refresh_token"],
             "response_types": ["code"],
             "token_endpoint_auth_method": method,
         });
+        if !self.faults.no_application_type {
+            // A command-line client with a loopback redirect URI.
+            body["application_type"] = json!("native");
+        }
         let r = self
             .http
             .post(url)

@@ -181,6 +181,9 @@ pub struct AuthScript {
     /// answers 401 to every request whatever it carries (`refused`: a
     /// client must stop retrying).
     pub token_use: String,
+    /// The `issuer` the authorization server metadata names: its own, or
+    /// another (`mismatch`: a client must not use the document).
+    pub as_issuer: String,
 }
 
 impl AuthScript {
@@ -192,6 +195,7 @@ impl AuthScript {
         &["none", "client_secret_basic", "client_secret_post"];
     pub const AS_METADATA_CHOICES: &'static [&'static str] = &["all", "openid_only"];
     pub const TOKEN_USE_CHOICES: &'static [&'static str] = &["accepted", "refused"];
+    pub const AS_ISSUER_CHOICES: &'static [&'static str] = &["correct", "mismatch"];
 }
 
 impl Default for AuthScript {
@@ -205,6 +209,7 @@ impl Default for AuthScript {
             token_auth: Self::TOKEN_AUTH_CHOICES[0].to_owned(),
             as_metadata: Self::AS_METADATA_CHOICES[0].to_owned(),
             token_use: Self::TOKEN_USE_CHOICES[0].to_owned(),
+            as_issuer: Self::AS_ISSUER_CHOICES[0].to_owned(),
         }
     }
 }

@@ -90,6 +90,10 @@ pub enum ClientFault {
     AuthLoopsOn401,
     AuthOpenidFirst,
     AuthPrmRootFirst,
+    AuthUnregisteredClientId,
+    AuthNoApplicationType,
+    AuthIgnoresMetadataIssuer,
+    AuthNoOpenid,
 }
 
 /// One row of [`TABLE`].
@@ -142,7 +146,7 @@ use Level::{Must, Should};
 
 /// Every fault, in the order `--list-faults` prints them (and in the order
 /// of the enum: `TABLE[f as usize].fault == f`).
-pub const TABLE: [FaultEntry; 61] = [
+pub const TABLE: [FaultEntry; 65] = [
     row(F::SkipInitialized, "skip-initialized", Must, &ids::LIFECYCLE_CLIENT_INITIALIZED_NOTIFICATION,
         "never sends notifications/initialized after the initialize result"),
     row(F::EarlyRequest, "early-request", Should, &ids::LIFECYCLE_CLIENT_NO_REQUESTS_BEFORE_RESPONSE,
@@ -273,6 +277,14 @@ pub const TABLE: [FaultEntry; 61] = [
         "looks for authorization server metadata at the OpenID Connect URIs before the RFC 8414 ones").http_only(),
     row(F::AuthPrmRootFirst, "auth-prm-root-first", Must, &ids::AUTH_PRM_DISCOVERY_ORDER,
         "looks for Protected Resource Metadata at the root well-known URI first, ignoring the 401's resource_metadata").http_only(),
+    row(F::AuthUnregisteredClientId, "auth-unregistered-client-id", Must, &ids::AUTH_REGISTRATION_CLIENT_ID,
+        "authorizes with a client_id it made up instead of registering first").http_only(),
+    row(F::AuthNoApplicationType, "auth-no-application-type", Must, &ids::AUTH_DCR_APPLICATION_TYPE,
+        "leaves application_type out of its dynamic client registration request").http_only(),
+    row(F::AuthIgnoresMetadataIssuer, "auth-ignores-metadata-issuer", Must, &ids::AUTH_AS_METADATA_ISSUER_VALIDATE,
+        "uses authorization server metadata whose issuer is not the issuer it fetched it for").http_only(),
+    row(F::AuthNoOpenid, "auth-no-openid", Must, &ids::AUTH_AS_METADATA_OPENID,
+        "looks for authorization server metadata at the RFC 8414 URIs only, never at the OpenID Connect ones").http_only(),
 ];
 
 impl ClientFault {
@@ -317,8 +329,10 @@ impl ClientFault {
         TABLE.iter().find(|e| e.name == name).map(|e| e.fault)
     }
 
-    fn bit(self) -> u64 {
-        1 << (self as u32)
+    /// The word of [`ClientFaults`] holding the fault, and its bit there.
+    fn bit(self) -> (usize, u64) {
+        let i = self as usize;
+        (i / 64, 1 << (i % 64))
     }
 }
 
@@ -328,17 +342,26 @@ impl fmt::Display for ClientFault {
     }
 }
 
+/// Words of [`ClientFaults`]: room for 128 faults.
+const FAULT_WORDS: usize = 2;
+
 /// A set of client faults, cheap to copy.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub(crate) struct ClientFaults(u64);
+pub(crate) struct ClientFaults([u64; FAULT_WORDS]);
 
 impl ClientFaults {
     pub(crate) fn new(faults: &[ClientFault]) -> Self {
-        ClientFaults(faults.iter().fold(0, |acc, f| acc | f.bit()))
+        let mut words = [0; FAULT_WORDS];
+        for f in faults {
+            let (w, bit) = f.bit();
+            words[w] |= bit;
+        }
+        ClientFaults(words)
     }
 
     pub(crate) fn has(self, fault: ClientFault) -> bool {
-        self.0 & fault.bit() != 0
+        let (w, bit) = fault.bit();
+        self.0[w] & bit != 0
     }
 }
 
@@ -364,7 +387,10 @@ mod tests {
             assert_eq!(e.transports == HTTP, http, "{}", e.name);
             assert_eq!(e.fault.applies_to(Transport::Stdio), !http);
         }
-        assert!(TABLE.len() <= 64, "ClientFaults is a u64 bitset");
+        assert!(
+            TABLE.len() <= 64 * FAULT_WORDS,
+            "ClientFaults holds {FAULT_WORDS} words"
+        );
         assert_eq!(ClientFault::from_name("nope"), None);
     }
 
@@ -382,5 +408,8 @@ mod tests {
         assert!(set.has(ClientFault::NoBatch) && set.has(ClientFault::NoResponseToUnknown));
         assert!(!set.has(ClientFault::SkipInitialized));
         assert!(!ClientFaults::default().has(ClientFault::NoBatch));
+        // Past the first word.
+        let late = ClientFaults::new(&[ClientFault::AuthNoOpenid]);
+        assert!(late.has(ClientFault::AuthNoOpenid) && !late.has(ClientFault::SkipInitialized));
     }
 }

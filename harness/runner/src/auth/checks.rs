@@ -13,6 +13,8 @@
 //! | `bearer` | all | the token reached the MCP endpoint in the `Authorization` header |
 //! | `no_query_token` | all | no MCP request carried the token in the query string (and one carried it) |
 //! | `token_auth` | all | every token request authenticated the client as the metadata advertised |
+//! | `client_id` | all | every authorization request names a client id that registration issued |
+//! | `application_type` | all | every registration request states `application_type` (`native` or `web`) |
 //! | `prm_discovery` | 2025-06-18 → | the Protected Resource Metadata was first sought where the version says (the URL the 401 names, else the well-known URIs in order) |
 //! | `as_discovery` | all | the authorization server metadata was sought in the version's order |
 //! | `scope` | 2025-11-25 → | the first authorization request asked for the challenge's scope, else for the metadata's `scopes_supported` |
@@ -58,6 +60,8 @@ pub(crate) fn judge(script: &AuthScript, version: Version, seen: &Seen) -> Map<S
     put("bearer", bearer(seen));
     put("no_query_token", no_query_token(seen));
     put("token_auth", token_auth(script, seen));
+    put("client_id", client_id(seen));
+    put("application_type", application_type(seen));
     put("as_discovery", as_discovery(version, seen, layout));
     if version >= Version::V2025_11_25 {
         put("scope", scope(script, seen));
@@ -204,6 +208,38 @@ fn token_auth(script: &AuthScript, seen: &Seen) -> Result<(), String> {
                 t.client_auth,
                 script.token_auth
             ));
+        }
+    }
+    Ok(())
+}
+
+fn client_id(seen: &Seen) -> Result<(), String> {
+    any_authorization(seen)?;
+    for (i, a) in seen.authorizations.iter().enumerate() {
+        let id = a.param("client_id");
+        if !id.is_some_and(|id| seen.client_ids.iter().any(|c| c == id)) {
+            return Err(format!(
+                "authorization request {} names client_id {id:?}, which registration never issued",
+                i + 1
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn application_type(seen: &Seen) -> Result<(), String> {
+    if seen.registrations.is_empty() {
+        return Err("no registration request was made".to_owned());
+    }
+    for (i, r) in seen.registrations.iter().enumerate() {
+        match r.get("application_type").and_then(Value::as_str) {
+            Some("native" | "web") => {}
+            other => {
+                return Err(format!(
+                    "registration request {} has application_type {other:?}, not native or web",
+                    i + 1
+                ))
+            }
         }
     }
     Ok(())

@@ -101,6 +101,8 @@ pub(crate) struct Seen {
     pub tokens: Vec<TokenRequest>,
     /// Tokens issued.
     pub issued: Vec<String>,
+    /// Client ids registration issued.
+    pub client_ids: Vec<String>,
     /// MCP requests refused with 401.
     pub unauthorized: u64,
     /// MCP requests let through with a token in the Authorization header.
@@ -220,8 +222,13 @@ impl ScriptedAuth {
     }
 
     fn as_metadata(&self, layout: &Layout) -> GateReply {
+        let issuer = if self.script.as_issuer == "mismatch" {
+            &layout.wrong_issuer
+        } else {
+            &layout.issuer
+        };
         let mut doc = json!({
-            "issuer": layout.issuer,
+            "issuer": issuer,
             "authorization_endpoint": layout.authorize,
             "token_endpoint": layout.token,
             "registration_endpoint": layout.register,
@@ -252,8 +259,10 @@ impl ScriptedAuth {
         };
         seen.registrations.push(Value::Object(body.clone()));
         let n = seen.registrations.len();
+        let client_id = format!("mcpspec-client-{n}");
+        seen.client_ids.push(client_id.clone());
         let mut out = body;
-        out.insert("client_id".into(), json!(format!("mcpspec-client-{n}")));
+        out.insert("client_id".into(), json!(client_id));
         out.insert(
             "token_endpoint_auth_method".into(),
             json!(self.script.token_auth),

@@ -71,7 +71,7 @@ fn flow(version: Version, tweak: impl Fn(&mut Vec<(&str, String)>)) -> Map<Strin
         &format!("{path}/register"),
         None,
         vec![],
-        br#"{"redirect_uris":["http://127.0.0.1:9/cb"]}"#,
+        br#"{"redirect_uris":["http://127.0.0.1:9/cb"],"application_type":"native"}"#,
     );
     let client_id = json_of(&reg)["client_id"].as_str().unwrap().to_owned();
     let mut params: Vec<(&str, String)> = vec![
@@ -177,6 +177,51 @@ fn each_broken_rule_shows_in_its_check() {
         .as_str()
         .unwrap()
         .contains("scopes_supported"));
+    let made_up = flow(Version::V2026_07_28, |p| {
+        p.retain(|(k, _)| *k != "client_id");
+        p.push(("client_id", "made-up".into()));
+    });
+    assert!(made_up["client_id"]
+        .as_str()
+        .unwrap()
+        .contains("never issued"));
+}
+
+#[test]
+fn a_registration_without_application_type_is_reported() {
+    let auth = ScriptedAuth::new(AuthScript::default(), Version::V2026_07_28);
+    let reg = ask(
+        &auth,
+        "POST",
+        "/oauth/register",
+        None,
+        vec![],
+        br#"{"redirect_uris":[]}"#,
+    );
+    assert_eq!(reg.status, 201);
+    let checks = &auth.snapshot()["checks"];
+    assert!(
+        checks["application_type"]
+            .as_str()
+            .unwrap()
+            .contains("None"),
+        "{checks}"
+    );
+}
+
+#[test]
+fn a_mismatched_metadata_issuer_is_served_when_scripted() {
+    let script = AuthScript {
+        as_issuer: "mismatch".into(),
+        ..AuthScript::default()
+    };
+    let auth = ScriptedAuth::new(script, Version::V2026_07_28);
+    let meta = json_of(&get(
+        &auth,
+        "/.well-known/oauth-authorization-server/oauth",
+        None,
+    ));
+    assert_eq!(meta["issuer"], format!("{ORIGIN}/another-issuer"));
 }
 
 #[test]

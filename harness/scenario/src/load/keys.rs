@@ -293,6 +293,11 @@ pub(crate) static AUTH: MapDef = MapDef::new(&[
         "accepted (default) or refused: the MCP endpoint answers 401 whatever token a request carries",
         Shape::OneOf(crate::AuthScript::TOKEN_USE_CHOICES),
     ),
+    opt(
+        "as_issuer",
+        "correct (default) or mismatch: the issuer the authorization server metadata names",
+        Shape::OneOf(crate::AuthScript::AS_ISSUER_CHOICES),
+    ),
 ]);
 
 /// Keys every step accepts next to its step key.

@@ -403,7 +403,7 @@ fn auth(ctx: &Ctx, id: &str, node: &Node) -> Result<crate::AuthScript, ScenarioE
     let mut f = ctx.map(node, "`auth`")?;
     let mut script = crate::AuthScript::default();
     use crate::AuthScript as A;
-    let slots: [(&str, &[&str], &mut String); 7] = [
+    let slots: [(&str, &[&str], &mut String); 8] = [
         (
             "metadata_hint",
             A::METADATA_HINT_CHOICES,
@@ -423,6 +423,7 @@ fn auth(ctx: &Ctx, id: &str, node: &Node) -> Result<crate::AuthScript, ScenarioE
             &mut script.as_metadata,
         ),
         ("token_use", A::TOKEN_USE_CHOICES, &mut script.token_use),
+        ("as_issuer", A::AS_ISSUER_CHOICES, &mut script.as_issuer),
     ];
     for (key, choices, slot) in slots {
         if let Some(n) = f.take(key) {
