@@ -36,6 +36,7 @@ mod merge;
 mod parity;
 mod progress;
 mod reference;
+mod reference_auth;
 mod reference_client;
 mod replay;
 mod requirements;

@@ -29,6 +29,10 @@
 //! server's own requests (handshake sessions only: 2026-07-28 has none).
 //! Those faults are ignored, with a warning, over the other transports.
 //!
+//! Over Streamable HTTP a 401 ends the session: the client authorizes
+//! ([`crate::reference_auth`]), then starts again with the token (at most
+//! [`MAX_AUTHORIZATIONS`](crate::reference_auth::MAX_AUTHORIZATIONS) times, unless the `auth-retries-forever` fault).
+//!
 //! Exit codes: the client's (0 clean end, 1 the session failed), 2 usage
 //! error, 3 the server could not be started or reached (including a server
 //! that ended before sending anything at all).
@@ -48,6 +52,7 @@ use mcpspec_transport::{CommandSpec, Connection, Event, HttpRecord, Target, Via}
 use tokio::time::{sleep_until, timeout_at, Instant};
 
 use crate::cli::ReferenceClientArgs;
+use crate::reference_auth::{with_token, AuthFaults, AuthFlow, MAX_AUTHORIZATIONS};
 
 /// How long a server process may take to exit once its stdin is closed.
 const CLOSE_WAIT: Duration = Duration::from_secs(2);
@@ -68,15 +73,18 @@ pub async fn run(args: ReferenceClientArgs) -> Exit {
             return Exit::Usage;
         }
     };
-    let mut conn = match target
-        .connect(mcpspec_wire::DEFAULT_MAX_LINE, config.request_timeout)
-        .await
-    {
-        Ok(conn) => conn,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return Exit::TargetUnavailable;
+    let misbehave = misbehaviour(&config.faults);
+    let mut auth = match &target {
+        Target::Http { url, .. } => {
+            match AuthFlow::new(config.version, url, AuthFaults::of(&config.faults)) {
+                Ok(flow) => Some(flow),
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return Exit::TargetUnavailable;
+                }
+            }
         }
+        _ => None,
     };
     let transport = match &target {
         Target::Http { .. } => Transport::StreamableHttp,
@@ -88,10 +96,60 @@ pub async fn run(args: ReferenceClientArgs) -> Exit {
             "{CLIENT_NAME}: fault {f} breaks a rule of Streamable HTTP only; ignored over {transport}"
         );
     }
-    let misbehave = misbehaviour(&config.faults);
-    let code = drive(&mut conn, ReferenceClient::new(config), misbehave).await;
-    shut_down(&mut conn).await;
-    code
+    let mut target = target;
+    let mut authorizations = 0u32;
+    loop {
+        let mut conn = match target
+            .connect(mcpspec_wire::DEFAULT_MAX_LINE, config.request_timeout)
+            .await
+        {
+            Ok(conn) => conn,
+            Err(e) => {
+                eprintln!("error: {e}");
+                return Exit::TargetUnavailable;
+            }
+        };
+        let driven = drive(
+            &mut conn,
+            ReferenceClient::new(config.clone()),
+            misbehave.clone(),
+            auth.is_some(),
+        )
+        .await;
+        shut_down(&mut conn).await;
+        let challenge = match driven {
+            Driven::Exit(code) => return code,
+            Driven::Unauthorized(challenge) => challenge,
+        };
+        let Some(flow) = auth.as_mut() else {
+            return Exit::Failures;
+        };
+        authorizations += 1;
+        if authorizations > MAX_AUTHORIZATIONS && !flow.faults().loops_on_401 {
+            eprintln!(
+                "{CLIENT_NAME}: the server still answers 401 after {MAX_AUTHORIZATIONS} authorizations: giving up"
+            );
+            return Exit::Failures;
+        }
+        eprintln!("{CLIENT_NAME}: the server answered 401: authorizing");
+        let token = match flow.authorize(challenge.as_deref()).await {
+            Ok(token) => token,
+            Err(e) => {
+                eprintln!("{CLIENT_NAME}: authorization failed: {e}");
+                return Exit::Failures;
+            }
+        };
+        target = with_token(target, &token, flow.faults().token_in_query);
+    }
+}
+
+/// How a session driven by [`drive`] ended.
+#[derive(Debug)]
+enum Driven {
+    /// The client exited with this code.
+    Exit(Exit),
+    /// The server answered 401 (this `WWW-Authenticate`): authorize, retry.
+    Unauthorized(Option<String>),
 }
 
 /// Checks the arguments: the client's configuration and the server to reach.
@@ -201,11 +259,13 @@ struct Synced {
 
 /// Runs the session until the client exits; returns its exit code.
 /// `misbehave`: the faults' HTTP misbehaviour, once the session is open.
+/// `authorizes`: a 401 ends the session for the OAuth flow.
 async fn drive(
     conn: &mut Connection,
     mut client: ReferenceClient,
     misbehave: HttpMisbehaviour,
-) -> Exit {
+    authorizes: bool,
+) -> Driven {
     let start = Instant::now();
     let now = move || u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX);
     let mut heard = false;
@@ -228,7 +288,7 @@ async fn drive(
             };
             let write = matches!(output, Output::Write(_));
             if let Some(code) = perform(conn, &mut client, vec![output], now(), heard).await {
-                return code;
+                return Driven::Exit(code);
             }
             if write && http {
                 posting = Some(Instant::now());
@@ -242,7 +302,7 @@ async fn drive(
                 let Some(stamped) = event else {
                     if !heard {
                         eprintln!("error: the server ended before sending anything");
-                        return Exit::TargetUnavailable;
+                        return Driven::Exit(Exit::TargetUnavailable);
                     }
                     queue.extend(client.on_eof(now()));
                     continue;
@@ -264,14 +324,14 @@ async fn drive(
                         let how = exit_status(code, signal);
                         if !heard {
                             eprintln!("error: the server exited {how} before sending anything");
-                            return Exit::TargetUnavailable;
+                            return Driven::Exit(Exit::TargetUnavailable);
                         }
                         eprintln!("{CLIENT_NAME}: the server process exited {how}");
                         client.on_eof(now())
                     }
                     Event::Closed(why) if !heard => {
                         eprintln!("error: could not reach the server: {why}");
-                        return Exit::TargetUnavailable;
+                        return Driven::Exit(Exit::TargetUnavailable);
                     }
                     Event::Closed(why) => {
                         eprintln!("{CLIENT_NAME}: the connection ended: {why}");
@@ -282,6 +342,14 @@ async fn drive(
                             posting = None;
                         }
                         log_http(&record);
+                        if authorizes && record.status == Some(401) {
+                            let challenge = record
+                                .response_headers
+                                .iter()
+                                .find(|(n, _)| n == "www-authenticate")
+                                .map(|(_, v)| v.clone());
+                            return Driven::Unauthorized(challenge);
+                        }
                         Vec::new()
                     }
                     Event::SseError(e) => {
@@ -508,7 +576,9 @@ mod tests {
         assert!(misbehaviour(&[ClientFault::TamperCursor]).is_off());
         // HTTP-only by its rule (x-mcp-header is a Streamable HTTP feature), but
         // carried out by the sans-IO client (which tools it keeps), not here.
-        let by_client = [ClientFault::KeepsInvalidHeaderTools];
+        let mut by_client = vec![ClientFault::KeepsInvalidHeaderTools];
+        // The OAuth flow's faults are carried out by `reference_auth`.
+        by_client.extend(ClientFault::all().filter(|f| f.name().starts_with("auth-")));
         assert!(misbehaviour(&by_client).is_off());
         let all: Vec<ClientFault> = ClientFault::all()
             .filter(|f| !f.applies_to(Transport::Stdio) && !by_client.contains(f))

@@ -199,6 +199,7 @@ pub static ORACLE: &[OracleCheck] = &[
     client_http(&ids::HTTP_HEADER_VALUE_ENCODING),
     client_http(&ids::HTTP_HEADER_CLIENT_REJECTS_INVALID_TOOLS),
     client_http(&ids::SSE_CLIENT_POST),
+    client_http(&ids::AUTH_NO_TOKEN_IN_QUERY),
     // Every POST of a case carries requests or notifications (the handshake
     // has both), and every answer and SSE event is read; the rules a case
     // must provoke (a 5xx for broken input, responses on the GET stream)

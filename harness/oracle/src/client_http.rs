@@ -21,6 +21,7 @@
 //! | `http.header.param-mirror`, `http.header.value-encoding`, `http.header.client-rejects-invalid-tools` | 2026-07-28 → | `Mcp-Param-*` headers of a `tools/call` of a tool this side listed with `x-mcp-header` annotations; no call of one listed with invalid ones ([`params`]) |
 //! | `sse.client-post` | 2024-11-05 | (legacy) every POST goes to the URI of the `endpoint` event |
 //! | `http.sse.client-respects-retry` | 2025-11-25 | a reconnection to a stream the harness cut waits its `retry` ([`resume`]) |
+//! | `auth.no-token-in-query` | 2025-03-26 → | no request carries an access token in its query (`crate::auth_client`) |
 //!
 //! No false failures: a rule is only applied where the harness can tell a
 //! conformant client from a broken one. The session rules lean on the
@@ -277,7 +278,8 @@ impl<'a> Req<'a> {
 fn judge(cx: &Context<'_>, via: Via, record: &HttpRecord) -> Vec<Finding> {
     let q = Req::new(via, record);
     let path = record.target.split('?').next().unwrap_or_default();
-    let found = if cx.legacy {
+    let token = crate::auth_client::query_token(cx.version, record);
+    let mut found = if cx.legacy {
         vec![legacy_post(cx, &q)]
     } else if path != MCP_PATH {
         vec![off_endpoint(cx, &q)]
@@ -297,6 +299,7 @@ fn judge(cx: &Context<'_>, via: Via, record: &HttpRecord) -> Vec<Finding> {
         }
         found
     };
+    found.push(token);
     found.into_iter().flatten().collect()
 }
 

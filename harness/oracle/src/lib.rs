@@ -34,6 +34,7 @@
 //! | `content` | what a message says beyond its schema: capabilities declared before use, progress tokens, cancellations, `_meta` keys, JSON Schemas and URI templates inside results, sampling conversations |
 //! | [`server_http`] | a server's HTTP answers: POST status and content type, refusals, responses on the GET stream, SSE event ids, the legacy transport's message events |
 //! | [`client_http`] | a client's HTTP requests: Accept, the endpoint, one message per POST, the session echo, the protocol-version header |
+//! | `auth_client` | a client's authorization on every HTTP request: no access token in the query string |
 //!
 //! Requirement ids and levels come from the engine's catalogue
 //! ([`mcpspec_engine::catalogue`]); [`ORACLE`] lists the requirements judged
@@ -43,6 +44,7 @@ use mcpspec_engine::{Role, Session, Version};
 use mcpspec_wire::event::{Event, Transport, Via};
 use mcpspec_wire::{Id, Message};
 
+mod auth_client;
 pub mod checks;
 pub mod client_http;
 mod content;

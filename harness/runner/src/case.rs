@@ -71,6 +71,9 @@ pub struct Ctx<'a> {
     /// The case's canary URL endpoint (client scenarios with
     /// `expect_no_fetch`); stopped when the case ends.
     pub canary: Option<crate::canary::Canary>,
+    /// The case's scripted authorization server (client scenarios with
+    /// `auth:`), bound as `${auth}` before every step.
+    pub auth: Option<std::sync::Arc<crate::auth::ScriptedAuth>>,
 }
 
 impl Ctx<'_> {
@@ -201,7 +204,19 @@ pub async fn run_case(case: &Case, cfg: &CaseConfig) -> CaseResult {
         duration: Duration::ZERO,
         transcript: Vec::new(),
     };
-    let proc = match cfg.target.connect(cfg.max_line, cfg.startup_timeout).await {
+    let auth = scenario
+        .auth
+        .clone()
+        .filter(|_| cfg.target.is_client())
+        .map(|script| crate::auth::ScriptedAuth::new(script, case.version));
+    let gate = auth
+        .clone()
+        .map(|a| a as std::sync::Arc<dyn mcpspec_transport::Gate>);
+    let proc = match cfg
+        .target
+        .connect_gated(cfg.max_line, cfg.startup_timeout, gate)
+        .await
+    {
         Ok(p) => p,
         Err(message) => {
             result.outcome = Outcome::Error {
@@ -226,6 +241,7 @@ pub async fn run_case(case: &Case, cfg: &CaseConfig) -> CaseResult {
         version: case.version,
         cfg,
         canary: None,
+        auth,
     };
     ctx.vars.set("version", Value::from(case.version.as_str()));
     bind_transport(&mut ctx);
@@ -352,6 +368,10 @@ async fn play(ctx: &mut Ctx<'_>) -> Option<Stop> {
             if !vs.contains(&ctx.version) {
                 continue;
             }
+        }
+        if let Some(auth) = &ctx.auth {
+            let seen = auth.snapshot();
+            ctx.vars.set("auth", seen);
         }
         if serving {
             let holds = crate::client::held_methods(ctx.scenario, i, ctx.version);

@@ -26,6 +26,7 @@
 //! `mcpspec-report`, which depends on the model and not on the runner)
 //! consume [`Event`]s.
 
+pub mod auth;
 pub mod canary;
 pub mod case;
 pub mod client;

@@ -211,6 +211,7 @@ fn shape(s: Shape) -> Value {
             })
         }
         Shape::Regex => json!({ "type": "string" }),
+        Shape::OneOf(words) => json!({ "enum": words }),
         Shape::Matchers => json!({ "type": "array", "minItems": 1, "items": def("matcher") }),
         Shape::Values => json!({ "type": "array" }),
         Shape::Bound => json!({ "type": ["number", "string"] }),

@@ -35,6 +35,9 @@ pub struct Scenario {
     /// ([`mcpspec_engine::extension`]); its cases run only when the user
     /// asks for that extension, and it names only that extension's rules.
     pub extension: Option<&'static str>,
+    /// Client scenarios over Streamable HTTP: the scripted server is
+    /// protected and plays an authorization server as this script says.
+    pub auth: Option<AuthScript>,
     pub timeout: Option<Duration>,
     pub notes: Option<String>,
     pub steps: Vec<Step>,
@@ -145,6 +148,68 @@ impl SessionMode {
         match self {
             SessionMode::Initialized => "initialized",
             SessionMode::Fresh => "fresh",
+        }
+    }
+}
+
+/// `auth:` — a client case's protected mode: how the runner's scripted
+/// authorization server behaves (see `scenarios/README.md`,
+/// "Authorization"). Each field is one of its `…_CHOICES`; the first is the
+/// default.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AuthScript {
+    /// Whether the 401 names the Protected Resource Metadata URL
+    /// (`challenge`) or leaves the client to the well-known URIs.
+    pub metadata_hint: String,
+    /// The `scope` of the 401 challenge, if any.
+    pub scope: Option<String>,
+    /// The `resource` of the Protected Resource Metadata: the server's
+    /// canonical URI, or another server's (`mismatch`).
+    pub prm_resource: String,
+    /// The `iss` of the authorization response: the issuer's, another
+    /// one's (`wrong`), or none.
+    pub iss: String,
+    /// The `state` of the authorization response: the client's, or altered.
+    pub state: String,
+    /// The token endpoint's client authentication method (advertised, and
+    /// registered).
+    pub token_auth: String,
+    /// Where the authorization server metadata is served: at every
+    /// well-known URI (`all`), or at the OpenID Connect ones only.
+    pub as_metadata: String,
+    /// Whether the MCP endpoint takes the tokens it issued (`accepted`), or
+    /// answers 401 to every request whatever it carries (`refused`: a
+    /// client must stop retrying).
+    pub token_use: String,
+    /// The `issuer` the authorization server metadata names: its own, or
+    /// another (`mismatch`: a client must not use the document).
+    pub as_issuer: String,
+}
+
+impl AuthScript {
+    pub const METADATA_HINT_CHOICES: &'static [&'static str] = &["challenge", "well_known"];
+    pub const PRM_RESOURCE_CHOICES: &'static [&'static str] = &["canonical", "mismatch"];
+    pub const ISS_CHOICES: &'static [&'static str] = &["correct", "wrong", "absent"];
+    pub const STATE_CHOICES: &'static [&'static str] = &["echo", "altered"];
+    pub const TOKEN_AUTH_CHOICES: &'static [&'static str] =
+        &["none", "client_secret_basic", "client_secret_post"];
+    pub const AS_METADATA_CHOICES: &'static [&'static str] = &["all", "openid_only"];
+    pub const TOKEN_USE_CHOICES: &'static [&'static str] = &["accepted", "refused"];
+    pub const AS_ISSUER_CHOICES: &'static [&'static str] = &["correct", "mismatch"];
+}
+
+impl Default for AuthScript {
+    fn default() -> Self {
+        AuthScript {
+            metadata_hint: Self::METADATA_HINT_CHOICES[0].to_owned(),
+            scope: None,
+            prm_resource: Self::PRM_RESOURCE_CHOICES[0].to_owned(),
+            iss: Self::ISS_CHOICES[0].to_owned(),
+            state: Self::STATE_CHOICES[0].to_owned(),
+            token_auth: Self::TOKEN_AUTH_CHOICES[0].to_owned(),
+            as_metadata: Self::AS_METADATA_CHOICES[0].to_owned(),
+            token_use: Self::TOKEN_USE_CHOICES[0].to_owned(),
+            as_issuer: Self::AS_ISSUER_CHOICES[0].to_owned(),
         }
     }
 }

@@ -698,3 +698,44 @@ fn extension_scenarios_keep_to_their_extension() {
         assert_eq!((e.line, e.column), *at, "{text}: {e}");
     }
 }
+
+#[test]
+fn an_auth_block_scripts_a_protected_client_case() {
+    let head =
+        "id: client/x\ntitle: t\nrequirements: [auth.pkce]\nlevel: must\nversions: [2025-11-25]\n";
+    let steps = "steps:\n  - assert: { value: \"${auth.checks.pkce}\", matches: ok }\n";
+    let s = parse(
+        "x.yaml",
+        &format!("{head}transports: [http]\nauth: {{ iss: wrong, scope: \"a b\" }}\n{steps}"),
+    )
+    .expect("a protected client scenario");
+    let auth = s.auth.expect("the auth block");
+    assert_eq!(
+        (auth.iss.as_str(), auth.scope.as_deref()),
+        ("wrong", Some("a b"))
+    );
+    assert_eq!(auth.state, "echo", "unnamed fields take their defaults");
+    // HTTP only: the gate stands in front of the Streamable HTTP endpoint.
+    let e = parse("x.yaml", &format!("{head}auth: {{}}\n{steps}")).expect_err("every transport");
+    assert!(e.message.contains("transports: [http]"), "{e}");
+    // A word outside its choices is refused, naming them.
+    let e = parse(
+        "x.yaml",
+        &format!("{head}transports: [http]\nauth: {{ iss: maybe }}\n{steps}"),
+    )
+    .expect_err("an unknown word");
+    assert!(e.message.contains("correct, wrong, absent"), "{e}");
+    // Only client scenarios meet an authorization server.
+    let e = parse(
+        "x.yaml",
+        &format!(
+            "{}transports: [http]\nauth: {{}}\n{steps}",
+            head.replace("client/x", "server/x")
+        ),
+    )
+    .expect_err("auth in a server scenario");
+    assert!(e.message.contains("only client scenarios"), "{e}");
+    // `${auth}` is bound only where there is an auth block.
+    let e = parse("x.yaml", &format!("{head}transports: [http]\n{steps}")).expect_err("unbound");
+    assert!(e.message.contains("${auth.checks.pkce}"), "{e}");
+}

@@ -43,7 +43,7 @@ pub use event::{Event, HttpRecord, Stamped, Transport, Via, REDACTED};
 pub use legacy::LegacySseSession;
 pub use peer::ClientPeer;
 pub use raw::{HeaderMode, RawRequest, RawResponse, RAW_BODY_MAX};
-pub use serve::{HttpPeer, ServeKind};
+pub use serve::{Gate, GateReply, GateRequest, HttpPeer, ServeKind};
 pub use stdio::{CommandSpec, SpawnError, StdioProcess};
 pub use streamable::{HttpMisbehaviour, HttpSession, ParamTools};
 pub use target::{ClientCommand, Target};

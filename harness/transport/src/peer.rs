@@ -74,15 +74,16 @@ impl ClientPeer {
         Self::spawn(&spec, link, started)
     }
 
-    /// Serves `kind` on 127.0.0.1 (a free port), then starts the client
-    /// with `command(url)`.
+    /// Serves `kind` on 127.0.0.1 (a free port), `gate` in front if given,
+    /// then starts the client with `command(url)`.
     pub async fn start_http(
         kind: ServeKind,
         command: impl FnOnce(&str) -> CommandSpec,
         max_line: usize,
+        gate: Option<std::sync::Arc<dyn crate::serve::Gate>>,
     ) -> Result<ClientPeer, String> {
         let started = Instant::now();
-        let peer = HttpPeer::bind(kind, max_line)
+        let peer = HttpPeer::bind_gated(kind, max_line, gate)
             .await
             .map_err(|e| format!("could not serve HTTP on 127.0.0.1 for the client: {e}"))?;
         let spec = command(peer.url());

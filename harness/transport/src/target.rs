@@ -164,6 +164,18 @@ impl Target {
     /// traffic until the first message), or a new legacy SSE stream, which
     /// waits up to `startup` for its `endpoint` event.
     pub async fn connect(&self, max_line: usize, startup: Duration) -> Result<Connection, String> {
+        self.connect_gated(max_line, startup, None).await
+    }
+
+    /// As [`Target::connect`]; a client under test served over Streamable
+    /// HTTP gets `gate` in front of the scripted server's endpoints (the
+    /// runner's protected mode; ignored for the other targets).
+    pub async fn connect_gated(
+        &self,
+        max_line: usize,
+        startup: Duration,
+        gate: Option<std::sync::Arc<dyn crate::serve::Gate>>,
+    ) -> Result<Connection, String> {
         match self {
             Target::Stdio(cmd) => StdioProcess::spawn(cmd, max_line)
                 .map(Connection::from)
@@ -189,7 +201,8 @@ impl Target {
                     } else {
                         ServeKind::Streamable
                     };
-                    ClientPeer::start_http(kind, |url| c.expand(&[], Some(url)), max_line)
+                    let gate = gate.filter(|_| kind == ServeKind::Streamable);
+                    ClientPeer::start_http(kind, |url| c.expand(&[], Some(url)), max_line, gate)
                         .await
                         .map(|p| Connection::Peer(Box::new(p)))
                 }

@@ -133,4 +133,10 @@ entries! {
         "A client may add offline_access to its requested scope when the authorization server's scopes_supported lists it."),
     AUTH_REFRESH_NOT_ASSUMED = req!("auth.refresh.not-assumed", Must, Client, V2026_07_28, None, "basic/authorization#refresh-tokens",
         "A client does not count on receiving a refresh token: without one it goes on working with its access token."),
+    // ── authcli (#16): rules the client scenarios judge that had no entry ──
+    AUTH_PRM_RESOURCE_MATCH = req!("auth.prm.resource-match", Must, Client, V2025_06_18, None, "basic/authorization#authorization-server-location",
+        "A client uses Protected Resource Metadata only when its resource is the URI of the MCP server it is connecting to (RFC 9728 §3.3, which the spec makes clients follow to locate the authorization server); otherwise it does not go on to authorize with the server that document names.",
+        moved = &[(V2025_11_25, "basic/authorization#authorization-server-location"), (V2026_07_28, "basic/authorization/authorization-server-discovery#authorization-server-location")]),
+    AUTH_TOKEN_ENDPOINT_AUTH_METHOD = req!("auth.token-endpoint.auth-method", Must, Client, V2025_03_26, None, "basic/authorization#standards-compliance",
+        "A client authenticates at the token endpoint with a method the authorization server offers (its metadata's token_endpoint_auth_methods_supported, the method its registration settled on): client_secret_basic, client_secret_post, or none for a public client (OAuth 2.1, which the spec makes clients implement)."),
 }

@@ -457,6 +457,12 @@ fn breaking(id: &str) -> Option<Vec<String>> {
             note("notifications/initialized", json!({})),
             404,
         ))]),
+        "auth.no-token-in-query" => client_http(vec![Record(post(
+            "/mcp?access_token=t1",
+            &[ACCEPT],
+            note("notifications/initialized", json!({})),
+            202,
+        ))]),
         "http.post.single-message" => client_http(vec![Record(post(
             "/mcp",
             &[ACCEPT],

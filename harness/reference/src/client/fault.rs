@@ -80,6 +80,23 @@ pub enum ClientFault {
     HttpResumeIgnoresRetry,
     HttpResumeWithoutLastEventId,
     HttpNoResume,
+    // ── authorization (#16): the OAuth flow of `reference_auth` (cli) ───
+    AuthNoPkce,
+    AuthPlainPkce,
+    AuthNoResource,
+    AuthTokenInQuery,
+    AuthIgnoresIss,
+    AuthIgnoresState,
+    AuthAcceptsResourceMismatch,
+    AuthWrongTokenAuth,
+    AuthNoScope,
+    AuthLoopsOn401,
+    AuthOpenidFirst,
+    AuthPrmRootFirst,
+    AuthUnregisteredClientId,
+    AuthNoApplicationType,
+    AuthIgnoresMetadataIssuer,
+    AuthNoOpenid,
 }
 
 /// One row of [`TABLE`].
@@ -132,7 +149,7 @@ use Level::{Must, Should};
 
 /// Every fault, in the order `--list-faults` prints them (and in the order
 /// of the enum: `TABLE[f as usize].fault == f`).
-pub const TABLE: [FaultEntry; 52] = [
+pub const TABLE: [FaultEntry; 68] = [
     row(F::SkipInitialized, "skip-initialized", Must, &ids::LIFECYCLE_CLIENT_INITIALIZED_NOTIFICATION,
         "never sends notifications/initialized after the initialize result"),
     row(F::EarlyRequest, "early-request", Should, &ids::LIFECYCLE_CLIENT_NO_REQUESTS_BEFORE_RESPONSE,
@@ -245,6 +262,39 @@ pub const TABLE: [FaultEntry; 52] = [
         "resumes a response stream the server ended before its answer with a GET that carries no Last-Event-ID").http_only(),
     row(F::HttpNoResume, "http-no-resume", Should, &ids::HTTP_RESUME_LAST_EVENT_ID,
         "never resumes a response stream the server ended before its answer (no GET with Last-Event-ID)").http_only(),
+    // ── authorization (#16): carried out by the driver's OAuth flow ──────
+    row(F::AuthNoPkce, "auth-no-pkce", Must, &ids::AUTH_PKCE,
+        "authorizes without PKCE: no code_challenge in the authorization request, no code_verifier in the token request").http_only(),
+    row(F::AuthPlainPkce, "auth-plain-pkce", Must, &ids::AUTH_PKCE_S256,
+        "uses the plain PKCE method (the verifier itself as the challenge) instead of S256").http_only(),
+    row(F::AuthNoResource, "auth-no-resource", Must, &ids::AUTH_RESOURCE_INDICATORS,
+        "from 2025-06-18, leaves the resource parameter out of its authorization and token requests").http_only(),
+    row(F::AuthTokenInQuery, "auth-token-in-query", Must, &ids::AUTH_NO_TOKEN_IN_QUERY,
+        "sends its access token as the access_token query parameter of the MCP endpoint instead of the Authorization header").http_only(),
+    row(F::AuthIgnoresIss, "auth-ignores-iss", Must, &ids::AUTH_ISSUER_VALIDATE,
+        "under 2026-07-28, redeems the code of an authorization response whatever its iss (wrong or missing)").http_only(),
+    row(F::AuthIgnoresState, "auth-ignores-state", Should, &ids::AUTH_STATE,
+        "redeems the code of an authorization response whose state is not the one it sent").http_only(),
+    row(F::AuthAcceptsResourceMismatch, "auth-accepts-resource-mismatch", Must, &ids::AUTH_PRM_RESOURCE_MATCH,
+        "uses Protected Resource Metadata whose resource names another server").http_only(),
+    row(F::AuthWrongTokenAuth, "auth-wrong-token-auth", Must, &ids::AUTH_TOKEN_ENDPOINT_AUTH_METHOD,
+        "authenticates at the token endpoint with a method the metadata does not offer: client_secret_basic where client_secret_post is offered, client_secret_post otherwise").http_only(),
+    row(F::AuthNoScope, "auth-no-scope", Should, &ids::AUTH_SCOPE_SELECTION,
+        "from 2025-11-25, leaves the scope parameter out of its first authorization request, whatever the challenge and scopes_supported name").http_only(),
+    row(F::AuthLoopsOn401, "auth-retries-forever", Should, &ids::AUTH_STEP_UP_RETRY_LIMIT,
+        "authorizes again after every 401, without limit, instead of giving up after two").http_only(),
+    row(F::AuthOpenidFirst, "auth-openid-first", Must, &ids::AUTH_AS_METADATA_DISCOVERY_ORDER,
+        "looks for authorization server metadata at the OpenID Connect URIs before the RFC 8414 ones").http_only(),
+    row(F::AuthPrmRootFirst, "auth-prm-root-first", Must, &ids::AUTH_PRM_DISCOVERY_ORDER,
+        "looks for Protected Resource Metadata at the root well-known URI first, ignoring the 401's resource_metadata").http_only(),
+    row(F::AuthUnregisteredClientId, "auth-unregistered-client-id", Must, &ids::AUTH_REGISTRATION_CLIENT_ID,
+        "authorizes with a client_id it made up instead of registering first").http_only(),
+    row(F::AuthNoApplicationType, "auth-no-application-type", Must, &ids::AUTH_DCR_APPLICATION_TYPE,
+        "leaves application_type out of its dynamic client registration request").http_only(),
+    row(F::AuthIgnoresMetadataIssuer, "auth-ignores-metadata-issuer", Must, &ids::AUTH_AS_METADATA_ISSUER_VALIDATE,
+        "uses authorization server metadata whose issuer is not the issuer it fetched it for").http_only(),
+    row(F::AuthNoOpenid, "auth-no-openid", Must, &ids::AUTH_AS_METADATA_OPENID,
+        "looks for authorization server metadata at the RFC 8414 URIs only, never at the OpenID Connect ones").http_only(),
 ];
 
 impl ClientFault {
@@ -289,8 +339,10 @@ impl ClientFault {
         TABLE.iter().find(|e| e.name == name).map(|e| e.fault)
     }
 
-    fn bit(self) -> u64 {
-        1 << (self as u32)
+    /// The word of [`ClientFaults`] holding the fault, and its bit there.
+    fn bit(self) -> (usize, u64) {
+        let i = self as usize;
+        (i / 64, 1 << (i % 64))
     }
 }
 
@@ -300,17 +352,26 @@ impl fmt::Display for ClientFault {
     }
 }
 
+/// Words of [`ClientFaults`]: room for 128 faults.
+const FAULT_WORDS: usize = 2;
+
 /// A set of client faults, cheap to copy.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub(crate) struct ClientFaults(u64);
+pub(crate) struct ClientFaults([u64; FAULT_WORDS]);
 
 impl ClientFaults {
     pub(crate) fn new(faults: &[ClientFault]) -> Self {
-        ClientFaults(faults.iter().fold(0, |acc, f| acc | f.bit()))
+        let mut words = [0; FAULT_WORDS];
+        for f in faults {
+            let (w, bit) = f.bit();
+            words[w] |= bit;
+        }
+        ClientFaults(words)
     }
 
     pub(crate) fn has(self, fault: ClientFault) -> bool {
-        self.0 & fault.bit() != 0
+        let (w, bit) = fault.bit();
+        self.0[w] & bit != 0
     }
 }
 
@@ -330,11 +391,16 @@ mod tests {
             assert!(!e.description.is_empty());
             assert!(!e.transports.is_empty());
             // Exactly the HTTP header faults are restricted to HTTP.
-            let http = e.name.starts_with("http-") || e.fault == ClientFault::HeaderMetaMismatch;
+            let http = e.name.starts_with("http-")
+                || e.name.starts_with("auth-")
+                || e.fault == ClientFault::HeaderMetaMismatch;
             assert_eq!(e.transports == HTTP, http, "{}", e.name);
             assert_eq!(e.fault.applies_to(Transport::Stdio), !http);
         }
-        assert!(TABLE.len() <= 64, "ClientFaults is a u64 bitset");
+        assert!(
+            TABLE.len() <= 64 * FAULT_WORDS,
+            "ClientFaults holds {FAULT_WORDS} words"
+        );
         assert_eq!(ClientFault::from_name("nope"), None);
     }
 
@@ -352,5 +418,8 @@ mod tests {
         assert!(set.has(ClientFault::NoBatch) && set.has(ClientFault::NoResponseToUnknown));
         assert!(!set.has(ClientFault::SkipInitialized));
         assert!(!ClientFaults::default().has(ClientFault::NoBatch));
+        // Past the first word.
+        let late = ClientFaults::new(&[ClientFault::AuthNoOpenid]);
+        assert!(late.has(ClientFault::AuthNoOpenid) && !late.has(ClientFault::SkipInitialized));
     }
 }

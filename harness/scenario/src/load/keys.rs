@@ -155,6 +155,8 @@ pub(crate) enum Shape {
     Schema,
     /// HTTP header overrides: names → a string (a template) or `null` (remove).
     Headers,
+    /// One of these words.
+    OneOf(&'static [&'static str]),
 }
 
 /// The roles a scenario id starts with.
@@ -222,6 +224,11 @@ pub(crate) static TOP: MapDef = MapDef {
             Shape::Extension,
         ),
         opt(
+            "auth",
+            "Client scenarios over Streamable HTTP: the scripted server is protected; how its authorization server behaves",
+            Shape::Map(&AUTH),
+        ),
+        opt(
             "timeout",
             "Hard limit for the whole case (default 30s)",
             Shape::Duration,
@@ -246,6 +253,50 @@ pub(crate) static REQUIRES: MapDef = MapDef::new(&[
         "http_session",
         "Streamable HTTP: the server issued an Mcp-Session-Id at initialize",
         Shape::Bool,
+    ),
+]);
+
+pub(crate) static AUTH: MapDef = MapDef::new(&[
+    opt(
+        "metadata_hint",
+        "challenge (default: the 401 names the Protected Resource Metadata URL) or well_known (it does not)",
+        Shape::OneOf(crate::AuthScript::METADATA_HINT_CHOICES),
+    ),
+    opt("scope", "The scope of the 401 challenge", Shape::NonEmpty),
+    opt(
+        "prm_resource",
+        "canonical (default: the metadata's resource is the server's URI) or mismatch",
+        Shape::OneOf(crate::AuthScript::PRM_RESOURCE_CHOICES),
+    ),
+    opt(
+        "iss",
+        "correct (default), wrong or absent: the iss of the authorization response",
+        Shape::OneOf(crate::AuthScript::ISS_CHOICES),
+    ),
+    opt(
+        "state",
+        "echo (default) or altered: the state of the authorization response",
+        Shape::OneOf(crate::AuthScript::STATE_CHOICES),
+    ),
+    opt(
+        "token_auth",
+        "none (default), client_secret_basic or client_secret_post: the token endpoint's client authentication",
+        Shape::OneOf(crate::AuthScript::TOKEN_AUTH_CHOICES),
+    ),
+    opt(
+        "as_metadata",
+        "all (default: every well-known URI) or openid_only: where the authorization server metadata is served",
+        Shape::OneOf(crate::AuthScript::AS_METADATA_CHOICES),
+    ),
+    opt(
+        "token_use",
+        "accepted (default) or refused: the MCP endpoint answers 401 whatever token a request carries",
+        Shape::OneOf(crate::AuthScript::TOKEN_USE_CHOICES),
+    ),
+    opt(
+        "as_issuer",
+        "correct (default) or mismatch: the issuer the authorization server metadata names",
+        Shape::OneOf(crate::AuthScript::AS_ISSUER_CHOICES),
     ),
 ]);
 

@@ -86,6 +86,8 @@ fn scenario(ctx: &Ctx, root: &Node) -> Result<Scenario, ScenarioError> {
         Some(n) => client_capabilities(ctx, id, n)?,
     };
     let extension = f.take("extension").map(|n| extension(ctx, n)).transpose()?;
+    let auth_at = f.key_at("auth");
+    let auth = f.take("auth").map(|n| auth(ctx, id, n)).transpose()?;
     let timeout = f
         .take("timeout")
         .map(|n| ctx.duration(n, "`timeout`"))
@@ -112,6 +114,14 @@ fn scenario(ctx: &Ctx, root: &Node) -> Result<Scenario, ScenarioError> {
         .collect::<Result<Vec<_>, _>>()?;
     check_http_only(ctx, &steps, &transports, &requires, requires_at)?;
     check_role(ctx, id, &steps)?;
+    if let (Some(_), Some(at)) = (&auth, auth_at) {
+        if transports != [TransportKind::Http] {
+            return Err(ctx.err(
+                at,
+                "`auth` protects the Streamable HTTP endpoint: the scenario must say `transports: [http]`",
+            ));
+        }
+    }
 
     Ok(Scenario {
         id: id.to_owned(),
@@ -124,6 +134,7 @@ fn scenario(ctx: &Ctx, root: &Node) -> Result<Scenario, ScenarioError> {
         requires,
         client_capabilities,
         extension,
+        auth,
         timeout,
         notes,
         steps,
@@ -395,6 +406,62 @@ fn client_capabilities(
             ),
         )),
     }
+}
+
+/// `auth`: the protected mode of a client scenario.
+fn auth(ctx: &Ctx, id: &str, node: &Node) -> Result<crate::AuthScript, ScenarioError> {
+    if !id.starts_with("client/") {
+        return Err(ctx.err(
+            node.at,
+            "`auth` scripts the authorization server a client under test meets: only client scenarios (`client/...`) have it",
+        ));
+    }
+    let mut f = ctx.map(node, "`auth`")?;
+    let mut script = crate::AuthScript::default();
+    use crate::AuthScript as A;
+    let slots: [(&str, &[&str], &mut String); 8] = [
+        (
+            "metadata_hint",
+            A::METADATA_HINT_CHOICES,
+            &mut script.metadata_hint,
+        ),
+        (
+            "prm_resource",
+            A::PRM_RESOURCE_CHOICES,
+            &mut script.prm_resource,
+        ),
+        ("iss", A::ISS_CHOICES, &mut script.iss),
+        ("state", A::STATE_CHOICES, &mut script.state),
+        ("token_auth", A::TOKEN_AUTH_CHOICES, &mut script.token_auth),
+        (
+            "as_metadata",
+            A::AS_METADATA_CHOICES,
+            &mut script.as_metadata,
+        ),
+        ("token_use", A::TOKEN_USE_CHOICES, &mut script.token_use),
+        ("as_issuer", A::AS_ISSUER_CHOICES, &mut script.as_issuer),
+    ];
+    for (key, choices, slot) in slots {
+        if let Some(n) = f.take(key) {
+            let word = ctx.str(n, "a word")?;
+            if !choices.contains(&word) {
+                return Err(ctx.err(
+                    n.at,
+                    format!(
+                        "`auth.{key}` must be one of {}, not {word:?}",
+                        choices.join(", ")
+                    ),
+                ));
+            }
+            *slot = word.to_owned();
+        }
+    }
+    script.scope = f
+        .take("scope")
+        .map(|n| ctx.nonempty_str(n, "`auth.scope`").map(str::to_owned))
+        .transpose()?;
+    f.finish(ctx, "`auth`", &keys::AUTH.names())?;
+    Ok(script)
 }
 
 fn requires(ctx: &Ctx, node: &Node) -> Result<Requires, ScenarioError> {

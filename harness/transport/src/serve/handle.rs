@@ -93,18 +93,37 @@ enum Deliver {
 /// Serves one request (hyper's service function).
 pub(super) async fn handle(shared: Arc<Shared>, req: Request<Incoming>) -> Response<Body> {
     let (parts, incoming) = req.into_parts();
-    let via = via_of(&shared, &parts.method);
+    // Without a gate a request is numbered on arrival; with one, once the
+    // gate has let it through (its own answers are `Raw`).
+    let early = shared
+        .gate
+        .is_none()
+        .then(|| via_of(&shared, &parts.method));
     let mut record = request_side(&parts);
     let read = read_body(incoming, shared.max_line).await;
     record.request_body = body_text(&read.bytes);
-    let (reply, deliver) = match read.end {
-        BodyEnd::Whole => route(&shared, &parts, via, read.bytes),
-        BodyEnd::Oversize(len) => {
+    let gated = match (&shared.gate, &read.end) {
+        (Some(gate), BodyEnd::Whole) => gate_reply(&shared, gate.as_ref(), &parts, &read.bytes),
+        _ => None,
+    };
+    let via = match (gated.is_some(), early) {
+        (true, _) => {
+            let mut inner = shared.lock();
+            inner.others += 1;
+            Via::Raw(inner.others)
+        }
+        (false, Some(v)) => v,
+        (false, None) => via_of(&shared, &parts.method),
+    };
+    let (reply, deliver) = match (gated, read.end) {
+        (Some(reply), _) => (reply, Deliver::Nothing),
+        (None, BodyEnd::Whole) => route(&shared, &parts, via, read.bytes),
+        (None, BodyEnd::Oversize(len)) => {
             let reply = reject(StatusCode::PAYLOAD_TOO_LARGE, -32000, "Payload Too Large");
             let prefix = read.bytes[..FrameError::KEPT.min(read.bytes.len())].to_vec();
             (reply, Deliver::Oversize { prefix, len })
         }
-        BodyEnd::Failed(why) => {
+        (None, BodyEnd::Failed(why)) => {
             record.error = Some(why);
             (
                 reject(
@@ -136,6 +155,21 @@ pub(super) async fn handle(shared: Arc<Shared>, req: Request<Incoming>) -> Respo
         }
     }
     into_response(reply)
+}
+
+/// The gate's answer to a request, if it gives one.
+fn gate_reply(
+    shared: &Shared,
+    gate: &dyn super::Gate,
+    parts: &Parts,
+    body: &[u8],
+) -> Option<Reply> {
+    let (status, headers, body) = super::gate::ask(gate, shared.port, parts, body)?;
+    Some(Reply {
+        status,
+        headers,
+        body: ReplyBody::Full(Bytes::from(body)),
+    })
 }
 
 /// The stream a request's events are reported on.
@@ -544,61 +578,5 @@ fn into_response(reply: Reply) -> Response<Body> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn with(name: hyper::header::HeaderName, value: &str) -> HeaderMap {
-        let mut h = HeaderMap::new();
-        h.insert(
-            name,
-            HeaderValue::from_str(value).expect("a valid header value"),
-        );
-        h
-    }
-
-    #[test]
-    fn only_this_servers_own_origin_passes() {
-        assert!(origin_allowed(&HeaderMap::new(), 8080));
-        for ok in [
-            "http://127.0.0.1:8080",
-            "http://localhost:8080/",
-            "HTTP://LOCALHOST:8080",
-        ] {
-            assert!(origin_allowed(&with(ORIGIN, ok), 8080), "{ok}");
-        }
-        for bad in [
-            "http://evil.example",
-            "http://localhost:8081",
-            "http://127.0.0.1",
-            "null",
-            "https://localhost:8080",
-        ] {
-            assert!(!origin_allowed(&with(ORIGIN, bad), 8080), "{bad}");
-        }
-    }
-
-    #[test]
-    fn accept_lists_are_read_by_media_type() {
-        let h = with(ACCEPT, "application/json;q=0.9, Text/Event-Stream");
-        assert!(accepts(&h, "text/event-stream") && accepts(&h, "application/json"));
-        assert!(!accepts(&with(ACCEPT, "*/*"), "text/event-stream"));
-    }
-
-    #[test]
-    fn shapes_say_what_a_post_carries() {
-        let s = Shape::of(br#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#);
-        assert!(s.initialize && s.requests.len() == 1 && s.invalid.is_none());
-        let s = Shape::of(
-            br#"[{"jsonrpc":"2.0","id":"a","method":"ping"},{"jsonrpc":"2.0","method":"n"}]"#,
-        );
-        assert_eq!(s.requests, vec![mcpspec_wire::Id::from("a")]);
-        assert!(!s.initialize);
-        let s = Shape::of(br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
-        assert!(s.requests.is_empty() && s.invalid.is_none());
-        assert_eq!(Shape::of(b"{").invalid.map(|(c, _)| c), Some(-32700));
-        assert_eq!(
-            Shape::of(br#"{"id":1}"#).invalid.map(|(c, _)| c),
-            Some(-32600)
-        );
-    }
-}
+#[path = "handle_tests.rs"]
+mod tests;

@@ -30,7 +30,12 @@
 //! nothing else after `Last-Event-ID` (the header is recorded). No HTTP/2. A
 //! second standing GET stream while one is open is refused with 409, as the
 //! TypeScript SDK's server does.
+//!
+//! A [`Gate`] (the runner's protected mode) may stand in front of the
+//! endpoints: it sees each request first and answers the ones it owns
+//! (reported as `Via::Raw(n)`, record only).
 
+mod gate;
 mod handle;
 mod resume;
 mod sse;
@@ -56,6 +61,8 @@ use crate::event::{Event, Stamped, Via};
 use crate::streamable::strip_newline;
 pub use resume::Cut;
 use state::Shared;
+
+pub use gate::{Gate, GateReply, GateRequest};
 
 pub use mcpspec_wire::event::{LEGACY_POST_PATH, LEGACY_SSE_PATH, MCP_PATH};
 
@@ -89,6 +96,16 @@ impl HttpPeer {
     /// `max_line` bytes are refused (413) and reported as oversize frames.
     /// [`HttpPeer::url`] is what the client is given.
     pub async fn bind(kind: ServeKind, max_line: usize) -> io::Result<HttpPeer> {
+        Self::bind_gated(kind, max_line, None).await
+    }
+
+    /// As [`HttpPeer::bind`], with `gate` in front of the endpoints: it
+    /// sees every request first and may answer it itself ([`Gate`]).
+    pub async fn bind_gated(
+        kind: ServeKind,
+        max_line: usize,
+        gate: Option<Arc<dyn Gate>>,
+    ) -> io::Result<HttpPeer> {
         let listener = TcpListener::bind((Ipv4Addr::LOCALHOST, 0)).await?;
         let port = listener.local_addr()?.port();
         let path = match kind {
@@ -96,7 +113,7 @@ impl HttpPeer {
             ServeKind::LegacySse => LEGACY_SSE_PATH,
         };
         let (emitter, events) = Emitter::new();
-        let shared = Arc::new(Shared::new(kind, port, max_line, emitter));
+        let shared = Arc::new(Shared::new(kind, port, max_line, emitter, gate));
         let server = tokio::spawn(serve(listener, shared.clone())).abort_handle();
         Ok(HttpPeer {
             url: format!("http://127.0.0.1:{port}{path}"),

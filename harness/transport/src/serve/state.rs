@@ -32,17 +32,26 @@ pub(super) struct Shared {
     pub(super) emitter: Emitter,
     /// Turns true when the peer closes: stop accepting, let connections go.
     pub(super) stop: watch::Sender<bool>,
+    /// Sees every request first (the runner's protected mode), if set.
+    pub(super) gate: Option<std::sync::Arc<dyn super::gate::Gate>>,
     inner: Mutex<Inner>,
 }
 
 impl Shared {
-    pub(super) fn new(kind: ServeKind, port: u16, max_line: usize, emitter: Emitter) -> Self {
+    pub(super) fn new(
+        kind: ServeKind,
+        port: u16,
+        max_line: usize,
+        emitter: Emitter,
+        gate: Option<std::sync::Arc<dyn super::gate::Gate>>,
+    ) -> Self {
         Shared {
             kind,
             port,
             max_line,
             emitter,
             stop: watch::Sender::new(false),
+            gate,
             inner: Mutex::new(Inner::default()),
         }
     }

@@ -544,3 +544,51 @@ async fn the_client_waits_the_whole_retry_before_resuming() {
         (Via::Resumed(2), CALL_RESULT.to_owned())
     );
 }
+
+/// A gate that answers everything but POSTs carrying `Bearer ok`.
+#[derive(Debug)]
+struct BearerGate;
+
+impl super::Gate for BearerGate {
+    fn answer(&self, r: &super::GateRequest<'_>) -> Option<super::GateReply> {
+        if r.path == "/mcp" && r.header("authorization") == Some("Bearer ok") {
+            return None;
+        }
+        let seen = serde_json::json!({ "path": r.path, "query": r.query, "origin": r.origin });
+        Some(super::GateReply::json(401, &seen).with_header("www-authenticate", "Bearer"))
+    }
+}
+
+#[tokio::test]
+async fn a_gate_answers_first_and_lets_the_rest_through() {
+    let gate: std::sync::Arc<dyn super::Gate> = std::sync::Arc::new(BearerGate);
+    let mut peer = HttpPeer::bind_gated(ServeKind::Streamable, MAX, Some(gate))
+        .await
+        .unwrap();
+    let meta = http()
+        .get(format!("{}/x?y=1", peer.url()))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(meta.status(), 401);
+    assert_eq!(meta.headers()["www-authenticate"], "Bearer");
+    let body: serde_json::Value = serde_json::from_slice(&meta.bytes().await.unwrap()).unwrap();
+    assert_eq!(body["path"], "/mcp/x");
+    assert_eq!(body["query"], "y=1");
+    assert!(body["origin"]
+        .as_str()
+        .unwrap()
+        .starts_with("http://127.0.0.1:"));
+    let (via, r) = record(&mut peer).await;
+    assert_eq!((via, r.status), (Via::Raw(1), Some(401)));
+    // With the token, the POST reaches the MCP endpoint: numbered POST 1.
+    let options = HttpOptions {
+        headers: vec![("authorization".to_owned(), "Bearer ok".to_owned())],
+        ..HttpOptions::default()
+    };
+    let mut client = HttpSession::connect(peer.url(), options).unwrap();
+    client.send(INIT.as_bytes()).await.unwrap();
+    let (via, r) = record(&mut peer).await;
+    assert_eq!((via, r.status), (Via::Post(1), Some(200)));
+    assert_eq!(frame(&mut peer).await, (Via::Post(1), INIT.to_owned()));
+}

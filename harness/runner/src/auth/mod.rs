@@ -1,0 +1,413 @@
+//! The protected mode of a client case (`auth:` in the scenario): the
+//! scripted server's MCP endpoint refuses requests without a token it
+//! issued, and the same origin plays the authorization server the client
+//! must go through first. It is a [`Gate`] in front of the serving
+//! transport; the steps read what it saw through `${auth}` ([`ScriptedAuth::snapshot`],
+//! refreshed before every step) and judge it with `assert`.
+//!
+//! ```text
+//!  client ─POST /mcp──────────────► 401  WWW-Authenticate: Bearer resource_metadata=…, scope=…
+//!         ─GET PRM (RFC 9728)─────► { resource, authorization_servers: [ISSUER] }   (2025-06-18 →)
+//!         ─GET AS metadata────────► { issuer, endpoints, S256, auth methods }       (RFC 8414 / OIDC)
+//!         ─POST ISSUER/register───► 201 { client_id[, client_secret] }              (RFC 7591)
+//!         ─GET ISSUER/authorize───► 302 redirect_uri?code&state[&iss]               (approved at once)
+//!         ─POST ISSUER/token──────► 200 { access_token, token_type: Bearer }
+//!         ─POST /mcp + Bearer─────► through to the scripted MCP server
+//! ```
+//!
+//! Paths ([`Layout`]): from 2025-06-18 the issuer is `ORIGIN/oauth` (a
+//! path, so that path insertion is exercised), its metadata is served at
+//! every well-known URI (RFC 8414 insertion, OpenID insertion and
+//! appending; `as_metadata: openid_only` serves the OpenID ones alone), the
+//! Protected Resource Metadata at the URI the challenge names and at the
+//! well-known ones. At 2025-03-26 the authorization base URL is the origin:
+//! metadata at `/.well-known/oauth-authorization-server`, endpoints
+//! `/authorize`, `/token`, `/register`.
+//!
+//! The script is lenient on purpose: a token request without PKCE, without
+//! `resource`, or with a token in the query still gets its token and its
+//! way to the MCP server, so that the case goes on and the step that judges
+//! the rule ([`checks`]) fails with the rule's id, rather than the case
+//! ending in an error. It refuses only what it cannot go on with (an
+//! unknown code, a malformed registration).
+
+mod checks;
+mod layout;
+
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+
+use mcpspec_engine::oauth::challenge::BearerChallenge;
+use mcpspec_engine::Version;
+use mcpspec_scenario::AuthScript;
+use mcpspec_transport::{Gate, GateReply, GateRequest};
+use serde_json::{json, Map, Value};
+
+pub use layout::Layout;
+
+/// Scopes the Protected Resource Metadata and the AS metadata list.
+pub const SCOPES_SUPPORTED: &[&str] = &["mcp:read", "mcp:write"];
+/// The client secret registrations get when a secret-based method is scripted.
+const CLIENT_SECRET: &str = "mcpspec-client-secret";
+
+/// The scripted authorization server of one client case.
+#[derive(Debug)]
+pub struct ScriptedAuth {
+    script: AuthScript,
+    version: Version,
+    state: Mutex<Seen>,
+}
+
+/// One authorization request, as received.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Authorization {
+    pub params: Vec<(String, String)>,
+    pub code: Option<String>,
+}
+
+impl Authorization {
+    pub fn param(&self, name: &str) -> Option<&str> {
+        first(&self.params, name)
+    }
+}
+
+/// One token request, as received.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct TokenRequest {
+    pub form: Vec<(String, String)>,
+    /// How the client authenticated: `none`, `client_secret_basic`, `client_secret_post`.
+    pub client_auth: &'static str,
+    /// The authorization request the code came from, by index.
+    pub redeems: Option<usize>,
+}
+
+impl TokenRequest {
+    pub fn param(&self, name: &str) -> Option<&str> {
+        first(&self.form, name)
+    }
+}
+
+/// Everything the gate saw, in order.
+#[derive(Debug, Default)]
+pub(crate) struct Seen {
+    pub layout: Option<Layout>,
+    /// `METHOD path[?query]` of every request the gate looked at.
+    pub requests: Vec<String>,
+    /// Full URLs of the metadata documents requested, in order, and
+    /// whether a document was served there.
+    pub prm_fetches: Vec<(String, bool)>,
+    pub as_fetches: Vec<(String, bool)>,
+    pub registrations: Vec<Value>,
+    pub authorizations: Vec<Authorization>,
+    pub tokens: Vec<TokenRequest>,
+    /// Tokens issued.
+    pub issued: Vec<String>,
+    /// Client ids registration issued.
+    pub client_ids: Vec<String>,
+    /// MCP requests refused with 401.
+    pub unauthorized: u64,
+    /// MCP requests let through with a token in the Authorization header.
+    pub bearer: u64,
+    /// MCP requests with a token in the query string.
+    pub query_token: u64,
+}
+
+fn first<'a>(pairs: &'a [(String, String)], name: &str) -> Option<&'a str> {
+    pairs
+        .iter()
+        .find(|(k, _)| k == name)
+        .map(|(_, v)| v.as_str())
+}
+
+fn form(text: &str) -> Vec<(String, String)> {
+    url::form_urlencoded::parse(text.as_bytes())
+        .map(|(k, v)| (k.into_owned(), v.into_owned()))
+        .collect()
+}
+
+impl ScriptedAuth {
+    pub fn new(script: AuthScript, version: Version) -> Arc<ScriptedAuth> {
+        Arc::new(ScriptedAuth {
+            script,
+            version,
+            state: Mutex::new(Seen::default()),
+        })
+    }
+
+    fn seen(&self) -> MutexGuard<'_, Seen> {
+        // Each request updates the record in one go; a panic elsewhere must
+        // not take the case's record with it.
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// `${auth}`: what the gate saw, and the verdict of each rule it can
+    /// judge (`checks.<rule>`: `ok`, or what was wrong).
+    pub fn snapshot(&self) -> Value {
+        let seen = self.seen();
+        let mut out = Map::new();
+        if let Some(l) = &seen.layout {
+            out.insert("issuer".into(), json!(l.issuer));
+            out.insert("resource".into(), json!(l.server_url));
+        }
+        out.insert("requests".into(), json!(seen.requests));
+        let urls = |f: &[(String, bool)]| f.iter().map(|(u, _)| u.clone()).collect::<Vec<_>>();
+        out.insert("prm_fetches".into(), json!(urls(&seen.prm_fetches)));
+        out.insert("as_fetches".into(), json!(urls(&seen.as_fetches)));
+        out.insert("registrations".into(), json!(seen.registrations.len()));
+        out.insert("authorizations".into(), json!(seen.authorizations.len()));
+        out.insert("tokens".into(), json!(seen.tokens.len()));
+        out.insert("unauthorized".into(), json!(seen.unauthorized));
+        out.insert("bearer".into(), json!(seen.bearer));
+        out.insert("query_token".into(), json!(seen.query_token));
+        let checks = checks::judge(&self.script, self.version, &seen);
+        out.insert("checks".into(), Value::Object(checks));
+        Value::Object(out)
+    }
+
+    /// The 401 challenge of the MCP endpoint.
+    fn challenge(&self, layout: &Layout) -> String {
+        let mut c = BearerChallenge::default();
+        if self.version >= Version::V2025_06_18 && self.script.metadata_hint == "challenge" {
+            c.resource_metadata = Some(layout.prm_advertised.clone());
+        }
+        c.scope.clone_from(&self.script.scope);
+        c.to_string()
+    }
+
+    fn mcp(&self, r: &GateRequest<'_>, seen: &mut Seen, layout: &Layout) -> Option<GateReply> {
+        let header_token = r
+            .header("authorization")
+            .and_then(|v| {
+                v.strip_prefix("Bearer ")
+                    .or_else(|| v.strip_prefix("bearer "))
+            })
+            .map(str::trim);
+        let query_token = r
+            .query
+            .map(form)
+            .and_then(|q| first(&q, "access_token").map(str::to_owned));
+        if query_token.is_some() {
+            seen.query_token += 1;
+        }
+        let refused = self.script.token_use == "refused";
+        let valid = |t: &str| !refused && seen.issued.iter().any(|i| i == t);
+        if header_token.is_some_and(valid) {
+            seen.bearer += 1;
+            return None;
+        }
+        if query_token.as_deref().is_some_and(valid) {
+            // Lenient: the step judging `checks.bearer` says what was wrong.
+            return None;
+        }
+        seen.unauthorized += 1;
+        let body =
+            json!({ "error": "invalid_token", "error_description": "a bearer token is required" });
+        Some(GateReply::json(401, &body).with_header("www-authenticate", &self.challenge(layout)))
+    }
+
+    fn prm(&self, layout: &Layout) -> GateReply {
+        let resource = if self.script.prm_resource == "mismatch" {
+            layout.other_resource.clone()
+        } else {
+            layout.server_url.clone()
+        };
+        GateReply::json(
+            200,
+            &json!({
+                "resource": resource,
+                "authorization_servers": [layout.issuer],
+                "scopes_supported": SCOPES_SUPPORTED,
+                "bearer_methods_supported": ["header"],
+            }),
+        )
+    }
+
+    fn as_metadata(&self, layout: &Layout) -> GateReply {
+        let issuer = if self.script.as_issuer == "mismatch" {
+            &layout.wrong_issuer
+        } else {
+            &layout.issuer
+        };
+        let mut doc = json!({
+            "issuer": issuer,
+            "authorization_endpoint": layout.authorize,
+            "token_endpoint": layout.token,
+            "registration_endpoint": layout.register,
+            "response_types_supported": ["code"],
+            "grant_types_supported": ["authorization_code", "refresh_token"],
+            "code_challenge_methods_supported": ["S256"],
+            "token_endpoint_auth_methods_supported": [self.script.token_auth],
+            "scopes_supported": SCOPES_SUPPORTED,
+        });
+        if self.sends_iss() {
+            doc["authorization_response_iss_parameter_supported"] = json!(true);
+        }
+        GateReply::json(200, &doc)
+    }
+
+    /// Whether authorization responses carry `iss` (RFC 9207): in cases at
+    /// 2026-07-28, whose clients must check it.
+    fn sends_iss(&self) -> bool {
+        self.version >= Version::V2026_07_28
+    }
+
+    fn register(&self, r: &GateRequest<'_>, seen: &mut Seen) -> GateReply {
+        let Ok(Value::Object(body)) = serde_json::from_slice::<Value>(r.body) else {
+            return GateReply::json(
+                400,
+                &json!({ "error": "invalid_client_metadata", "error_description": "the body must be a JSON object" }),
+            );
+        };
+        seen.registrations.push(Value::Object(body.clone()));
+        let n = seen.registrations.len();
+        let client_id = format!("mcpspec-client-{n}");
+        seen.client_ids.push(client_id.clone());
+        let mut out = body;
+        out.insert("client_id".into(), json!(client_id));
+        out.insert(
+            "token_endpoint_auth_method".into(),
+            json!(self.script.token_auth),
+        );
+        if self.script.token_auth != "none" {
+            out.insert("client_secret".into(), json!(CLIENT_SECRET));
+        }
+        GateReply::json(201, &Value::Object(out))
+    }
+
+    fn authorize(&self, r: &GateRequest<'_>, seen: &mut Seen, layout: &Layout) -> GateReply {
+        let params = r.query.map(form).unwrap_or_default();
+        let mut auth = Authorization { params, code: None };
+        let Some(redirect) = auth.param("redirect_uri").map(str::to_owned) else {
+            seen.authorizations.push(auth);
+            return GateReply::json(
+                400,
+                &json!({ "error": "invalid_request", "error_description": "redirect_uri is required" }),
+            );
+        };
+        let code = format!("mcpspec-code-{}", seen.authorizations.len() + 1);
+        let mut back: Vec<(String, String)> = vec![("code".into(), code.clone())];
+        if let Some(state) = auth.param("state") {
+            let state = if self.script.state == "altered" {
+                format!("{state}-altered")
+            } else {
+                state.to_owned()
+            };
+            back.push(("state".into(), state));
+        }
+        if self.sends_iss() {
+            match self.script.iss.as_str() {
+                "wrong" => back.push(("iss".into(), layout.wrong_issuer.clone())),
+                "absent" => {}
+                _ => back.push(("iss".into(), layout.issuer.clone())),
+            }
+        }
+        auth.code = Some(code);
+        seen.authorizations.push(auth);
+        let query: String = url::form_urlencoded::Serializer::new(String::new())
+            .extend_pairs(back)
+            .finish();
+        let sep = if redirect.contains('?') { '&' } else { '?' };
+        GateReply {
+            status: 302,
+            headers: vec![("location".into(), format!("{redirect}{sep}{query}"))],
+            body: Vec::new(),
+        }
+    }
+
+    fn token(&self, r: &GateRequest<'_>, seen: &mut Seen) -> GateReply {
+        let body = String::from_utf8_lossy(r.body).into_owned();
+        let form = form(&body);
+        let basic = r
+            .header("authorization")
+            .is_some_and(|v| v.len() > 6 && v[..6].eq_ignore_ascii_case("basic "));
+        let client_auth = if basic {
+            "client_secret_basic"
+        } else if first(&form, "client_secret").is_some() {
+            "client_secret_post"
+        } else {
+            "none"
+        };
+        let code = first(&form, "code").map(str::to_owned);
+        let redeems = code.as_deref().and_then(|c| {
+            seen.authorizations
+                .iter()
+                .position(|a| a.code.as_deref() == Some(c))
+        });
+        let scope = redeems
+            .and_then(|i| seen.authorizations[i].param("scope"))
+            .map(str::to_owned);
+        seen.tokens.push(TokenRequest {
+            form,
+            client_auth,
+            redeems,
+        });
+        if redeems.is_none() {
+            return GateReply::json(
+                400,
+                &json!({ "error": "invalid_grant", "error_description": "unknown authorization code" }),
+            );
+        }
+        let token = format!("mcpspec-token-{}", seen.issued.len() + 1);
+        seen.issued.push(token.clone());
+        let mut out = json!({ "access_token": token, "token_type": "Bearer", "expires_in": 3600 });
+        if let Some(s) = scope {
+            out["scope"] = json!(s);
+        }
+        GateReply::json(200, &out).with_header("cache-control", "no-store")
+    }
+}
+
+impl Gate for ScriptedAuth {
+    fn answer(&self, r: &GateRequest<'_>) -> Option<GateReply> {
+        let mut seen = self.seen();
+        let layout = seen
+            .layout
+            .get_or_insert_with(|| Layout::new(r.origin, self.version, &self.script))
+            .clone();
+        let line = match r.query {
+            Some(q) => format!("{} {}?{q}", r.method, r.path),
+            None => format!("{} {}", r.method, r.path),
+        };
+        seen.requests.push(line);
+        let url = format!("{}{}", r.origin, r.path);
+        if r.path == layout.mcp_path {
+            return self.mcp(r, &mut seen, &layout);
+        }
+        let get = r.method == "GET";
+        if get && Layout::is_prm(r.path) {
+            // No Protected Resource Metadata before 2025-06-18.
+            let served = self.version >= Version::V2025_06_18 && layout.prm_urls.contains(&url);
+            seen.prm_fetches.push((url, served));
+            return Some(if served {
+                self.prm(&layout)
+            } else {
+                not_found()
+            });
+        }
+        if get && Layout::is_as_metadata(r.path) {
+            let served = layout.serves_as_metadata(&url);
+            seen.as_fetches.push((url, served));
+            return Some(if served {
+                self.as_metadata(&layout)
+            } else {
+                not_found()
+            });
+        }
+        if url == layout.register && r.method == "POST" {
+            return Some(self.register(r, &mut seen));
+        }
+        if url == layout.authorize && get {
+            return Some(self.authorize(r, &mut seen, &layout));
+        }
+        if url == layout.token && r.method == "POST" {
+            return Some(self.token(r, &mut seen));
+        }
+        Some(not_found())
+    }
+}
+
+fn not_found() -> GateReply {
+    GateReply::json(404, &json!({ "error": "not_found" }))
+}
+
+#[cfg(test)]
+mod tests;

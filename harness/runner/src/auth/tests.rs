@@ -1,0 +1,308 @@
+//! The scripted authorization server, driven request by request as a
+//! client would, and the checks it derives.
+
+#![allow(clippy::unwrap_used)]
+
+use super::*;
+use mcpspec_engine::oauth::pkce;
+
+const ORIGIN: &str = "http://127.0.0.1:4000";
+const VERIFIER: &str = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk";
+
+fn get(auth: &ScriptedAuth, path: &str, query: Option<&str>) -> GateReply {
+    ask(auth, "GET", path, query, vec![], b"")
+}
+
+fn ask(
+    auth: &ScriptedAuth,
+    method: &str,
+    path: &str,
+    query: Option<&str>,
+    headers: Vec<(String, String)>,
+    body: &[u8],
+) -> GateReply {
+    auth.answer(&GateRequest {
+        method,
+        path,
+        query,
+        headers,
+        body,
+        origin: ORIGIN,
+    })
+    .expect("the gate answers")
+}
+
+fn json_of(r: &GateReply) -> Value {
+    serde_json::from_slice(&r.body).unwrap()
+}
+
+/// Runs the whole flow as a clean client of `version` would, with
+/// `tweak` applied to the authorization request's parameters; returns the
+/// checks.
+fn flow(version: Version, tweak: impl Fn(&mut Vec<(&str, String)>)) -> Map<String, Value> {
+    let auth = ScriptedAuth::new(AuthScript::default(), version);
+    let refused = ask(&auth, "POST", "/mcp", None, vec![], b"{}");
+    assert_eq!(refused.status, 401);
+    let (_, challenge) = refused
+        .headers
+        .iter()
+        .find(|(n, _)| n == "www-authenticate")
+        .unwrap();
+    let parsed = BearerChallenge::parse(challenge).unwrap();
+    let issuer = if version >= Version::V2025_06_18 {
+        let prm_url = parsed.resource_metadata.unwrap();
+        let prm_path = prm_url.strip_prefix(ORIGIN).unwrap();
+        let prm = json_of(&get(&auth, prm_path, None));
+        assert_eq!(prm["resource"], format!("{ORIGIN}/mcp"));
+        prm["authorization_servers"][0].as_str().unwrap().to_owned()
+    } else {
+        ORIGIN.to_owned()
+    };
+    let path = issuer.strip_prefix(ORIGIN).unwrap();
+    let meta = json_of(&get(
+        &auth,
+        &format!("/.well-known/oauth-authorization-server{path}"),
+        None,
+    ));
+    assert_eq!(meta["issuer"], issuer);
+    let reg = ask(
+        &auth,
+        "POST",
+        &format!("{path}/register"),
+        None,
+        vec![],
+        br#"{"redirect_uris":["http://127.0.0.1:9/cb"],"application_type":"native"}"#,
+    );
+    let client_id = json_of(&reg)["client_id"].as_str().unwrap().to_owned();
+    let mut params: Vec<(&str, String)> = vec![
+        ("response_type", "code".into()),
+        ("client_id", client_id.clone()),
+        ("redirect_uri", "http://127.0.0.1:9/cb".into()),
+        ("code_challenge", pkce::s256_challenge(VERIFIER)),
+        ("code_challenge_method", "S256".into()),
+        ("state", "st4te".into()),
+        ("resource", format!("{ORIGIN}/mcp")),
+        ("scope", SCOPES_SUPPORTED.join(" ")),
+    ];
+    tweak(&mut params);
+    let query: String = url::form_urlencoded::Serializer::new(String::new())
+        .extend_pairs(params.iter().map(|(k, v)| (*k, v.as_str())))
+        .finish();
+    let back = get(&auth, &format!("{path}/authorize"), Some(&query));
+    assert_eq!(back.status, 302);
+    let location = &back.headers[0].1;
+    let code = form(location.split_once('?').unwrap().1)
+        .into_iter()
+        .find(|(k, _)| k == "code")
+        .unwrap()
+        .1;
+    let body: String = url::form_urlencoded::Serializer::new(String::new())
+        .extend_pairs([
+            ("grant_type", "authorization_code"),
+            ("code", &code),
+            ("redirect_uri", "http://127.0.0.1:9/cb"),
+            ("client_id", &client_id),
+            ("code_verifier", VERIFIER),
+            ("resource", &format!("{ORIGIN}/mcp")),
+        ])
+        .finish();
+    let token = ask(
+        &auth,
+        "POST",
+        &format!("{path}/token"),
+        None,
+        vec![],
+        body.as_bytes(),
+    );
+    let token = json_of(&token)["access_token"].as_str().unwrap().to_owned();
+    let bearer = vec![("authorization".to_owned(), format!("Bearer {token}"))];
+    assert!(auth
+        .answer(&GateRequest {
+            method: "POST",
+            path: "/mcp",
+            query: None,
+            headers: bearer,
+            body: b"{}",
+            origin: ORIGIN,
+        })
+        .is_none());
+    auth.snapshot()["checks"].as_object().unwrap().clone()
+}
+
+#[test]
+fn a_clean_flow_passes_every_check_at_every_version() {
+    for v in [
+        Version::V2025_03_26,
+        Version::V2025_06_18,
+        Version::V2025_11_25,
+        Version::V2026_07_28,
+    ] {
+        let checks = flow(v, |_| {});
+        assert!(!checks.is_empty());
+        for (name, verdict) in &checks {
+            assert_eq!(verdict, "ok", "{v}: {name}");
+        }
+        assert_eq!(checks.contains_key("resource"), v >= Version::V2025_06_18);
+    }
+}
+
+#[test]
+fn each_broken_rule_shows_in_its_check() {
+    let plain = flow(Version::V2025_11_25, |p| {
+        p.retain(|(k, _)| *k != "code_challenge_method");
+        p.push(("code_challenge_method", "plain".into()));
+    });
+    assert!(
+        plain["pkce_s256"].as_str().unwrap().contains("not S256"),
+        "{plain:?}"
+    );
+    // The verifier still hashes to the S256 challenge sent as `plain`: no match.
+    assert!(
+        plain["pkce"].as_str().unwrap().contains("does not match"),
+        "{plain:?}"
+    );
+    let no_resource = flow(Version::V2025_06_18, |p| {
+        p.retain(|(k, _)| *k != "resource")
+    });
+    assert!(no_resource["resource"]
+        .as_str()
+        .unwrap()
+        .contains("no resource parameter"));
+    let no_state = flow(Version::V2025_06_18, |p| p.retain(|(k, _)| *k != "state"));
+    assert!(no_state["state"].as_str().unwrap().contains("no state"));
+    let wrong_scope = flow(Version::V2025_11_25, |p| {
+        p.retain(|(k, _)| *k != "scope");
+    });
+    assert!(wrong_scope["scope"]
+        .as_str()
+        .unwrap()
+        .contains("scopes_supported"));
+    let made_up = flow(Version::V2026_07_28, |p| {
+        p.retain(|(k, _)| *k != "client_id");
+        p.push(("client_id", "made-up".into()));
+    });
+    assert!(made_up["client_id"]
+        .as_str()
+        .unwrap()
+        .contains("never issued"));
+}
+
+#[test]
+fn a_registration_without_application_type_is_reported() {
+    let auth = ScriptedAuth::new(AuthScript::default(), Version::V2026_07_28);
+    let reg = ask(
+        &auth,
+        "POST",
+        "/oauth/register",
+        None,
+        vec![],
+        br#"{"redirect_uris":[]}"#,
+    );
+    assert_eq!(reg.status, 201);
+    let checks = &auth.snapshot()["checks"];
+    assert!(
+        checks["application_type"]
+            .as_str()
+            .unwrap()
+            .contains("None"),
+        "{checks}"
+    );
+}
+
+#[test]
+fn a_mismatched_metadata_issuer_is_served_when_scripted() {
+    let script = AuthScript {
+        as_issuer: "mismatch".into(),
+        ..AuthScript::default()
+    };
+    let auth = ScriptedAuth::new(script, Version::V2026_07_28);
+    let meta = json_of(&get(
+        &auth,
+        "/.well-known/oauth-authorization-server/oauth",
+        None,
+    ));
+    assert_eq!(meta["issuer"], format!("{ORIGIN}/another-issuer"));
+}
+
+#[test]
+fn a_token_in_the_query_is_let_through_and_reported() {
+    let auth = ScriptedAuth::new(AuthScript::default(), Version::V2025_06_18);
+    auth.seen().issued.push("t1".into());
+    assert!(auth
+        .answer(&GateRequest {
+            method: "POST",
+            path: "/mcp",
+            query: Some("access_token=t1"),
+            headers: vec![],
+            body: b"{}",
+            origin: ORIGIN,
+        })
+        .is_none());
+    let checks = &auth.snapshot()["checks"];
+    assert!(checks["no_query_token"]
+        .as_str()
+        .unwrap()
+        .contains("query string"));
+    assert!(checks["bearer"]
+        .as_str()
+        .unwrap()
+        .contains("Authorization header"));
+}
+
+#[test]
+fn discovery_out_of_order_is_reported_and_a_new_search_starts_over() {
+    let auth = ScriptedAuth::new(
+        AuthScript {
+            as_metadata: "openid_only".into(),
+            ..AuthScript::default()
+        },
+        Version::V2025_11_25,
+    );
+    // RFC 8414 insertion (404 here), then OpenID insertion (served): in order.
+    assert_eq!(
+        get(&auth, "/.well-known/oauth-authorization-server/oauth", None).status,
+        404
+    );
+    assert_eq!(
+        get(&auth, "/.well-known/openid-configuration/oauth", None).status,
+        200
+    );
+    // A second search starts over at the first URL.
+    get(&auth, "/.well-known/oauth-authorization-server/oauth", None);
+    assert_eq!(auth.snapshot()["checks"]["as_discovery"], "ok");
+    // Going straight to the appended form skips two.
+    let auth = ScriptedAuth::new(AuthScript::default(), Version::V2025_11_25);
+    get(&auth, "/oauth/.well-known/openid-configuration", None);
+    let verdict = auth.snapshot()["checks"]["as_discovery"].clone();
+    assert!(verdict.as_str().unwrap().contains("order has"), "{verdict}");
+}
+
+#[test]
+fn the_authorization_response_follows_the_script() {
+    let script = AuthScript {
+        iss: "wrong".into(),
+        state: "altered".into(),
+        ..AuthScript::default()
+    };
+    let auth = ScriptedAuth::new(script, Version::V2026_07_28);
+    let back = get(
+        &auth,
+        "/oauth/authorize",
+        Some("redirect_uri=http%3A%2F%2F127.0.0.1%3A9%2Fcb&state=s1"),
+    );
+    let location = &back.headers[0].1;
+    let params = form(location.split_once('?').unwrap().1);
+    assert_eq!(first(&params, "state"), Some("s1-altered"));
+    assert_eq!(
+        first(&params, "iss"),
+        Some(format!("{ORIGIN}/another-issuer").as_str())
+    );
+    // Before 2026-07-28 no iss is sent.
+    let auth = ScriptedAuth::new(AuthScript::default(), Version::V2025_11_25);
+    let back = get(
+        &auth,
+        "/oauth/authorize",
+        Some("redirect_uri=http%3A%2F%2F127.0.0.1%3A9%2Fcb"),
+    );
+    assert!(!back.headers[0].1.contains("iss="));
+}
