@@ -39,7 +39,7 @@ pub use matcher::{Matcher, Mismatch};
 pub use mcpspec_engine::{Level, Version};
 pub use model::{
     Discover, Expectation, HeaderMode, HttpBody, HttpStep, HttpUrl, RawBytes, RawStep, RepeatUntil,
-    Reply, ReplyAnswer, Requires, ResponseExpect, Scenario, Selector, SendSpec, SendStep,
+    AuthGate, MetadataDoc, Reply, ReplyAnswer, Requires, ResponseExpect, Scenario, Selector, SendSpec, SendStep,
     SessionMode, Source, Step, StepKind, TransportKind, UniqueBy,
 };
 pub use template::{Template, TemplateError};

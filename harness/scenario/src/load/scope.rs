@@ -11,8 +11,9 @@ use crate::model::{RawBytes, Scenario, SessionMode, StepKind};
 use crate::template::str_variables;
 use crate::Matcher;
 
-/// The names the runner binds before the steps.
-fn runner_bound(session: SessionMode, canary: bool) -> Vec<String> {
+/// The names the runner binds before the steps (`auth` for scenarios with
+/// `requires.auth`: the tokens and what discovery found).
+fn runner_bound(session: SessionMode, canary: bool, auth: bool) -> Vec<String> {
     let mut names: Vec<String> = match session {
         SessionMode::Initialized => vec![
             "version".into(),
@@ -24,6 +25,9 @@ fn runner_bound(session: SessionMode, canary: bool) -> Vec<String> {
     };
     if canary {
         names.push("canary".into());
+    }
+    if auth {
+        names.push("auth".into());
     }
     names
 }
@@ -37,7 +41,7 @@ fn matcher(m: Option<&Matcher>, used: &mut Vec<String>, binds: &mut Vec<String>)
 }
 
 pub(super) fn check(s: &Scenario, text: &str) -> Result<(), ScenarioError> {
-    let mut bound = runner_bound(s.session, s.uses_canary());
+    let mut bound = runner_bound(s.session, s.uses_canary(), s.requires.auth.is_some());
     for step in &s.steps {
         let mut used: Vec<String> = Vec::new();
         let mut binds: Vec<String> = Vec::new();
