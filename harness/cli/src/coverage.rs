@@ -4,8 +4,11 @@
 //! not-yet-covered counts, for both roles or one (`--role`). `--json` prints exactly
 //! `{"<version>": {"must_covered", "must_total", "should_covered", "should_total", "excluded"}}`,
 //! and where a version has rules of an opt-in extension (tasks, skills) also
-//! `"extensions": {"<name>": {the same five counts}}` — those rules are never
-//! in the core counts.
+//! `"extensions": {"<name>": {the same five counts}}`, and where it has
+//! authorization rules (OAuth over HTTP, from 2025-03-26) `"authorization":
+//! {the same five counts}` — neither is ever in the core counts. The text
+//! prints each apart, under the core table: a block per extension and the
+//! block "authorization (HTTP)".
 
 use std::fmt::Write as _;
 
@@ -31,31 +34,21 @@ pub fn run(args: CoverageArgs) -> Exit {
         args.spec_version.clone()
     };
     let role = args.role;
-    type PerVersion = (Version, Coverage, Vec<(&'static str, Coverage)>);
     let per_version: Vec<PerVersion> = versions
         .iter()
         .map(|v| {
             let mut rows = rows(*v, &scenarios);
             rows.retain(|r| binds(r.req.binds, role));
-            (*v, Coverage::of(&rows), Coverage::of_extensions(&rows))
+            PerVersion {
+                version: *v,
+                core: Coverage::of(&rows),
+                extensions: Coverage::of_extensions(&rows),
+                authorization: Coverage::of_authorization(&rows),
+            }
         })
         .collect();
     if args.json {
-        let doc: Map<String, Value> = per_version
-            .iter()
-            .map(|(v, c, ext)| {
-                let mut counts = c.to_json();
-                if !ext.is_empty() {
-                    let each: Map<String, Value> = ext
-                        .iter()
-                        .map(|(name, c)| ((*name).to_owned(), c.to_json()))
-                        .collect();
-                    counts["extensions"] = Value::Object(each);
-                }
-                (v.as_str().to_owned(), counts)
-            })
-            .collect();
-        return match serde_json::to_string_pretty(&Value::Object(doc)) {
+        return match serde_json::to_string_pretty(&to_json(&per_version)) {
             Ok(text) => emit(&(text + "\n")),
             Err(e) => {
                 eprintln!("error: failed to print JSON: {e}");
@@ -63,6 +56,43 @@ pub fn run(args: CoverageArgs) -> Exit {
             }
         };
     }
+    emit(&render(&per_version, role))
+}
+
+/// One version's figures: the core, each extension's, the authorization pages'.
+pub(crate) struct PerVersion {
+    pub version: Version,
+    pub core: Coverage,
+    pub extensions: Vec<(&'static str, Coverage)>,
+    pub authorization: Option<Coverage>,
+}
+
+/// The `--json` document.
+fn to_json(per_version: &[PerVersion]) -> Value {
+    let doc: Map<String, Value> = per_version
+        .iter()
+        .map(|p| {
+            let mut counts = p.core.to_json();
+            if !p.extensions.is_empty() {
+                let each: Map<String, Value> = p
+                    .extensions
+                    .iter()
+                    .map(|(name, c)| ((*name).to_owned(), c.to_json()))
+                    .collect();
+                counts["extensions"] = Value::Object(each);
+            }
+            if let Some(auth) = p.authorization {
+                counts["authorization"] = auth.to_json();
+            }
+            (p.version.as_str().to_owned(), counts)
+        })
+        .collect();
+    Value::Object(doc)
+}
+
+/// The text table: the core figures, then each extension's and the
+/// authorization pages', apart.
+fn render(per_version: &[PerVersion], role: Option<CoverageRole>) -> String {
     // Writing to a `String` cannot fail, hence the ignored results.
     let mut out = String::new();
     match role {
@@ -91,12 +121,16 @@ pub fn run(args: CoverageArgs) -> Exit {
             c.not_yet_covered()
         );
     };
-    for (v, c, _) in &per_version {
-        row(&mut out, v.as_str(), c);
+    for p in per_version {
+        row(&mut out, p.version.as_str(), &p.core);
     }
     let extensions: Vec<(&Version, &str, &Coverage)> = per_version
         .iter()
-        .flat_map(|(v, _, ext)| ext.iter().map(move |(name, c)| (v, *name, c)))
+        .flat_map(|p| {
+            p.extensions
+                .iter()
+                .map(move |(name, c)| (&p.version, *name, c))
+        })
         .collect();
     if !extensions.is_empty() {
         let _ = writeln!(
@@ -107,12 +141,25 @@ pub fn run(args: CoverageArgs) -> Exit {
             row(&mut out, &format!("{v} {name}"), c);
         }
     }
+    let authorization: Vec<(&Version, &Coverage)> = per_version
+        .iter()
+        .filter_map(|p| Some((&p.version, p.authorization.as_ref()?)))
+        .collect();
+    if !authorization.is_empty() {
+        let _ = writeln!(
+            out,
+            "\nauthorization (HTTP): OAuth rules of the authorization pages (not in the totals above)"
+        );
+        for (v, c) in authorization {
+            row(&mut out, v.as_str(), c);
+        }
+    }
     let _ = writeln!(
         out,
         "\ncovered / total; excluded requirements are in no total. \
          `mcpspec list --requirements --spec-version V` shows each one."
     );
-    emit(&out)
+    out
 }
 
 /// Whether a requirement binding `binds` counts for `role` (`None`: both
@@ -128,3 +175,7 @@ fn binds(binds: Binds, role: Option<CoverageRole>) -> bool {
 fn ratio(covered: usize, total: usize) -> String {
     format!("{covered}/{total}")
 }
+
+#[cfg(test)]
+#[path = "coverage_tests.rs"]
+mod tests;

@@ -86,6 +86,9 @@ impl Row {
         if let Some(extension) = self.req.extension {
             v["extension"] = json!(extension);
         }
+        if self.req.authorization {
+            v["authorization"] = json!(true);
+        }
         v
     }
 }
@@ -186,12 +189,21 @@ impl Coverage {
     /// The core figure. Excluded requirements count in `excluded`, never in
     /// a total; rules of a test profile (the official fixture's contract)
     /// count nowhere; rules of an opt-in extension count only in
-    /// [`Coverage::of_extension`].
+    /// [`Coverage::of_extension`], rules of the authorization pages only in
+    /// [`Coverage::of_authorization`].
     pub fn of(rows: &[Row]) -> Coverage {
-        Coverage::count(
-            rows.iter()
-                .filter(|r| r.req.profile.is_none() && r.req.extension.is_none()),
-        )
+        Coverage::count(rows.iter().filter(|r| {
+            r.req.profile.is_none() && r.req.extension.is_none() && !r.req.authorization
+        }))
+    }
+
+    /// The figure of the authorization pages (OAuth over HTTP) alone, apart
+    /// from the core (`None` when none of their rules is among `rows`, as
+    /// at 2024-11-05).
+    pub fn of_authorization(rows: &[Row]) -> Option<Coverage> {
+        let mine = || rows.iter().filter(|r| r.req.authorization);
+        mine().next()?;
+        Some(Coverage::count(mine()))
     }
 
     /// The figure of the opt-in extension `name` alone (`None` when no
@@ -315,5 +327,45 @@ mod tests {
             row(task, true).to_json(Version::V2025_11_25)["extension"],
             "tasks"
         );
+    }
+
+    /// An authorization rule counts in the authorization figure, never in
+    /// the core one, and is marked in the listing.
+    #[test]
+    fn authorization_rules_count_apart_from_the_core() {
+        use mcpspec_engine::ids;
+        let area = mcpspec_engine::catalogue::area_of(ids::AUTH_PKCE.id).expect("an auth area");
+        let row = |req: &'static Requirement, named: bool| row(req, area, named);
+        let rows = [
+            row(&ids::AUTH_PKCE, true),
+            row(&ids::AUTH_AUDIENCE, false),
+            row(&ids::AUTH_STATE, false),
+            row(&ids::AUTH_NO_PASSTHROUGH, false),
+            row(&ids::PING_RESPOND, true),
+        ];
+        let core = Coverage::of(&rows);
+        assert_eq!(
+            (core.must_covered, core.must_total, core.excluded),
+            (1, 1, 0)
+        );
+        let auth = Coverage::of_authorization(&rows).expect("authorization rules apply");
+        assert_eq!(
+            (
+                auth.must_covered,
+                auth.must_total,
+                auth.should_total,
+                auth.excluded
+            ),
+            (1, 2, 1, 1)
+        );
+        assert_eq!(Coverage::of_authorization(&rows[4..]), None);
+        assert_eq!(
+            row(&ids::AUTH_PKCE, true).to_json(Version::V2025_11_25)["authorization"],
+            true
+        );
+        assert!(row(&ids::PING_RESPOND, true)
+            .to_json(Version::V2025_11_25)
+            .get("authorization")
+            .is_none());
     }
 }

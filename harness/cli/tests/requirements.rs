@@ -64,13 +64,25 @@ fn coverage_json_has_every_version_with_exactly_the_documented_keys() {
     for (version, c) in doc {
         let c = c.as_object().expect("counts");
         let keys: Vec<&str> = c.keys().map(String::as_str).collect();
-        // Opt-in extensions, where a version has their rules, come apart.
+        // Opt-in extensions and authorization, where a version has their rules, come apart.
         let core: Vec<&str> = keys
             .iter()
             .copied()
-            .filter(|k| *k != "extensions")
+            .filter(|k| *k != "extensions" && *k != "authorization")
             .collect();
         assert_eq!(core, COUNTS, "{version}");
+        match c.get("authorization") {
+            Some(auth) => {
+                let keys: Vec<&str> = auth
+                    .as_object()
+                    .expect("counts")
+                    .keys()
+                    .map(String::as_str)
+                    .collect();
+                assert_eq!(keys, COUNTS, "{version} authorization");
+            }
+            None => assert_eq!(version, "2024-11-05", "authorization from 2025-03-26 on"),
+        }
         if let Some(ext) = c.get("extensions") {
             for (name, counts) in ext.as_object().expect("extensions by name") {
                 let keys: Vec<&str> = counts
@@ -124,6 +136,7 @@ fn extension_rules_count_apart_from_the_core() {
         .iter()
         .filter(|r| r["level"] == "must" && r.get("excluded").is_none())
         .filter(|r| r.get("profile").is_none() && r.get("extension").is_none())
+        .filter(|r| r.get("authorization").is_none())
         .count() as u64;
     assert_eq!(must_core, n(&doc["2025-11-25"], "must_total"), "{doc}");
     let errors = reqs
@@ -137,6 +150,54 @@ fn extension_rules_count_apart_from_the_core() {
         text.contains("opt-in extensions") && text.contains("2025-11-25 tasks"),
         "{text}"
     );
+}
+
+/// Authorization rules (OAuth over HTTP) count in their own figure, per
+/// role, never in the core one; the text prints them in their own block.
+#[test]
+fn authorization_rules_count_apart_from_the_core() {
+    let n = |v: &Value, k: &str| v[k].as_u64().expect("a count");
+    for role in ["server", "client"] {
+        let doc = stdout_json(&mcpspec(&["coverage", "--json", "--role", role]));
+        let docs = stdout_json(&mcpspec(&["list", "--requirements", "--json"]));
+        for d in docs.as_array().expect("documents") {
+            let version = d["version"].as_str().expect("version");
+            let fits = |r: &&Value| r["role"] == role || r["role"] == "both";
+            let reqs: Vec<&Value> = d["requirements"]
+                .as_array()
+                .expect("requirements")
+                .iter()
+                .filter(fits)
+                .collect();
+            let auth_musts = reqs
+                .iter()
+                .filter(|r| r["level"] == "must" && r.get("excluded").is_none())
+                .filter(|r| r.get("authorization").is_some())
+                .count() as u64;
+            let core_musts = reqs
+                .iter()
+                .filter(|r| r["level"] == "must" && r.get("excluded").is_none())
+                .filter(|r| r.get("profile").is_none() && r.get("extension").is_none())
+                .filter(|r| r.get("authorization").is_none())
+                .count() as u64;
+            assert_eq!(
+                core_musts,
+                n(&doc[version], "must_total"),
+                "{role} {version}"
+            );
+            if version == "2024-11-05" {
+                assert_eq!(auth_musts, 0);
+                continue;
+            }
+            let auth = &doc[version]["authorization"];
+            assert_eq!(auth_musts, n(auth, "must_total"), "{role} {version}: {doc}");
+            assert!(auth_musts >= 5, "{role} {version}: {auth}");
+        }
+        let text = mcpspec(&["coverage", "--role", role]);
+        let text = String::from_utf8_lossy(&text.stdout);
+        let block = text.find("authorization (HTTP)").expect("the block");
+        assert!(text[block..].contains("2026-07-28"), "{text}");
+    }
 }
 
 /// `--role` splits the figure: each role counts its own requirements and
@@ -218,7 +279,7 @@ fn list_requirements_names_the_scenarios_behind_an_id() {
     assert!(text.contains("scenario: server/lifecycle/ping/"), "{text}");
     assert!(text.contains("not yet covered"), "{text}");
     assert!(
-        text.contains("excluded: authorization is out of scope"),
+        text.contains("excluded: credentials taken from the environment never cross the wire"),
         "{text}"
     );
     assert!(

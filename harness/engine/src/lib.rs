@@ -17,6 +17,8 @@
 //!   one judge (`mcpspec-oracle`) feeds it every message and adds the schema
 //!   and transport rules. The version decides the lifecycle: 2026-07-28 is judged by the
 //!   stateless rules (`session/stateless.rs`).
+//! - [`oauth`]: sans-IO OAuth primitives for the authorization rules of HTTP
+//!   transports (challenges, PKCE, resource URIs, discovery URLs, metadata checks).
 //! - [`param_headers`]: SEP-2243 `x-mcp-header` annotations and the
 //!   `Mcp-Param-*` header values they give (validity, encoding, decoding).
 //!
@@ -27,6 +29,7 @@ pub mod catalogue;
 pub mod extension;
 pub mod fuzzing;
 pub mod level;
+pub mod oauth;
 pub mod param_headers;
 pub mod requirement;
 pub mod session;

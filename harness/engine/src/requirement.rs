@@ -54,9 +54,9 @@ pub struct Requirement {
     /// Versions between `since` and `until` that lack the statement (JSON-RPC
     /// batches exist in 2025-03-26 alone, so "no batches" skips it). Usually empty.
     pub not_in: &'static [Version],
-    /// Why mcpspec knowingly does not check this statement (authorization is
-    /// out of scope, it is only a UI concern, it is not observable over the
-    /// wire…). `None`: checked, or not yet covered.
+    /// Why mcpspec knowingly does not check this statement (it is only a UI
+    /// concern, it is not observable over the wire, it needs a user's
+    /// login…). `None`: checked, or not yet covered.
     pub excluded: Option<&'static str>,
     /// `Some(name)`: a rule of a test profile, not of the specification —
     /// `fixture`, the contract of the official conformance suite's fixture
@@ -70,6 +70,14 @@ pub struct Requirement {
     /// extension, which run when the user asks for it, and counted apart
     /// from the core coverage totals.
     pub extension: Option<&'static str>,
+    /// Where the statement moved to in later versions: `(version, section)`
+    /// pairs, oldest first; from `version` on the link is `section` (the
+    /// authorization page split into sub-pages at 2026-07-28). Usually empty.
+    pub moved: &'static [(Version, &'static str)],
+    /// A rule of the authorization pages (OAuth over HTTP transports): set
+    /// from the section ([`crate::catalogue::on_authorization_pages`]).
+    /// Counted apart from the core coverage totals, in a block of its own.
+    pub authorization: bool,
 }
 
 impl Requirement {
@@ -85,7 +93,16 @@ impl Requirement {
         } else {
             self.versions().last().unwrap_or(self.since)
         };
-        format!("{}/{}", v.spec_base(), self.section)
+        format!("{}/{}", v.spec_base(), self.section_in(v))
+    }
+
+    /// The section (page#anchor) that states the rule in `version`.
+    pub fn section_in(&self, version: Version) -> &'static str {
+        self.moved
+            .iter()
+            .rev()
+            .find(|(from, _)| version >= *from)
+            .map_or(self.section, |(_, s)| s)
     }
 
     /// Whether the statement is part of `version`'s specification.

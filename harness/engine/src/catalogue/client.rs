@@ -115,7 +115,7 @@ entries! {
         "URL-mode elicitations use https URLs outside development setups."),
     ELICITATION_URL_NO_CREDENTIAL_PASSTHROUGH = req!("elicitation.url.no-credential-passthrough", Must, Server, V2025_11_25, None, "client/elicitation#url-mode-elicitation-for-oauth-flows",
         "A server neither relies on URL-mode elicitation to authorize users for itself nor hands credentials obtained that way to the client.",
-        excluded = why::AUTH),
+        excluded = "what a server does with credentials obtained through a URL-mode elicitation (authorizing users for itself with them, handing them on) happens off the MCP wire"),
     ELICITATION_URL_SAFE_URL = req!("elicitation.url.safe-url", Must, Server, V2025_11_25, None, "client/elicitation#safe-url-handling",
         "A URL-mode elicitation's URL holds no sensitive user information and is not pre-authenticated.",
         excluded = "whether a URL embeds personal data or grants pre-authenticated access cannot be decided from the URL by a harness"),

@@ -57,19 +57,21 @@
 //! | [`utilities`] | ping, cancellation, progress, pagination, logging, completion |
 //! | [`server`] | tools, resources, prompts, content |
 //! | [`client`] | roots, sampling, elicitation |
-//! | [`authorization`] | authorization (out of scope: every entry is excluded) |
+//! | [`authorization`] | authorization (HTTP): rules for both sides |
+//! | [`auth_client`] | authorization (HTTP): the client's rules |
+//! | [`auth_server`] | authorization (HTTP): the MCP server's and its authorization server's rules |
 //! | [`tasks`] | 2025-11-25 tasks (experimental: the opt-in extension `tasks`) |
 //! | [`fixture`] | the official conformance fixture's contract (a profile, not the spec) |
 
 use crate::requirement::Requirement;
 
 /// Builds a [`Requirement`]:
-/// `req!(id, level, binds, since, until, section, summary [, not_in = &[..]] [, excluded = "reason"] [, profile = "name"] [, extension = "name"])`.
+/// `req!(id, level, binds, since, until, section, summary [, not_in = &[..]] [, excluded = "reason"] [, profile = "name"] [, extension = "name"] [, moved = &[(version, "page#anchor"), ..]])`.
 macro_rules! req {
     (@opt) => { None };
     (@opt $why:expr) => { Some($why) };
     ($id:literal, $level:expr, $binds:ident, $since:expr, $until:expr, $section:literal, $summary:literal
-        $(, not_in = $not_in:expr)? $(, excluded = $why:expr)? $(, profile = $profile:expr)? $(, extension = $ext:expr)? $(,)?) => {
+        $(, not_in = $not_in:expr)? $(, excluded = $why:expr)? $(, profile = $profile:expr)? $(, extension = $ext:expr)? $(, moved = $moved:expr)? $(,)?) => {
         $crate::requirement::Requirement {
             id: $id,
             level: $level,
@@ -82,6 +84,8 @@ macro_rules! req {
             excluded: req!(@opt $($why)?),
             profile: req!(@opt $($profile)?),
             extension: req!(@opt $($ext)?),
+            moved: req!(@not_in $($moved)?),
+            authorization: $crate::catalogue::on_authorization_pages($section),
         }
     };
     (@not_in) => { &[] };
@@ -95,7 +99,7 @@ macro_rules! req {
 /// `-` both becoming `_`; a test generated with the area checks it.
 macro_rules! entries {
     ($($name:ident = req!($id:literal, $level:expr, $binds:ident, $since:expr, $until:expr, $section:literal, $summary:literal
-        $(, not_in = $not_in:expr)? $(, excluded = $why:expr)? $(, profile = $profile:expr)? $(, extension = $ext:expr)? $(,)?)),* $(,)?) => {
+        $(, not_in = $not_in:expr)? $(, excluded = $why:expr)? $(, profile = $profile:expr)? $(, extension = $ext:expr)? $(, moved = $moved:expr)? $(,)?)),* $(,)?) => {
         /// The area's requirements, one static each, named after its id.
         pub mod ids {
             use super::*;
@@ -103,7 +107,7 @@ macro_rules! entries {
                 #[doc = concat!("`", $id, "`: ", $summary)]
                 pub static $name: $crate::requirement::Requirement = req!(
                     $id, $level, $binds, $since, $until, $section, $summary
-                    $(, not_in = $not_in)? $(, excluded = $why)? $(, profile = $profile)? $(, extension = $ext)?
+                    $(, not_in = $not_in)? $(, excluded = $why)? $(, profile = $profile)? $(, extension = $ext)? $(, moved = $moved)?
                 );
             )*
         }
@@ -123,6 +127,8 @@ macro_rules! entries {
     };
 }
 
+pub mod auth_client;
+pub mod auth_server;
 pub mod authorization;
 pub mod base;
 pub mod client;
@@ -140,6 +146,8 @@ pub mod utilities;
 /// reference against the catalogue. Ids that come from data (scenario files,
 /// baselines, reports) go through [`crate::lookup`].
 pub mod ids {
+    pub use super::auth_client::ids::*;
+    pub use super::auth_server::ids::*;
     pub use super::authorization::ids::*;
     pub use super::base::ids::*;
     pub use super::client::ids::*;
@@ -150,6 +158,24 @@ pub mod ids {
     pub use super::tasks::ids::*;
     pub use super::transports::ids::*;
     pub use super::utilities::ids::*;
+}
+
+/// Whether a section lies on the authorization pages (`basic/authorization`,
+/// and from 2026-07-28 its sub-pages): such a requirement is
+/// [`Requirement::authorization`], counted apart from the core totals.
+pub const fn on_authorization_pages(section: &str) -> bool {
+    let (s, p) = (section.as_bytes(), b"basic/authorization");
+    if s.len() < p.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < p.len() {
+        if s[i] != p[i] {
+            return false;
+        }
+        i += 1;
+    }
+    s.len() == p.len() || s[i] == b'#' || s[i] == b'/'
 }
 
 /// The name of a requirement's static in [`ids`]: the id in
@@ -165,7 +191,6 @@ pub fn static_name(id: &str) -> String {
 
 /// Reasons shared by many excluded entries.
 pub(crate) mod why {
-    pub const AUTH: &str = "authorization is out of scope: mcpspec drives targets over stdio, where the spec has credentials come from the environment";
     pub const UI: &str =
         "a user-interface or user-consent concern of the host application, not wire behaviour";
     pub const INTERNAL: &str =
@@ -235,8 +260,18 @@ pub static AREAS: &[Area] = &[
     },
     Area {
         key: "authorization",
-        title: "Authorization (out of scope)",
+        title: "Authorization (HTTP): rules for both sides",
         entries: authorization::ENTRIES,
+    },
+    Area {
+        key: "auth-client",
+        title: "Authorization (HTTP): clients",
+        entries: auth_client::ENTRIES,
+    },
+    Area {
+        key: "auth-server",
+        title: "Authorization (HTTP): servers and their authorization servers",
+        entries: auth_server::ENTRIES,
     },
 ];
 
@@ -352,6 +387,64 @@ mod tests {
             assert!(!a.entries.is_empty(), "area {} is empty", a.key);
         }
         assert_eq!(area_of("ping.respond").map(|a| a.key), Some("utilities"));
+    }
+
+    #[test]
+    fn authorization_entries_are_exactly_those_of_the_authorization_pages() {
+        for a in AREAS {
+            let auth_area = matches!(a.key, "authorization" | "auth-client" | "auth-server");
+            for r in a.entries.iter() {
+                assert_eq!(r.authorization, auth_area, "{} in {}", r.id, a.key);
+                assert!(
+                    r.moved
+                        .iter()
+                        .all(|(_, s)| on_authorization_pages(s) == auth_area),
+                    "{} moves off its pages",
+                    r.id
+                );
+            }
+        }
+        assert!(on_authorization_pages("basic/authorization"));
+        assert!(on_authorization_pages("basic/authorization#overview"));
+        assert!(on_authorization_pages(
+            "basic/authorization/client-registration#pre-registration"
+        ));
+        assert!(!on_authorization_pages("basic/authorizations#x"));
+        assert!(!on_authorization_pages("basic/transports#security-warning"));
+    }
+
+    #[test]
+    fn moves_lie_inside_the_range_in_order() {
+        for r in all() {
+            let mut last = r.since;
+            for (v, section) in r.moved {
+                assert!(
+                    *v > last && r.applies_to(*v),
+                    "{}: move to {section} at {v} is out of order or out of range",
+                    r.id
+                );
+                assert!(
+                    !section.starts_with('/') && !section.contains(' '),
+                    "{}",
+                    r.id
+                );
+                last = *v;
+            }
+        }
+    }
+
+    #[test]
+    fn a_moved_rule_links_each_version_to_its_own_page() {
+        let pkce = &ids::AUTH_PKCE;
+        assert!(pkce
+            .url(Version::V2025_03_26)
+            .ends_with("/2025-03-26/basic/authorization#implementation-requirements"));
+        assert!(pkce
+            .url(Version::V2025_11_25)
+            .ends_with("/2025-11-25/basic/authorization#authorization-code-protection"));
+        assert!(pkce.url(Version::V2026_07_28).ends_with(
+            "/2026-07-28/basic/authorization/security-considerations#authorization-code-protection"
+        ));
     }
 
     #[test]

@@ -41,7 +41,7 @@ entries! {
         excluded = "a deployment choice, not observable from a client connection"),
     HTTP_SECURITY_AUTHENTICATION = req!("http.security.authentication", Should, Server, V2025_03_26, None, "basic/transports#security-warning",
         "A Streamable HTTP server authenticates its connections.",
-        excluded = why::AUTH),
+        excluded = "whether a server needs authentication depends on its deployment, which the harness cannot see; how a server authenticates with MCP authorization is judged by the auth.* requirements"),
     // ── Streamable HTTP: POST ────────────────────────────────────────────
     HTTP_POST_CLIENT_POST = req!("http.post.client-post", Must, Client, V2025_03_26, None, "basic/transports#sending-messages-to-the-server",
         "Every message from the client is sent as a new HTTP POST to the MCP endpoint."),
@@ -221,5 +221,5 @@ entries! {
         excluded = "a deployment choice, not observable from a client connection"),
     SSE_SECURITY_AUTHENTICATION = req!("sse.security.authentication", Should, Server, V2024_11_05, Some(V2024_11_05), "basic/transports#security-warning",
         "An HTTP+SSE server authenticates its connections.",
-        excluded = why::AUTH),
+        excluded = "whether a server needs authentication depends on its deployment, which the harness cannot see; 2024-11-05 defines no authorization flow to judge"),
 }

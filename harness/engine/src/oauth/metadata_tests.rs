@@ -1,0 +1,119 @@
+use super::*;
+use serde_json::json;
+
+fn rules(defects: &[Defect]) -> Vec<&'static str> {
+    defects.iter().map(|d| d.rule.id).collect()
+}
+
+const SERVER: &str = "http://127.0.0.1:3000/mcp";
+
+#[test]
+fn a_good_protected_resource_metadata_document_passes() {
+    let doc = json!({
+        "resource": "http://127.0.0.1:3000/mcp",
+        "authorization_servers": ["http://127.0.0.1:3001"],
+        "scopes_supported": ["mcp:read"],
+    });
+    assert_eq!(check_protected_resource_metadata(&doc, SERVER), []);
+    let parent =
+        json!({"resource": "http://127.0.0.1:3000", "authorization_servers": ["http://a"]});
+    assert_eq!(check_protected_resource_metadata(&parent, SERVER), []);
+}
+
+#[test]
+fn protected_resource_metadata_defects_name_their_rule() {
+    let prm = ids::AUTH_PROTECTED_RESOURCE_METADATA.id;
+    let servers = ids::AUTH_PRM_AUTHORIZATION_SERVERS.id;
+    assert_eq!(
+        rules(&check_protected_resource_metadata(&json!([]), SERVER)),
+        [prm]
+    );
+    assert_eq!(
+        rules(&check_protected_resource_metadata(&json!({}), SERVER)),
+        [prm, servers]
+    );
+    let other = json!({"resource": "http://127.0.0.1:3000/other", "authorization_servers": []});
+    let d = check_protected_resource_metadata(&other, SERVER);
+    assert_eq!(rules(&d), [prm, servers]);
+    assert!(d[0].detail.contains("/other"), "{}", d[0].detail);
+    let bad = json!({"resource": SERVER, "authorization_servers": ["not a url", 3], "scopes_supported": "a b"});
+    assert_eq!(
+        rules(&check_protected_resource_metadata(&bad, SERVER)),
+        [servers, servers, prm]
+    );
+}
+
+fn as_doc(issuer: &str) -> Value {
+    json!({
+        "issuer": issuer,
+        "authorization_endpoint": format!("{issuer}/authorize"),
+        "token_endpoint": format!("{issuer}/token"),
+        "registration_endpoint": format!("{issuer}/register"),
+        "response_types_supported": ["code"],
+        "code_challenge_methods_supported": ["S256"],
+        "authorization_response_iss_parameter_supported": true,
+    })
+}
+
+#[test]
+fn a_good_authorization_server_metadata_document_passes() {
+    let issuer = "http://127.0.0.1:3001";
+    for v in [
+        Version::V2025_03_26,
+        Version::V2025_06_18,
+        Version::V2025_11_25,
+        Version::V2026_07_28,
+    ] {
+        for kind in [MetadataKind::OAuth, MetadataKind::OpenId] {
+            assert_eq!(
+                check_authorization_server_metadata(v, &as_doc(issuer), issuer, kind),
+                [],
+                "{v}"
+            );
+        }
+    }
+    assert!(supports_s256(&as_doc(issuer)));
+}
+
+#[test]
+fn authorization_server_metadata_defects_name_their_rule() {
+    let issuer = "http://127.0.0.1:3001";
+    let mut doc = as_doc("http://attacker.example");
+    doc["code_challenge_methods_supported"] = json!(["plain"]);
+    doc["authorization_response_iss_parameter_supported"] = json!("yes");
+    let provided = ids::AUTH_AS_METADATA_PROVIDED.id;
+    let d = check_authorization_server_metadata(
+        Version::V2025_11_25,
+        &doc,
+        issuer,
+        MetadataKind::OAuth,
+    );
+    assert_eq!(
+        rules(&d),
+        [provided, provided, ids::AUTH_OAUTH21_IMPLEMENTED.id]
+    );
+    assert!(d[0].detail.contains("attacker"), "{}", d[0].detail);
+    let d = check_authorization_server_metadata(
+        Version::V2026_07_28,
+        &doc,
+        issuer,
+        MetadataKind::OpenId,
+    );
+    assert_eq!(
+        d.last().map(|d| d.rule.id),
+        Some(ids::AUTH_PKCE_OIDC_ADVERTISE.id)
+    );
+    // 2025-03-26: serving metadata is a SHOULD, and the issuer is not compared
+    // (the MCP server URL stands for it).
+    let d = check_authorization_server_metadata(
+        Version::V2025_03_26,
+        &json!({"issuer": "x"}),
+        issuer,
+        MetadataKind::OAuth,
+    );
+    assert!(
+        rules(&d).starts_with(&[ids::AUTH_AS_METADATA_SUPPORTED.id; 3]),
+        "{d:?}"
+    );
+    assert_eq!(d.len(), 4, "{d:?}");
+}
