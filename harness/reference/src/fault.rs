@@ -226,6 +226,15 @@ pub enum Fault {
     HttpResumeCrossReplay,
     HttpConcurrentPostRefused,
     HttpForeignProgressOnStream,
+    // ── authorization: OAuth mode of `mcpspec-reference-http` (`--auth`) ──
+    AuthNoChallenge,
+    AuthChallengeNoResourceMetadata,
+    AuthInvalidTokenAccepted,
+    AuthOtherAudienceAccepted,
+    AuthPrmResourceMismatch,
+    AuthPrmNoAuthorizationServers,
+    AuthAsMetadataNoS256,
+    AuthChallengeNoScope,
 }
 
 impl Fault {
@@ -375,6 +384,14 @@ impl Fault {
         Fault::HttpResumeCrossReplay,
         Fault::HttpConcurrentPostRefused,
         Fault::HttpForeignProgressOnStream,
+        Fault::AuthNoChallenge,
+        Fault::AuthChallengeNoResourceMetadata,
+        Fault::AuthInvalidTokenAccepted,
+        Fault::AuthOtherAudienceAccepted,
+        Fault::AuthPrmResourceMismatch,
+        Fault::AuthPrmNoAuthorizationServers,
+        Fault::AuthAsMetadataNoS256,
+        Fault::AuthChallengeNoScope,
     ];
 
     /// Kebab-case name, as given to `--fault`.
