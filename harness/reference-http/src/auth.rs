@@ -29,7 +29,8 @@
 //! `auth-challenge-no-resource-metadata`, `auth-invalid-token-accepted`,
 //! `auth-other-audience-accepted`, `auth-prm-resource-mismatch`,
 //! `auth-prm-no-authorization-servers`, `auth-as-metadata-no-s256`,
-//! `auth-challenge-no-scope` (each named `http-auth-*`).
+//! `auth-challenge-no-scope`, `auth-missing-token-accepted`,
+//! `auth-prm-missing`, `auth-as-metadata-missing` (each named `http-auth-*`).
 
 mod issuer;
 
@@ -167,8 +168,14 @@ fn check(app: &App, auth: &Auth, value: Option<&HeaderValue>) -> Result<(), Refu
             let (scheme, token) = v.trim().split_once(' ')?;
             scheme.eq_ignore_ascii_case("bearer").then(|| token.trim())
         })
-        .filter(|t| !t.is_empty())
-        .ok_or(Refusal::Missing)?;
+        .filter(|t| !t.is_empty());
+    let Some(token) = token else {
+        return if app.has(Fault::AuthMissingTokenAccepted) {
+            Ok(())
+        } else {
+            Err(Refusal::Missing)
+        };
+    };
     if app.has(Fault::AuthInvalidTokenAccepted) {
         return Ok(());
     }
@@ -204,9 +211,7 @@ fn unauthorized(app: &App, auth: &Auth, refusal: &Refusal) -> Response {
     if !app.has(Fault::AuthNoChallenge) {
         let challenge = format!("Bearer {}", params.join(", "));
         if let Ok(v) = HeaderValue::from_str(&challenge) {
-            response
-                .headers_mut()
-                .insert(header::WWW_AUTHENTICATE, v);
+            response.headers_mut().insert(header::WWW_AUTHENTICATE, v);
         }
     }
     response
@@ -214,7 +219,7 @@ fn unauthorized(app: &App, auth: &Auth, refusal: &Refusal) -> Response {
 
 /// The Protected Resource Metadata of the MCP endpoint (RFC 9728 §2).
 async fn protected_resource_metadata(State(app): State<App>) -> Response {
-    let Some(auth) = app.auth() else {
+    let Some(auth) = app.auth().filter(|_| !app.has(Fault::AuthPrmMissing)) else {
         return StatusCode::NOT_FOUND.into_response();
     };
     let resource = if app.has(Fault::AuthPrmResourceMismatch) {

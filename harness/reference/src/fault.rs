@@ -235,6 +235,9 @@ pub enum Fault {
     AuthPrmNoAuthorizationServers,
     AuthAsMetadataNoS256,
     AuthChallengeNoScope,
+    AuthMissingTokenAccepted,
+    AuthPrmMissing,
+    AuthAsMetadataMissing,
 }
 
 impl Fault {
@@ -392,6 +395,9 @@ impl Fault {
         Fault::AuthPrmNoAuthorizationServers,
         Fault::AuthAsMetadataNoS256,
         Fault::AuthChallengeNoScope,
+        Fault::AuthMissingTokenAccepted,
+        Fault::AuthPrmMissing,
+        Fault::AuthAsMetadataMissing,
     ];
 
     /// Kebab-case name, as given to `--fault`.

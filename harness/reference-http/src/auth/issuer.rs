@@ -8,8 +8,9 @@
 //! redirect URI are known good, a 400 page; after, a redirect with `error`;
 //! at the token and registration endpoints, 400 with a JSON `error` body.
 //!
-//! Fault: `auth-as-metadata-no-s256` advertises only `plain` in
-//! `code_challenge_methods_supported`.
+//! Faults: `auth-as-metadata-no-s256` advertises only `plain` in
+//! `code_challenge_methods_supported`; `auth-as-metadata-missing` serves no
+//! metadata (404).
 
 use std::collections::HashMap;
 
@@ -59,7 +60,8 @@ fn oauth_error(status: StatusCode, error: &str, description: &str) -> Response {
 /// The authorization server metadata (RFC 8414 §2).
 pub(crate) async fn metadata(State(app): State<App>) -> Response {
     let auth = match auth_of(&app) {
-        Ok(a) => a,
+        Ok(a) if !app.has(Fault::AuthAsMetadataMissing) => a,
+        Ok(_) => return oauth_error(StatusCode::NOT_FOUND, "not_found", "no metadata here"),
         Err(r) => return r,
     };
     let o = &auth.origin;
@@ -95,7 +97,12 @@ pub(crate) async fn register(State(app): State<App>, body: Bytes) -> Response {
     let uris: Vec<String> = meta
         .get("redirect_uris")
         .and_then(Value::as_array)
-        .map(|a| a.iter().filter_map(Value::as_str).map(str::to_owned).collect())
+        .map(|a| {
+            a.iter()
+                .filter_map(Value::as_str)
+                .map(str::to_owned)
+                .collect()
+        })
         .unwrap_or_default();
     if uris.is_empty() {
         return oauth_error(
@@ -144,7 +151,11 @@ pub(crate) async fn authorize(State(app): State<App>, uri: Uri) -> Response {
     let mut back = match url::Url::parse(redirect_uri) {
         Ok(u) => u,
         Err(_) => {
-            return oauth_error(StatusCode::BAD_REQUEST, "invalid_request", "bad redirect_uri")
+            return oauth_error(
+                StatusCode::BAD_REQUEST,
+                "invalid_request",
+                "bad redirect_uri",
+            )
         }
     };
     let resource = if get("resource").is_empty() {
@@ -155,9 +166,15 @@ pub(crate) async fn authorize(State(app): State<App>, uri: Uri) -> Response {
     let refusal = if get("response_type") != "code" {
         Some(("unsupported_response_type", "only response_type=code"))
     } else if get("code_challenge").is_empty() || get("code_challenge_method") != "S256" {
-        Some(("invalid_request", "PKCE with code_challenge_method=S256 is required"))
+        Some((
+            "invalid_request",
+            "PKCE with code_challenge_method=S256 is required",
+        ))
     } else if resource != auth.resource() && resource != auth.other_resource() {
-        Some(("invalid_target", "the resource is not served by this authorization server"))
+        Some((
+            "invalid_target",
+            "the resource is not served by this authorization server",
+        ))
     } else {
         None
     };
@@ -211,7 +228,11 @@ pub(crate) async fn token(State(app): State<App>, body: Bytes) -> Response {
     }
     // A code is good once: taken out whatever happens next.
     let Some(code) = lock(&auth.codes).remove(get("code")) else {
-        return oauth_error(StatusCode::BAD_REQUEST, "invalid_grant", "unknown or used code");
+        return oauth_error(
+            StatusCode::BAD_REQUEST,
+            "invalid_grant",
+            "unknown or used code",
+        );
     };
     let invalid = |why: &str| oauth_error(StatusCode::BAD_REQUEST, "invalid_grant", why);
     if code.client_id != get("client_id") || code.redirect_uri != get("redirect_uri") {

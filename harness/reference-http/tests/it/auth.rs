@@ -105,7 +105,9 @@ async fn initialize_with(addr: SocketAddr, token: Option<&str>) -> Resp {
 
 /// The Bearer challenge of a response (panics when it has none).
 fn challenge(r: &Resp) -> BearerChallenge {
-    let header = r.header("www-authenticate").expect("a WWW-Authenticate header");
+    let header = r
+        .header("www-authenticate")
+        .expect("a WWW-Authenticate header");
     BearerChallenge::parse(header).expect("a Bearer challenge")
 }
 
@@ -118,7 +120,9 @@ async fn clean_oauth_mode_protects_and_discovers() {
     let c = challenge(&none);
     assert_eq!(
         c.resource_metadata,
-        Some(format!("http://{a}/.well-known/oauth-protected-resource/mcp"))
+        Some(format!(
+            "http://{a}/.well-known/oauth-protected-resource/mcp"
+        ))
     );
     assert_eq!(c.scope.as_deref(), Some("mcp:tools"));
     let bad = initialize_with(a, Some("not-a-token")).await;
@@ -175,7 +179,10 @@ async fn the_token_endpoint_wants_the_pkce_verifier() {
         ("code", &code),
         ("client_id", client_id),
         ("redirect_uri", REDIRECT),
-        ("code_verifier", "a-different-verifier-0123456789-abcdefghijklmnop"),
+        (
+            "code_verifier",
+            "a-different-verifier-0123456789-abcdefghijklmnop",
+        ),
     ]);
     let tok = Req::post("/token")
         .header("Content-Type", "application/x-www-form-urlencoded")
@@ -224,16 +231,17 @@ async fn http_auth_challenge_no_resource_metadata() {
     ] {
         let s = start_auth(&faults).await;
         let r = initialize_with(s.addr, None).await;
-        assert_eq!(challenge(&r).resource_metadata.is_some(), want, "{faults:?}");
+        assert_eq!(
+            challenge(&r).resource_metadata.is_some(),
+            want,
+            "{faults:?}"
+        );
     }
 }
 
 #[tokio::test]
 async fn http_auth_invalid_token_accepted() {
-    for (faults, want) in [
-        (vec![], 401),
-        (vec![Fault::AuthInvalidTokenAccepted], 200),
-    ] {
+    for (faults, want) in [(vec![], 401), (vec![Fault::AuthInvalidTokenAccepted], 200)] {
         let s = start_auth(&faults).await;
         let r = initialize_with(s.addr, Some("never-issued")).await;
         assert_eq!(r.status, want, "{faults:?}");
@@ -244,27 +252,34 @@ async fn http_auth_invalid_token_accepted() {
 
 #[tokio::test]
 async fn http_auth_other_audience_accepted() {
-    for (faults, want) in [
-        (vec![], 401),
-        (vec![Fault::AuthOtherAudienceAccepted], 200),
-    ] {
+    for (faults, want) in [(vec![], 401), (vec![Fault::AuthOtherAudienceAccepted], 200)] {
         let s = start_auth(&faults).await;
         let token = token_for(s.addr, &other(s.addr)).await;
         let r = initialize_with(s.addr, Some(&token)).await;
         assert_eq!(r.status, want, "{faults:?}");
-        assert_eq!(initialize_with(s.addr, Some("never-issued")).await.status, 401);
+        assert_eq!(
+            initialize_with(s.addr, Some("never-issued")).await.status,
+            401
+        );
     }
 }
 
 #[tokio::test]
 async fn http_auth_prm_resource_mismatch() {
-    for (faults, mismatched) in [(vec![], false), (vec![Fault::AuthPrmResourceMismatch], true)] {
+    for (faults, mismatched) in [
+        (vec![], false),
+        (vec![Fault::AuthPrmResourceMismatch], true),
+    ] {
         let s = start_auth(&faults).await;
         let prm = Req::get("/.well-known/oauth-protected-resource/mcp")
             .send(s.addr)
             .await
             .json();
-        assert_eq!(prm["resource"] != json!(mcp(s.addr)), mismatched, "{faults:?}");
+        assert_eq!(
+            prm["resource"] != json!(mcp(s.addr)),
+            mismatched,
+            "{faults:?}"
+        );
     }
 }
 
@@ -279,7 +294,11 @@ async fn http_auth_prm_no_authorization_servers() {
             .send(s.addr)
             .await
             .json();
-        assert_eq!(prm.get("authorization_servers").is_some(), want, "{faults:?}");
+        assert_eq!(
+            prm.get("authorization_servers").is_some(),
+            want,
+            "{faults:?}"
+        );
         assert_eq!(prm["resource"], mcp(s.addr));
     }
 }
@@ -307,5 +326,56 @@ async fn http_auth_challenge_no_scope() {
         let r = initialize_with(s.addr, None).await;
         assert_eq!(challenge(&r).scope.is_some(), want, "{faults:?}");
         assert!(challenge(&r).resource_metadata.is_some());
+    }
+}
+
+#[tokio::test]
+async fn http_auth_missing_token_accepted() {
+    for (faults, want) in [(vec![], 401), (vec![Fault::AuthMissingTokenAccepted], 200)] {
+        let s = start_auth(&faults).await;
+        assert_eq!(
+            initialize_with(s.addr, None).await.status,
+            want,
+            "{faults:?}"
+        );
+        // A token that is present is still checked.
+        assert_eq!(
+            initialize_with(s.addr, Some("never-issued")).await.status,
+            401
+        );
+    }
+}
+
+#[tokio::test]
+async fn http_auth_prm_missing() {
+    for (faults, want) in [(vec![], 200), (vec![Fault::AuthPrmMissing], 404)] {
+        let s = start_auth(&faults).await;
+        for path in [
+            "/.well-known/oauth-protected-resource/mcp",
+            "/.well-known/oauth-protected-resource",
+        ] {
+            assert_eq!(
+                Req::get(path).send(s.addr).await.status,
+                want,
+                "{faults:?} {path}"
+            );
+        }
+        // The challenge still names the (now missing) document.
+        let r = initialize_with(s.addr, None).await;
+        assert!(challenge(&r).resource_metadata.is_some());
+    }
+}
+
+#[tokio::test]
+async fn http_auth_as_metadata_missing() {
+    for (faults, want) in [(vec![], 200), (vec![Fault::AuthAsMetadataMissing], 404)] {
+        let s = start_auth(&faults).await;
+        let r = Req::get("/.well-known/oauth-authorization-server")
+            .send(s.addr)
+            .await;
+        assert_eq!(r.status, want, "{faults:?}");
+        // The flow itself still works.
+        let token = token_for(s.addr, &mcp(s.addr)).await;
+        assert_eq!(initialize_with(s.addr, Some(&token)).await.status, 200);
     }
 }

@@ -678,6 +678,18 @@ impl Fault {
                 "http-auth-challenge-no-scope", Should, &ids::AUTH_SCOPE_CHALLENGE, "basic/authorization#protected-resource-metadata-discovery-requirements",
                 "in OAuth mode, leaves the scope parameter out of the WWW-Authenticate challenge of its 401 answers",
             ).only(HTTP),
+            Fault::AuthMissingTokenAccepted => info(
+                "http-auth-missing-token-accepted", Must, &ids::AUTH_ERROR_STATUS, "basic/authorization#error-handling",
+                "in OAuth mode, serves a request that carries no Authorization header at all (a token that is present is still checked)",
+            ).only(HTTP),
+            Fault::AuthPrmMissing => info(
+                "http-auth-prm-missing", Must, &ids::AUTH_PRM_DISCOVERABLE, "basic/authorization#protected-resource-metadata-discovery-requirements",
+                "in OAuth mode, answers 404 at every Protected Resource Metadata URL, the one its challenge names included",
+            ).only(HTTP),
+            Fault::AuthAsMetadataMissing => info(
+                "http-auth-as-metadata-missing", Must, &ids::AUTH_AS_METADATA_PROVIDED, "basic/authorization#overview",
+                "in OAuth mode, its authorization server answers 404 at its metadata URL (RFC 8414)",
+            ).only(HTTP),
         }
     }
 }

@@ -357,7 +357,10 @@ fn detector(fault: Fault) -> Detector {
         | Fault::AuthPrmResourceMismatch
         | Fault::AuthPrmNoAuthorizationServers
         | Fault::AuthAsMetadataNoS256
-        | Fault::AuthChallengeNoScope => {
+        | Fault::AuthChallengeNoScope
+        | Fault::AuthMissingTokenAccepted
+        | Fault::AuthPrmMissing
+        | Fault::AuthAsMetadataMissing => {
             |_| unreachable!("an HTTP-layer fault has no sans-IO detector")
         }
     }
