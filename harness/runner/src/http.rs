@@ -5,13 +5,15 @@
 //! transcript but keeps its answer away from the case's messages and the
 //! oracle), and its response turned into the JSON object the step's matcher
 //! judges — `status`, `headers`, `content_type`, `body`, `events`,
-//! `messages`, `open` (see `scenarios/README.md`). `keep_open` GETs are the
+//! `messages`, `open`, `challenge` (see `scenarios/README.md`). With
+//! `judge:` the body is also checked as an authorization metadata document
+//! (`crate::auth`). `keep_open` GETs are the
 //! exception: they open the session's standing stream, whose messages do
 //! join the case's.
 
 use std::time::Duration;
 
-use mcpspec_scenario::{HeaderMode, HttpBody, HttpStep, HttpUrl, Step};
+use mcpspec_scenario::{HeaderMode, HttpBody, HttpStep, HttpUrl, MetadataDoc, Step};
 use mcpspec_transport::{self as transport, Connection, RawRequest, RawResponse, TransportError};
 use serde_json::{json, Map, Value};
 
@@ -26,6 +28,13 @@ const DEFAULT_READ_FOR: Duration = Duration::from_secs(1);
 const FORGED_SESSION: &str = "mcpspec-unknown-session-7d3f0c2a9b";
 
 pub async fn run(ctx: &mut Ctx<'_>, at: Option<(usize, &Step)>, h: &HttpStep) -> Result<(), Stop> {
+    if h.judge == Some(MetadataDoc::AuthorizationServer)
+        && ctx.vars.get("auth.as_metadata_url").is_none()
+    {
+        return Err(Stop::NotApplicable(
+            "no authorization server metadata URL was discovered: the Protected Resource Metadata names no authorization server (its own cases judge that)".to_owned(),
+        ));
+    }
     let response = if h.keep_open {
         open_standing_stream(ctx, at).await?
     } else {
@@ -73,6 +82,9 @@ pub async fn run(ctx: &mut Ctx<'_>, at: Option<(usize, &Step)>, h: &HttpStep) ->
     ctx.conn.drain_ready().await;
     if let Some(label) = &h.label {
         ctx.vars.set(label, json!({ "response": response.clone() }));
+    }
+    if let Some(doc) = h.judge {
+        crate::auth::judge(ctx, at, doc, &response)?;
     }
     match &h.expect {
         Some(m) => {
@@ -230,6 +242,7 @@ pub fn response_object(r: &RawResponse) -> Value {
         "events": events,
         "messages": messages,
         "open": r.stream_open,
+        "challenge": crate::auth::challenge_object(r.header("www-authenticate")),
     })
 }
 

@@ -26,6 +26,7 @@
 //! `mcpspec-report`, which depends on the model and not on the runner)
 //! consume [`Event`]s.
 
+pub mod auth;
 pub mod canary;
 pub mod case;
 pub mod client;
@@ -48,6 +49,7 @@ pub mod event {
     pub use mcpspec_model::event::*;
 }
 
+pub use auth::AuthTokens;
 pub use case::CaseConfig;
 pub use event::{Event, Reporter};
 pub use outcome::{Blame, CaseResult, Finding, FindingSource, Outcome, Summary, TranscriptLine};

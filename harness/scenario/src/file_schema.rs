@@ -158,11 +158,17 @@ fn shape(s: Shape) -> Value {
             json!({ "enum": names })
         }
         Shape::MetadataDoc => {
-            let names: Vec<&str> = crate::model::MetadataDoc::ALL.iter().map(|d| d.as_str()).collect();
+            let names: Vec<&str> = crate::model::MetadataDoc::ALL
+                .iter()
+                .map(|d| d.as_str())
+                .collect();
             json!({ "enum": names })
         }
         Shape::AuthGate => {
-            let names: Vec<&str> = crate::model::AuthGate::ALL.iter().map(|g| g.as_str()).collect();
+            let names: Vec<&str> = crate::model::AuthGate::ALL
+                .iter()
+                .map(|g| g.as_str())
+                .collect();
             json!({ "enum": names })
         }
         Shape::Extension => {

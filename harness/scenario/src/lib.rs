@@ -38,8 +38,8 @@ pub use load::parse;
 pub use matcher::{Matcher, Mismatch};
 pub use mcpspec_engine::{Level, Version};
 pub use model::{
-    Discover, Expectation, HeaderMode, HttpBody, HttpStep, HttpUrl, RawBytes, RawStep, RepeatUntil,
-    AuthGate, MetadataDoc, Reply, ReplyAnswer, Requires, ResponseExpect, Scenario, Selector, SendSpec, SendStep,
-    SessionMode, Source, Step, StepKind, TransportKind, UniqueBy,
+    AuthGate, Discover, Expectation, HeaderMode, HttpBody, HttpStep, HttpUrl, MetadataDoc,
+    RawBytes, RawStep, RepeatUntil, Reply, ReplyAnswer, Requires, ResponseExpect, Scenario,
+    Selector, SendSpec, SendStep, SessionMode, Source, Step, StepKind, TransportKind, UniqueBy,
 };
 pub use template::{Template, TemplateError};

@@ -177,7 +177,11 @@ pub enum AuthGate {
 
 impl AuthGate {
     /// Every gate, as `requires.auth` writes it.
-    pub const ALL: [AuthGate; 3] = [AuthGate::Protected, AuthGate::Token, AuthGate::OtherAudience];
+    pub const ALL: [AuthGate; 3] = [
+        AuthGate::Protected,
+        AuthGate::Token,
+        AuthGate::OtherAudience,
+    ];
 
     pub const fn as_str(self) -> &'static str {
         match self {
@@ -500,7 +504,10 @@ pub enum MetadataDoc {
 }
 
 impl MetadataDoc {
-    pub const ALL: [MetadataDoc; 2] = [MetadataDoc::ProtectedResource, MetadataDoc::AuthorizationServer];
+    pub const ALL: [MetadataDoc; 2] = [
+        MetadataDoc::ProtectedResource,
+        MetadataDoc::AuthorizationServer,
+    ];
 
     /// As `judge:` writes it.
     pub const fn as_str(self) -> &'static str {
