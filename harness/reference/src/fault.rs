@@ -238,6 +238,7 @@ pub enum Fault {
     AuthMissingTokenAccepted,
     AuthPrmMissing,
     AuthAsMetadataMissing,
+    AuthRedirectUriPrefixMatch,
 }
 
 impl Fault {
@@ -398,6 +399,7 @@ impl Fault {
         Fault::AuthMissingTokenAccepted,
         Fault::AuthPrmMissing,
         Fault::AuthAsMetadataMissing,
+        Fault::AuthRedirectUriPrefixMatch,
     ];
 
     /// Kebab-case name, as given to `--fault`.

@@ -10,7 +10,8 @@
 //!
 //! Faults: `auth-as-metadata-no-s256` advertises only `plain` in
 //! `code_challenge_methods_supported`; `auth-as-metadata-missing` serves no
-//! metadata (404).
+//! metadata (404); `auth-redirect-uri-prefix-match` accepts a redirect URI
+//! that starts with a registered one.
 
 use std::collections::HashMap;
 
@@ -138,9 +139,12 @@ pub(crate) async fn authorize(State(app): State<App>, uri: Uri) -> Response {
     let get = |k: &str| q.get(k).map(String::as_str).unwrap_or("");
     let client_id = get("client_id");
     let redirect_uri = get("redirect_uri");
-    let known = lock(&auth.clients)
-        .get(client_id)
-        .is_some_and(|uris| uris.iter().any(|u| u == redirect_uri));
+    // Redirect URIs compare exactly (OAuth 2.1 §7.12.2), unless the fault.
+    let prefix = app.has(Fault::AuthRedirectUriPrefixMatch);
+    let known = lock(&auth.clients).get(client_id).is_some_and(|uris| {
+        uris.iter()
+            .any(|u| u == redirect_uri || (prefix && redirect_uri.starts_with(u.as_str())))
+    });
     if !known {
         return oauth_error(
             StatusCode::BAD_REQUEST,

@@ -379,3 +379,37 @@ async fn http_auth_as_metadata_missing() {
         assert_eq!(initialize_with(s.addr, Some(&token)).await.status, 200);
     }
 }
+
+#[tokio::test]
+async fn http_auth_redirect_uri_prefix_match() {
+    for (faults, redirected) in [
+        (vec![], false),
+        (vec![Fault::AuthRedirectUriPrefixMatch], true),
+    ] {
+        let s = start_auth(&faults).await;
+        let reg = Req::post("/register")
+            .json(&json!({ "redirect_uris": [REDIRECT] }))
+            .send(s.addr)
+            .await
+            .json();
+        let elsewhere = format!("{REDIRECT}-elsewhere");
+        let query = form(&[
+            ("response_type", "code"),
+            ("client_id", reg["client_id"].as_str().unwrap()),
+            ("redirect_uri", &elsewhere),
+            ("code_challenge", &pkce::s256_challenge(VERIFIER)),
+            ("code_challenge_method", "S256"),
+        ]);
+        let r = Req::get(&format!("/authorize?{query}")).send(s.addr).await;
+        let to_elsewhere = r
+            .header("location")
+            .is_some_and(|l| l.starts_with(&elsewhere));
+        assert_eq!(
+            to_elsewhere,
+            redirected,
+            "{faults:?}: {} {:?}",
+            r.status,
+            r.header("location")
+        );
+    }
+}

@@ -690,6 +690,10 @@ impl Fault {
                 "http-auth-as-metadata-missing", Must, &ids::AUTH_AS_METADATA_PROVIDED, "basic/authorization#overview",
                 "in OAuth mode, its authorization server answers 404 at its metadata URL (RFC 8414)",
             ).only(HTTP),
+            Fault::AuthRedirectUriPrefixMatch => info(
+                "http-auth-redirect-uri-prefix-match", Must, &ids::AUTH_REDIRECT_URI_EXACT_MATCH, "basic/authorization#open-redirection",
+                "in OAuth mode, its authorize endpoint accepts any redirect_uri that starts with a registered one, and redirects there",
+            ).only(HTTP),
         }
     }
 }

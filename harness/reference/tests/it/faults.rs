@@ -360,7 +360,8 @@ fn detector(fault: Fault) -> Detector {
         | Fault::AuthChallengeNoScope
         | Fault::AuthMissingTokenAccepted
         | Fault::AuthPrmMissing
-        | Fault::AuthAsMetadataMissing => {
+        | Fault::AuthAsMetadataMissing
+        | Fault::AuthRedirectUriPrefixMatch => {
             |_| unreachable!("an HTTP-layer fault has no sans-IO detector")
         }
     }

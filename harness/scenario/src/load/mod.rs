@@ -407,25 +407,26 @@ fn requires(ctx: &Ctx, node: &Node) -> Result<Requires, ScenarioError> {
         .map(|n| ctx.bool(n, "`requires.http_session`"))
         .transpose()?
         .unwrap_or(false);
-    let auth =
-        match f.take("auth") {
-            None => None,
-            Some(n) => {
-                let word = ctx.nonempty_str(n, "`requires.auth`")?;
-                let gate = crate::model::AuthGate::ALL
-                    .into_iter()
-                    .find(|g| g.as_str() == word);
-                match gate {
-                    Some(g) => Some(g),
-                    None => return Err(ctx.err(
+    let auth = match f.take("auth") {
+        None => None,
+        Some(n) => {
+            let word = ctx.nonempty_str(n, "`requires.auth`")?;
+            let gate = crate::model::AuthGate::ALL
+                .into_iter()
+                .find(|g| g.as_str() == word);
+            match gate {
+                Some(g) => Some(g),
+                None => {
+                    return Err(ctx.err(
                         n.at,
                         format!(
                             "`requires.auth` is protected, token or other_audience, not {word:?}"
                         ),
-                    )),
+                    ))
                 }
             }
-        };
+        }
+    };
     f.finish(ctx, "`requires`", &keys::REQUIRES.names())?;
     Ok(Requires {
         capabilities,
