@@ -27,7 +27,7 @@ use std::time::Duration;
 
 use mcpspec_engine::oauth::{self, BearerChallenge, MetadataKind};
 use mcpspec_engine::{Lifecycle, Version};
-use mcpspec_scenario::{AuthGate, MetadataDoc, Step};
+use mcpspec_scenario::{AuthGate, HttpStep, HttpUrl, MetadataDoc, Step};
 use mcpspec_transport::{Connection, HeaderMode, RawRequest, RawResponse};
 use serde_json::{json, Value};
 
@@ -227,6 +227,25 @@ async fn bind(ctx: &mut Ctx<'_>, tokens: &AuthTokens, url: &str, probe: &RawResp
         auth.insert("issuer".into(), json!(issuer));
     }
     ctx.vars.set("auth", Value::Object(auth));
+}
+
+/// Not applicable: the step goes to the authorization server's metadata
+/// (`judge: authorization_server_metadata`, or a URL built on
+/// `${auth.as_metadata_url}`), but discovery found no authorization server
+/// — the Protected Resource Metadata cases judge why.
+pub(crate) fn undiscovered(ctx: &Ctx<'_>, h: &HttpStep) -> Option<Stop> {
+    let uses = match &h.url {
+        HttpUrl::Path(p) => p.contains("${auth.as_metadata_url}"),
+        _ => false,
+    };
+    let needs = uses || h.judge == Some(MetadataDoc::AuthorizationServer);
+    (needs && ctx.vars.get("auth.as_metadata_url").is_none()).then(|| {
+        Stop::NotApplicable(
+            "no authorization server metadata was discovered: the Protected Resource Metadata \
+             names no authorization server, or is not served (its own cases judge that)"
+                .to_owned(),
+        )
+    })
 }
 
 /// Checks the body of an `http` step's 2xx response as the metadata

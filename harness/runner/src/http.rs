@@ -13,7 +13,7 @@
 
 use std::time::Duration;
 
-use mcpspec_scenario::{HeaderMode, HttpBody, HttpStep, HttpUrl, MetadataDoc, Step};
+use mcpspec_scenario::{HeaderMode, HttpBody, HttpStep, HttpUrl, Step};
 use mcpspec_transport::{self as transport, Connection, RawRequest, RawResponse, TransportError};
 use serde_json::{json, Map, Value};
 
@@ -28,12 +28,8 @@ const DEFAULT_READ_FOR: Duration = Duration::from_secs(1);
 const FORGED_SESSION: &str = "mcpspec-unknown-session-7d3f0c2a9b";
 
 pub async fn run(ctx: &mut Ctx<'_>, at: Option<(usize, &Step)>, h: &HttpStep) -> Result<(), Stop> {
-    if h.judge == Some(MetadataDoc::AuthorizationServer)
-        && ctx.vars.get("auth.as_metadata_url").is_none()
-    {
-        return Err(Stop::NotApplicable(
-            "no authorization server metadata URL was discovered: the Protected Resource Metadata names no authorization server (its own cases judge that)".to_owned(),
-        ));
+    if let Some(stop) = crate::auth::undiscovered(ctx, h) {
+        return Err(stop);
     }
     let response = if h.keep_open {
         open_standing_stream(ctx, at).await?
