@@ -23,7 +23,7 @@ use mcpspec_engine::oauth::pkce;
 use mcpspec_reference::Fault;
 use serde_json::{json, Value};
 
-use super::{json_response, lock, Auth, SCOPE};
+use super::{json_response, lock, SCOPE};
 use crate::App;
 
 pub(crate) const METADATA_PATH: &str = "/.well-known/oauth-authorization-server";
@@ -46,9 +46,9 @@ pub(crate) fn random_token() -> String {
     crate::ids::session_id(false)
 }
 
-fn auth_of(app: &App) -> Result<&Auth, Response> {
-    app.auth()
-        .ok_or_else(|| json_response(StatusCode::NOT_FOUND, &json!({ "error": "not_found" })))
+/// Outside OAuth mode these endpoints do not exist.
+fn not_found() -> Response {
+    json_response(StatusCode::NOT_FOUND, &json!({ "error": "not_found" }))
 }
 
 fn oauth_error(status: StatusCode, error: &str, description: &str) -> Response {
@@ -60,11 +60,12 @@ fn oauth_error(status: StatusCode, error: &str, description: &str) -> Response {
 
 /// The authorization server metadata (RFC 8414 §2).
 pub(crate) async fn metadata(State(app): State<App>) -> Response {
-    let auth = match auth_of(&app) {
-        Ok(a) if !app.has(Fault::AuthAsMetadataMissing) => a,
-        Ok(_) => return oauth_error(StatusCode::NOT_FOUND, "not_found", "no metadata here"),
-        Err(r) => return r,
+    let Some(auth) = app.auth() else {
+        return not_found();
     };
+    if app.has(Fault::AuthAsMetadataMissing) {
+        return oauth_error(StatusCode::NOT_FOUND, "not_found", "no metadata here");
+    }
     let o = &auth.origin;
     let methods = if app.has(Fault::AuthAsMetadataNoS256) {
         json!(["plain"])
@@ -90,9 +91,8 @@ pub(crate) async fn metadata(State(app): State<App>) -> Response {
 
 /// Dynamic client registration (RFC 7591 §3): public clients only.
 pub(crate) async fn register(State(app): State<App>, body: Bytes) -> Response {
-    let auth = match auth_of(&app) {
-        Ok(a) => a,
-        Err(r) => return r,
+    let Some(auth) = app.auth() else {
+        return not_found();
     };
     let meta: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
     let uris: Vec<String> = meta
@@ -131,9 +131,8 @@ fn form(bytes: &[u8]) -> HashMap<String, String> {
 
 /// The authorize endpoint: approves at once and redirects with a code.
 pub(crate) async fn authorize(State(app): State<App>, uri: Uri) -> Response {
-    let auth = match auth_of(&app) {
-        Ok(a) => a,
-        Err(r) => return r,
+    let Some(auth) = app.auth() else {
+        return not_found();
     };
     let q = form(uri.query().unwrap_or("").as_bytes());
     let get = |k: &str| q.get(k).map(String::as_str).unwrap_or("");
@@ -217,9 +216,8 @@ pub(crate) async fn authorize(State(app): State<App>, uri: Uri) -> Response {
 
 /// The token endpoint: the authorization code grant, PKCE S256 checked.
 pub(crate) async fn token(State(app): State<App>, body: Bytes) -> Response {
-    let auth = match auth_of(&app) {
-        Ok(a) => a,
-        Err(r) => return r,
+    let Some(auth) = app.auth() else {
+        return not_found();
     };
     let f = form(&body);
     let get = |k: &str| f.get(k).map(String::as_str).unwrap_or("");
