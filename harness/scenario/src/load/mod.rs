@@ -78,7 +78,7 @@ fn scenario(ctx: &Ctx, root: &Node) -> Result<Scenario, ScenarioError> {
             if session == SessionMode::Fresh && negotiated {
                 return Err(ctx.err(
                     requires_at.unwrap_or(n.at),
-                    "`requires` (but `auth`) cannot be used with `session: fresh` (nothing is negotiated before the steps)",
+                    "`requires` cannot be used with `session: fresh` (nothing is negotiated before the steps; only `requires.auth` is learnt over HTTP)",
                 ));
             }
             r
