@@ -191,6 +191,15 @@ pub struct ServerArgs {
     /// Authorization — its value is redacted in transcripts)
     #[arg(long = "header", short = 'H', value_name = "NAME: VALUE", value_parser = parse_header)]
     pub headers: Vec<(String, String)>,
+    /// With --url: an access token the server accepts, sent as `Authorization: Bearer TOKEN`
+    /// on every request. Runs the authorization cases that need a valid token (server/auth/);
+    /// those that need none run whenever the server answers 401 without credentials
+    #[arg(long, value_name = "TOKEN", requires = "url")]
+    pub auth_token: Option<String>,
+    /// With --auth-token: a valid token its authorization server issued for another resource
+    /// (audience); the server must refuse it with 401
+    #[arg(long, value_name = "TOKEN", requires = "auth_token")]
+    pub auth_token_other_audience: Option<String>,
     /// Longest stdout line accepted from the target, in bytes
     #[arg(long, default_value_t = mcpspec_wire::DEFAULT_MAX_LINE)]
     pub max_line: usize,
@@ -364,6 +373,13 @@ pub struct ReferenceServerArgs {
     /// stdout line; a non-loopback address is served with a warning)
     #[arg(long, value_name = "ADDR", value_parser = crate::reference::parse_http_addr)]
     pub http: Option<std::net::SocketAddr>,
+    /// With --http: OAuth mode. /mcp wants a bearer token (401 with a WWW-Authenticate
+    /// challenge otherwise), Protected Resource Metadata is served at
+    /// /.well-known/oauth-protected-resource/mcp, and the same address is a demo
+    /// authorization server (metadata at /.well-known/oauth-authorization-server, dynamic
+    /// registration, an authorize endpoint that approves at once, PKCE S256 required)
+    #[arg(long, requires = "http")]
+    pub auth: bool,
 }
 
 #[derive(Debug, Args)]

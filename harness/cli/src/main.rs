@@ -99,6 +99,7 @@ async fn reference_server(args: ReferenceServerArgs) -> Exit {
     let args = reference::ReferenceArgs {
         faults: args.faults,
         page_size: args.page_size,
+        auth: args.auth,
     };
     let run = match http {
         Some(addr) => reference::run_http(args, addr).await,

@@ -5,7 +5,9 @@
 //! `/mcp`, legacy HTTP+SSE at `/sse`); this module binds the address,
 //! prints `listening on http://IP:PORT (…)` as the first stdout line (so a
 //! caller that asked for port 0 learns the port), and stops on Ctrl-C or
-//! SIGTERM. Everything below `run_http` is the stdio driver:
+//! SIGTERM. With `--auth` (OAuth mode) a second line says where the
+//! protected resource's metadata and the authorization server are.
+//! Everything below `run_http` is the stdio driver:
 //!
 //! The protocol logic lives in the sans-IO crate `mcpspec-reference`; this
 //! module is only its driver:
@@ -28,7 +30,7 @@ use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use mcpspec_model::Exit;
 use mcpspec_reference::{Config, Fault, Output, ReferenceServer};
 use mcpspec_reference_http::{
-    serve_with_shutdown, HttpServerConfig, TcpListener, MCP_PATH, SSE_PATH,
+    serve_with_shutdown, HttpServerConfig, TcpListener, MCP_PATH, PRM_PATH, SSE_PATH,
 };
 use mcpspec_wire::NdjsonDecoder;
 use tokio::sync::mpsc;
@@ -53,6 +55,8 @@ pub struct ReferenceArgs {
     pub faults: Vec<String>,
     /// Items per page of every paginated list.
     pub page_size: usize,
+    /// OAuth mode (`--auth`, HTTP only).
+    pub auth: bool,
 }
 
 /// Runs the reference server on this process's stdin/stdout until EOF or an
@@ -122,13 +126,21 @@ pub fn listening_line(addr: SocketAddr) -> String {
     format!("listening on http://{addr} (Streamable HTTP at {MCP_PATH}, legacy SSE at {SSE_PATH})")
 }
 
+/// The second stdout line of `--http --auth`: where the metadata is.
+pub fn oauth_line(addr: SocketAddr) -> String {
+    format!(
+        "oauth: protected resource http://{addr}{MCP_PATH}, its metadata at http://{addr}{PRM_PATH}; \
+         authorization server http://{addr} (approves at once; PKCE S256, dynamic registration)"
+    )
+}
+
 /// Runs the reference server over HTTP at `addr` until Ctrl-C or SIGTERM.
 pub async fn run_http(args: ReferenceArgs, addr: SocketAddr) -> Result<i32, String> {
     let faults = parse_faults(&args.faults)?;
     if !addr.ip().is_loopback() {
         eprintln!(
             "warning: serving on {addr}, which is not a loopback address: other machines can \
-             reach the reference server, which has no authentication"
+             reach the reference server, whose authorization server (--auth) approves anyone"
         );
     }
     let listener = TcpListener::bind(addr)
@@ -140,10 +152,16 @@ pub async fn run_http(args: ReferenceArgs, addr: SocketAddr) -> Result<i32, Stri
     let mut stdout = std::io::stdout();
     // If stdout is gone nobody learns the port, but the server still works.
     let _ = writeln!(stdout, "{}", listening_line(local)).and_then(|()| stdout.flush());
-    let cfg = HttpServerConfig::new(Config {
+    if args.auth {
+        let _ = writeln!(stdout, "{}", oauth_line(local)).and_then(|()| stdout.flush());
+    }
+    let mut cfg = HttpServerConfig::new(Config {
         page_size: args.page_size,
         faults,
     });
+    if args.auth {
+        cfg = cfg.with_auth();
+    }
     match serve_with_shutdown(listener, cfg, shutdown_signal()).await {
         Ok(()) => Ok(0),
         Err(e) => {

@@ -108,10 +108,23 @@ pub(crate) fn target(command: &[String]) -> Result<CommandSpec, String> {
 /// What `mcpspec server` tests: `--url`, `--sse-url`, or a command (the
 /// reference server when none is given).
 fn server_target(args: &ServerArgs) -> Result<Target, String> {
+    let mut headers = args.headers.clone();
+    if let Some(token) = &args.auth_token {
+        if headers
+            .iter()
+            .any(|(n, _)| n.eq_ignore_ascii_case("authorization"))
+        {
+            return Err(
+                "--auth-token sends `Authorization: Bearer TOKEN`; drop the -H Authorization header"
+                    .to_owned(),
+            );
+        }
+        headers.push(("Authorization".to_owned(), format!("Bearer {token}")));
+    }
     Target::choose(
         args.url.as_deref(),
         args.sse_url.as_deref(),
-        &args.headers,
+        &headers,
         || target(&args.command),
     )
 }
@@ -120,6 +133,11 @@ fn server_target(args: &ServerArgs) -> Result<Target, String> {
 /// client when none is given), reaching the harness through `{server}`
 /// (this binary's `shim`), `{url}` or `{sse_url}`.
 fn client_target(args: &ServerArgs) -> Result<Target, String> {
+    if args.auth_token.is_some() || args.auth_token_other_audience.is_some() {
+        return Err(
+            "--auth-token and --auth-token-other-audience are for testing a server's authorization (--url)".to_owned(),
+        );
+    }
     if args.url.is_some() || args.sse_url.is_some() || !args.headers.is_empty() {
         return Err(
             "--url, --sse-url and -H choose a server to test; a client reaches the harness through {url} or {sse_url} in its own arguments".to_owned(),
@@ -248,6 +266,10 @@ async fn run_as(args: ServerArgs, role: Role) -> Exit {
             .unwrap_or_else(|| (args.timeout * 6).max(Duration::from_secs(30))),
         startup_timeout: args.startup_timeout,
         max_line: args.max_line,
+        auth: mcpspec_runner::AuthTokens {
+            token: args.auth_token.clone(),
+            other_audience: args.auth_token_other_audience.clone(),
+        },
     };
     // A client's versions are learnt by starting it once; cases at other
     // versions are then not applicable (with --spec-version: counter-offered).

@@ -21,6 +21,15 @@
 //! - `robustness/post-never-answered`: a server that accepts the connection
 //!   but never answers a POST ends each case in an error, not a hung run.
 //!
+//! - `auth/clean-reference-passes-everything`: the authorization scenarios
+//!   (`server/auth/`) pass against `mcpspec reference server --http
+//!   127.0.0.1:0 --auth` (OAuth mode), with `--auth-token` and
+//!   `--auth-token-other-audience` obtained from its demo authorization
+//!   server as a client would (`support::oauth`). The other clean HTTP run
+//!   finds them not applicable (the plain reference is not protected).
+//! - `fault/http-auth-*`: each authorization fault runs in OAuth mode, the
+//!   same way, filtered to `server/auth/`.
+//!
 //! - every run enables the opt-in extensions (`--extension tasks`,
 //!   `--extension skills`), so their scenarios are held to the same claims.
 //!
@@ -69,6 +78,29 @@ fn run_http(transport: &str, faults: &[&str], extra: &[&str], tag: &str) -> RunR
     args.extend(target.iter().map(String::as_str));
     run_server(&args, &[], tag)
 }
+
+/// A run of the authorization scenarios against the reference in OAuth
+/// mode with `faults`, holding the two tokens its authorization server issued.
+fn run_auth(faults: &[&str], extra: &[&str], tag: &str) -> RunResult {
+    let server = HttpReference::start_auth(faults);
+    let (token, other) = server.tokens();
+    let url = server.mcp();
+    let mut args: Vec<&str> = extra.to_vec();
+    args.extend([
+        "--filter",
+        AUTH_SCENARIOS,
+        "--url",
+        &url,
+        "--auth-token",
+        &token,
+        "--auth-token-other-audience",
+        &other,
+    ]);
+    run_server(&args, &[], tag)
+}
+
+/// The authorization scenarios: judged only in OAuth-mode runs.
+const AUTH_SCENARIOS: &str = "server/auth/";
 
 /// The opt-in extensions every self-validation run enables: their
 /// scenarios must pass against the clean reference and catch their faults
@@ -139,6 +171,9 @@ fn faults() -> Vec<FaultSpec> {
             let transports: Vec<&str> = transports.split(',').collect();
             let transport = if transports.contains(&"stdio") {
                 "stdio"
+            } else if name.starts_with("http-auth-") {
+                // Carried out in OAuth mode only: see `run_auth`.
+                "auth"
             } else {
                 transports.first()?
             };
@@ -171,6 +206,8 @@ fn fault_runs() -> &'static BTreeMap<String, RunResult> {
                         let r = if f.transport == "stdio" {
                             let target = [BIN, "reference", "server", "--fault", &f.name];
                             run_server(&opts, &target, &tag)
+                        } else if f.transport == "auth" {
+                            run_auth(&[&f.name], &opts, &tag)
                         } else {
                             run_http(&f.transport, &[&f.name], &opts, &tag)
                         };
@@ -204,11 +241,30 @@ fn clean_over(transport: &str) -> Result<(), Failed> {
     clean_passes(run_http(transport, &[], &[], &format!("clean-{transport}")))
 }
 
+/// The clean run of the authorization scenarios in OAuth mode.
+fn clean_auth() -> Result<(), Failed> {
+    clean_passes(run_auth(&[], &[], "clean-auth"))
+}
+
+/// Whether a case's outcome is what the clean reference owes: a pass, or
+/// for an authorization case outside OAuth mode, not applicable because
+/// the server is not protected.
+fn clean_outcome(c: &Value) -> bool {
+    c["outcome"] == "pass"
+        || (c["outcome"] == "not_applicable"
+            && c["scenario"]
+                .as_str()
+                .is_some_and(|s| s.starts_with(AUTH_SCENARIOS))
+            && c["message"]
+                .as_str()
+                .is_some_and(|m| m.contains("not a protected resource")))
+}
+
 fn clean_passes(r: RunResult) -> Result<(), Failed> {
     let bad: Vec<String> = r
         .results
         .iter()
-        .filter(|c| c["outcome"] != "pass")
+        .filter(|c| !clean_outcome(c))
         .map(|c| format!("{} {}: {}", c["id"], c["outcome"], c["message"]))
         .collect();
     if r.code != 0 || !bad.is_empty() || r.results.is_empty() {
@@ -420,6 +476,10 @@ fn main() {
     trials.push(Trial::test("sse/clean-reference-passes-everything", || {
         clean_over("sse")
     }));
+    trials.push(Trial::test(
+        "auth/clean-reference-passes-everything",
+        clean_auth,
+    ));
     trials.push(Trial::test(
         "robustness/post-never-answered",
         post_never_answered,

@@ -23,6 +23,9 @@
 //! server. The server binds wherever its listener is bound: the caller picks
 //! the address (loopback unless the user asked otherwise).
 //!
+//! - **OAuth mode** ([`HttpServerConfig::auth`]): `/mcp` is a protected
+//!   resource and the same listener is its authorization server, see `auth`.
+//!
 //! Modules, in reading order: `streamable` and `legacy` (the endpoints),
 //! `checks` (header rules and error bodies), `session` (the per-session task
 //! and its routing), `stateless` (2026-07-28 POSTs), `messages` (what a body holds, what the server emitted), `streams` (SSE streams with event ids and replay), `sse`
@@ -30,6 +33,7 @@
 
 #![cfg_attr(test, allow(clippy::unwrap_used))]
 
+mod auth;
 mod checks;
 mod ids;
 mod legacy;
@@ -56,6 +60,8 @@ use tokio::sync::{mpsc, watch};
 /// need no tokio `net` feature of their own.
 pub use tokio::net::TcpListener;
 
+pub use crate::auth::{OTHER_RESOURCE_PATH, PRM_PATH, PRM_ROOT_PATH, SCOPE};
+
 use crate::session::Cmd;
 
 /// Path of the Streamable HTTP endpoint.
@@ -71,11 +77,22 @@ pub struct HttpServerConfig {
     /// Each session's sans-IO server is built from this; its `faults` may
     /// also hold HTTP faults, which this crate carries out.
     pub reference: Config,
+    /// OAuth mode: `/mcp` wants a bearer token that the built-in
+    /// authorization server issued for it (module `auth`).
+    pub auth: bool,
 }
 
 impl HttpServerConfig {
     pub fn new(reference: Config) -> Self {
-        HttpServerConfig { reference }
+        HttpServerConfig {
+            reference,
+            auth: false,
+        }
+    }
+
+    /// The same, in OAuth mode.
+    pub fn with_auth(self) -> Self {
+        HttpServerConfig { auth: true, ..self }
     }
 }
 
@@ -92,7 +109,8 @@ pub async fn serve_with_shutdown(
     cfg: HttpServerConfig,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> io::Result<()> {
-    let app = App::new(cfg);
+    let origin = format!("http://{}", listener.local_addr()?);
+    let app = App::new(cfg, origin);
     let router = router(app.clone());
     let signal = async move {
         shutdown.await;
@@ -104,13 +122,19 @@ pub async fn serve_with_shutdown(
 }
 
 fn router(app: App) -> Router {
-    Router::new()
-        .route(
-            MCP_PATH,
-            post(streamable::post)
-                .get(streamable::get)
-                .delete(streamable::delete),
-        )
+    let mcp = post(streamable::post)
+        .get(streamable::get)
+        .delete(streamable::delete);
+    let mut router = Router::new();
+    if app.auth().is_some() {
+        let guard = axum::middleware::from_fn_with_state(app.clone(), auth::guard);
+        router = router
+            .route(MCP_PATH, mcp.route_layer(guard))
+            .merge(auth::routes());
+    } else {
+        router = router.route(MCP_PATH, mcp);
+    }
+    router
         .route(SSE_PATH, get(legacy::open))
         .route(MESSAGE_PATH, post(legacy::post))
         .with_state(app)
@@ -124,6 +148,8 @@ pub(crate) struct App {
 
 struct Inner {
     config: Config,
+    /// OAuth mode's tokens and clients (`None`: no authorization).
+    auth: Option<auth::Auth>,
     /// Streamable HTTP sessions by `Mcp-Session-Id`.
     sessions: Mutex<HashMap<String, mpsc::Sender<Cmd>>>,
     /// Legacy HTTP+SSE sessions by `sessionId`.
@@ -142,16 +168,22 @@ pub(crate) enum Table {
 }
 
 impl App {
-    fn new(cfg: HttpServerConfig) -> Self {
+    fn new(cfg: HttpServerConfig, origin: String) -> Self {
         App {
             inner: Arc::new(Inner {
                 config: cfg.reference,
+                auth: cfg.auth.then(|| auth::Auth::new(origin)),
                 sessions: Mutex::new(HashMap::new()),
                 legacy: Mutex::new(HashMap::new()),
                 closing: watch::Sender::new(false),
                 open_posts: Arc::default(),
             }),
         }
+    }
+
+    /// OAuth mode's state, when the server runs in it.
+    pub(crate) fn auth(&self) -> Option<&auth::Auth> {
+        self.inner.auth.as_ref()
     }
 
     pub(crate) fn config(&self) -> &Config {

@@ -226,6 +226,19 @@ pub enum Fault {
     HttpResumeCrossReplay,
     HttpConcurrentPostRefused,
     HttpForeignProgressOnStream,
+    // ── authorization: OAuth mode of `mcpspec-reference-http` (`--auth`) ──
+    AuthNoChallenge,
+    AuthChallengeNoResourceMetadata,
+    AuthInvalidTokenAccepted,
+    AuthOtherAudienceAccepted,
+    AuthPrmResourceMismatch,
+    AuthPrmNoAuthorizationServers,
+    AuthAsMetadataNoS256,
+    AuthChallengeNoScope,
+    AuthMissingTokenAccepted,
+    AuthPrmMissing,
+    AuthAsMetadataMissing,
+    AuthRedirectUriPrefixMatch,
 }
 
 impl Fault {
@@ -375,6 +388,18 @@ impl Fault {
         Fault::HttpResumeCrossReplay,
         Fault::HttpConcurrentPostRefused,
         Fault::HttpForeignProgressOnStream,
+        Fault::AuthNoChallenge,
+        Fault::AuthChallengeNoResourceMetadata,
+        Fault::AuthInvalidTokenAccepted,
+        Fault::AuthOtherAudienceAccepted,
+        Fault::AuthPrmResourceMismatch,
+        Fault::AuthPrmNoAuthorizationServers,
+        Fault::AuthAsMetadataNoS256,
+        Fault::AuthChallengeNoScope,
+        Fault::AuthMissingTokenAccepted,
+        Fault::AuthPrmMissing,
+        Fault::AuthAsMetadataMissing,
+        Fault::AuthRedirectUriPrefixMatch,
     ];
 
     /// Kebab-case name, as given to `--fault`.

@@ -44,6 +44,9 @@ pub struct CaseConfig {
     /// before that are extended to it (see `Conn::wait_for`).
     pub startup_timeout: Duration,
     pub max_line: usize,
+    /// Tokens for authorization cases (`requires.auth`); the token itself
+    /// already travels in the target's headers.
+    pub auth: crate::server_auth::AuthTokens,
 }
 
 /// Why the steps stopped early.
@@ -351,6 +354,11 @@ fn owed_answers(ctx: &mut Ctx<'_>) {
 
 async fn play(ctx: &mut Ctx<'_>) -> Option<Stop> {
     let serving = ctx.cfg.target.is_client();
+    if let Some(gate) = ctx.scenario.requires.auth {
+        if let Err(stop) = crate::server_auth::gate(ctx, gate).await {
+            return Some(stop);
+        }
+    }
     if ctx.scenario.session == SessionMode::Initialized {
         let started = if serving {
             crate::client::serve_handshake(ctx).await

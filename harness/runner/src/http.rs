@@ -5,7 +5,9 @@
 //! transcript but keeps its answer away from the case's messages and the
 //! oracle), and its response turned into the JSON object the step's matcher
 //! judges — `status`, `headers`, `content_type`, `body`, `events`,
-//! `messages`, `open` (see `scenarios/README.md`). `keep_open` GETs are the
+//! `messages`, `open`, `challenge` (see `scenarios/README.md`). With
+//! `judge:` the body is also checked as an authorization metadata document
+//! (`crate::server_auth`). `keep_open` GETs are the
 //! exception: they open the session's standing stream, whose messages do
 //! join the case's.
 
@@ -26,6 +28,9 @@ const DEFAULT_READ_FOR: Duration = Duration::from_secs(1);
 const FORGED_SESSION: &str = "mcpspec-unknown-session-7d3f0c2a9b";
 
 pub async fn run(ctx: &mut Ctx<'_>, at: Option<(usize, &Step)>, h: &HttpStep) -> Result<(), Stop> {
+    if let Some(stop) = crate::server_auth::undiscovered(ctx, h) {
+        return Err(stop);
+    }
     let response = if h.keep_open {
         open_standing_stream(ctx, at).await?
     } else {
@@ -73,6 +78,9 @@ pub async fn run(ctx: &mut Ctx<'_>, at: Option<(usize, &Step)>, h: &HttpStep) ->
     ctx.conn.drain_ready().await;
     if let Some(label) = &h.label {
         ctx.vars.set(label, json!({ "response": response.clone() }));
+    }
+    if let Some(doc) = h.judge {
+        crate::server_auth::judge(ctx, at, doc, &response)?;
     }
     match &h.expect {
         Some(m) => {
@@ -230,6 +238,7 @@ pub fn response_object(r: &RawResponse) -> Value {
         "events": events,
         "messages": messages,
         "open": r.stream_open,
+        "challenge": crate::server_auth::challenge_object(r.header("www-authenticate")),
     })
 }
 

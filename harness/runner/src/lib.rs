@@ -10,6 +10,9 @@
 //! - [`run`]: the version probe and the parallel scheduler; emits [`Event`]s.
 //! - [`case`] / [`steps`]: one case — fresh target process, handshake, steps.
 //! - [`conn`]: transport + oracle + inbox + transcript for one case.
+//! - [`auth`]: a client case's protected mode (the scripted authorization
+//!   server); [`server_auth`]: a server case's authorization gate,
+//!   discovery and metadata checks.
 //!
 //! The runner judges nothing itself. Every frame, HTTP exchange, SSE event
 //! and exit of the peer — and everything the harness sends — is put to the
@@ -18,6 +21,12 @@
 //! scenario's own expectations: the answer or request a step waits for, its
 //! matchers and timeouts, and the handshake it opens a case with, each
 //! failing with the requirement the scenario (or the handshake) names.
+//!
+//! One exception, to be moved behind the oracle: the authorization rules
+//! (issue #16) are still decided here, from what the scripted authorization
+//! server saw ([`auth`]'s checks, read by scenario `assert` steps) and from
+//! the metadata documents a server case fetched (`server_auth::judge`),
+//! on the engine's sans-IO OAuth primitives.
 //!
 //! What a case comes to — outcomes, findings, transcript lines, the summary
 //! and its exit code — and the [`Event`] stream are crate `mcpspec-model`'s,
@@ -35,6 +44,7 @@ pub mod http;
 pub mod plan;
 pub mod resume;
 pub mod run;
+pub mod server_auth;
 pub mod stateless;
 pub mod steps;
 pub mod target;
@@ -55,4 +65,5 @@ pub use event::{Event, Reporter};
 pub use outcome::{Blame, CaseResult, Finding, FindingSource, Outcome, Summary, TranscriptLine};
 pub use plan::{plan, Case, Partition, Selection};
 pub use run::{run, FailFast, Retries, RunConfig};
+pub use server_auth::AuthTokens;
 pub use target::{transport_kind, Target};

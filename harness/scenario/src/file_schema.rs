@@ -157,6 +157,20 @@ fn shape(s: Shape) -> Value {
             let names: Vec<&str> = SessionMode::ALL.iter().map(|m| m.as_str()).collect();
             json!({ "enum": names })
         }
+        Shape::MetadataDoc => {
+            let names: Vec<&str> = crate::model::MetadataDoc::ALL
+                .iter()
+                .map(|d| d.as_str())
+                .collect();
+            json!({ "enum": names })
+        }
+        Shape::AuthGate => {
+            let names: Vec<&str> = crate::model::AuthGate::ALL
+                .iter()
+                .map(|g| g.as_str())
+                .collect();
+            json!({ "enum": names })
+        }
         Shape::Extension => {
             let names: Vec<&str> = mcpspec_engine::EXTENSIONS.iter().map(|e| e.name).collect();
             json!({ "enum": names })
@@ -288,6 +302,22 @@ fn rule(r: &Rule) -> Value {
             json!({
                 "if": { "required": [key], "properties": { *key: { "const": when } } },
                 "then": { "not": { "required": [other] } },
+            })
+        }
+        Rule::ExcludesMembers {
+            key,
+            when,
+            map,
+            members,
+        } => {
+            let when = match when {
+                Lit::True => json!(true),
+                Lit::Str(s) => json!(s),
+            };
+            let any: Vec<Value> = members.iter().map(|m| json!({ "required": [m] })).collect();
+            json!({
+                "if": { "required": [key], "properties": { *key: { "const": when } } },
+                "then": { "properties": { *map: { "not": { "anyOf": any } } } },
             })
         }
     }

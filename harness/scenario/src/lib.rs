@@ -38,8 +38,9 @@ pub use load::parse;
 pub use matcher::{Matcher, Mismatch};
 pub use mcpspec_engine::{Level, Version};
 pub use model::{
-    AuthScript, CutStream, Discover, Expectation, HeaderMode, HttpBody, HttpStep, HttpUrl,
-    RawBytes, RawStep, RepeatUntil, Reply, ReplyAnswer, Requires, ResponseExpect, Scenario,
-    Selector, SendSpec, SendStep, SessionMode, Source, Step, StepKind, TransportKind, UniqueBy,
+    AuthGate, AuthScript, CutStream, Discover, Expectation, HeaderMode, HttpBody, HttpStep,
+    HttpUrl, MetadataDoc, RawBytes, RawStep, RepeatUntil, Reply, ReplyAnswer, Requires,
+    ResponseExpect, Scenario, Selector, SendSpec, SendStep, SessionMode, Source, Step, StepKind,
+    TransportKind, UniqueBy,
 };
 pub use template::{Template, TemplateError};

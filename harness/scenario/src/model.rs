@@ -222,6 +222,39 @@ pub struct Requires {
     /// Streamable HTTP: the server issued an `Mcp-Session-Id` at initialize
     /// (issuing one is optional, so session rules apply only then).
     pub http_session: bool,
+    /// Authorization (Streamable HTTP): the target must be a protected
+    /// resource, and the run may have to hold a token.
+    pub auth: Option<AuthGate>,
+}
+
+/// `requires.auth`: what an authorization scenario needs of the run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AuthGate {
+    /// The target is protected: the run was given `--auth-token`, or a
+    /// POST without credentials is answered 401.
+    Protected,
+    /// The run holds a token the target accepts (`--auth-token`).
+    Token,
+    /// The run also holds a token issued for another resource
+    /// (`--auth-token-other-audience`).
+    OtherAudience,
+}
+
+impl AuthGate {
+    /// Every gate, as `requires.auth` writes it.
+    pub const ALL: [AuthGate; 3] = [
+        AuthGate::Protected,
+        AuthGate::Token,
+        AuthGate::OtherAudience,
+    ];
+
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            AuthGate::Protected => "protected",
+            AuthGate::Token => "token",
+            AuthGate::OtherAudience => "other_audience",
+        }
+    }
 }
 
 /// One step, with its optional overrides.
@@ -537,6 +570,34 @@ pub struct HttpStep {
     pub label: Option<String>,
     /// The response object must match this (see `scenarios/README.md`).
     pub expect: Option<Matcher>,
+    /// `judge:` — the response body is an authorization metadata document,
+    /// checked rule by rule (each defect a finding naming its rule).
+    pub judge: Option<MetadataDoc>,
+}
+
+/// An authorization metadata document an `http` step can judge.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MetadataDoc {
+    /// Protected Resource Metadata (RFC 9728) of the server under test.
+    ProtectedResource,
+    /// Authorization server metadata (RFC 8414 / OpenID Connect Discovery)
+    /// of the issuer the run discovered (`${auth.issuer}`).
+    AuthorizationServer,
+}
+
+impl MetadataDoc {
+    pub const ALL: [MetadataDoc; 2] = [
+        MetadataDoc::ProtectedResource,
+        MetadataDoc::AuthorizationServer,
+    ];
+
+    /// As `judge:` writes it.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            MetadataDoc::ProtectedResource => "protected_resource_metadata",
+            MetadataDoc::AuthorizationServer => "authorization_server_metadata",
+        }
+    }
 }
 
 /// Where an `http` step sends its request.

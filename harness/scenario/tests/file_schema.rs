@@ -263,6 +263,15 @@ fn accepted() -> Vec<(&'static str, String)> {
             ),
         ),
         (
+            "authorization",
+            scenario(
+                "transports: [http]\nsession: fresh\nrequires: { auth: protected }\n",
+                r#"  - http: { method: GET, url: "${auth.prm_url}", headers: { Authorization: null }, judge: protected_resource_metadata }
+    expect: { status: 200 }
+"#,
+            ),
+        ),
+        (
             "client steps",
             scenario(
                 "requires: { capabilities: [roots] }\n",
@@ -435,6 +444,17 @@ fn rejected() -> Vec<(&'static str, String)> {
         (
             "requires with a fresh session",
             scenario("session: fresh\nrequires: { capabilities: [tools] }\n", ok),
+        ),
+        (
+            "a negotiated gate beside auth with a fresh session",
+            scenario(
+                "transports: [http]\nsession: fresh\nrequires: { auth: protected, http_session: true }\n",
+                ok,
+            ),
+        ),
+        (
+            "unknown auth gate",
+            scenario("transports: [http]\nrequires: { auth: maybe }\n", ok),
         ),
         (
             "unknown transport",

@@ -315,6 +315,7 @@ impl Suite {
                 .unwrap_or_else(|| (self.step_timeout * 6).max(Duration::from_secs(30))),
             startup_timeout: self.startup_timeout,
             max_line: self.max_line,
+            auth: mcpspec_runner::AuthTokens::default(),
         }
     }
 

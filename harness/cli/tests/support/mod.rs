@@ -3,6 +3,8 @@
 //! on 127.0.0.1 (stopped when dropped). Each test file uses part of it.
 #![allow(dead_code)]
 
+pub mod oauth;
+
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -124,7 +126,19 @@ pub struct HttpReference {
 
 impl HttpReference {
     pub fn start(faults: &[&str]) -> HttpReference {
+        HttpReference::start_with(faults, false)
+    }
+
+    /// In OAuth mode (`--auth`): see [`oauth`] for its tokens.
+    pub fn start_auth(faults: &[&str]) -> HttpReference {
+        HttpReference::start_with(faults, true)
+    }
+
+    fn start_with(faults: &[&str], auth: bool) -> HttpReference {
         let mut args = vec!["reference", "server", "--http", "127.0.0.1:0"];
+        if auth {
+            args.push("--auth");
+        }
         for f in faults {
             args.extend_from_slice(&["--fault", f]);
         }
@@ -160,6 +174,15 @@ impl HttpReference {
     /// The legacy SSE stream.
     pub fn sse(&self) -> String {
         format!("{}/sse", self.base)
+    }
+
+    /// OAuth mode: a token for the MCP endpoint, and one its authorization
+    /// server issued for another resource (`/other`).
+    pub fn tokens(&self) -> (String, String) {
+        (
+            oauth::token_for(&self.base, &self.mcp()),
+            oauth::token_for(&self.base, &format!("{}/other", self.base)),
+        )
     }
 }
 

@@ -18,7 +18,12 @@ fn ping(id: i64) -> Value {
 /// Every HTTP fault has a test below (names checked, not just counted).
 #[test]
 fn every_http_fault_is_tested_here() {
-    let source = [include_str!("faults.rs"), include_str!("param_faults.rs")].concat();
+    let source = [
+        include_str!("faults.rs"),
+        include_str!("param_faults.rs"),
+        include_str!("auth.rs"),
+    ]
+    .concat();
     for f in Fault::ALL
         .iter()
         .filter(|f| !f.applies_to(Transport::Stdio))

@@ -3,6 +3,7 @@
 
 #![allow(clippy::unwrap_used)]
 
+mod auth;
 mod faults;
 mod legacy;
 mod param_faults;

@@ -33,13 +33,25 @@ impl Drop for Server {
 }
 
 pub async fn start(faults: &[Fault]) -> Server {
+    start_with(faults, false).await
+}
+
+/// The server in OAuth mode (`auth` module of the crate).
+pub async fn start_auth(faults: &[Fault]) -> Server {
+    start_with(faults, true).await
+}
+
+async fn start_with(faults: &[Fault], auth: bool) -> Server {
     let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
     let addr = listener.local_addr().expect("addr");
     let (stop, stopped) = oneshot::channel::<()>();
-    let cfg = HttpServerConfig::new(Config {
+    let mut cfg = HttpServerConfig::new(Config {
         page_size: 2,
         faults: faults.to_vec(),
     });
+    if auth {
+        cfg = cfg.with_auth();
+    }
     tokio::spawn(serve_with_shutdown(listener, cfg, async move {
         let _ = stopped.await;
     }));

@@ -349,6 +349,21 @@ fn detector(fault: Fault) -> Detector {
         Fault::HttpParamHeaderUnchecked | Fault::HttpParamHeaderNotDecoded => {
             |_| unreachable!("an HTTP-layer fault has no sans-IO detector")
         }
+        // Authorization (OAuth mode): HTTP-layer, tested in mcpspec-reference-http's tests/it/auth.rs.
+        Fault::AuthNoChallenge
+        | Fault::AuthChallengeNoResourceMetadata
+        | Fault::AuthInvalidTokenAccepted
+        | Fault::AuthOtherAudienceAccepted
+        | Fault::AuthPrmResourceMismatch
+        | Fault::AuthPrmNoAuthorizationServers
+        | Fault::AuthAsMetadataNoS256
+        | Fault::AuthChallengeNoScope
+        | Fault::AuthMissingTokenAccepted
+        | Fault::AuthPrmMissing
+        | Fault::AuthAsMetadataMissing
+        | Fault::AuthRedirectUriPrefixMatch => {
+            |_| unreachable!("an HTTP-layer fault has no sans-IO detector")
+        }
     }
 }
 

@@ -7,7 +7,7 @@ use super::keys;
 use super::reader::{suggest, Ctx, Fields};
 use crate::error::ScenarioError;
 use crate::matcher::compile::{compile, template};
-use crate::model::{HeaderMode, HttpBody, HttpStep, HttpUrl};
+use crate::model::{HeaderMode, HttpBody, HttpStep, HttpUrl, MetadataDoc};
 use crate::template::check_str;
 use crate::yaml::{Kind, Node};
 
@@ -92,6 +92,21 @@ pub(super) fn http_step(
             keep
         }
     };
+    let judge = match m.take("judge") {
+        None => None,
+        Some(n) => {
+            let word = ctx.nonempty_str(n, "`judge`")?;
+            match MetadataDoc::ALL.into_iter().find(|d| d.as_str() == word) {
+                Some(d) => Some(d),
+                None => {
+                    return Err(ctx.err(
+                        n.at,
+                        format!("`judge` is protected_resource_metadata or authorization_server_metadata, not {word:?}"),
+                    ))
+                }
+            }
+        }
+    };
     m.finish(ctx, what, &keys::HTTP.names())?;
     let expect = f.take("expect").map(|n| compile(ctx, n)).transpose()?;
     Ok(HttpStep {
@@ -105,6 +120,7 @@ pub(super) fn http_step(
         keep_open,
         label,
         expect,
+        judge,
     })
 }
 

@@ -73,6 +73,13 @@ pub(crate) enum Rule {
         when: Lit,
         other: &'static str,
     },
+    /// `key` with the value `when` excludes these members of the map `map`.
+    ExcludesMembers {
+        key: &'static str,
+        when: Lit,
+        map: &'static str,
+        members: &'static [&'static str],
+    },
 }
 
 /// A literal value in a [`Rule`].
@@ -101,6 +108,10 @@ pub(crate) enum Shape {
     /// `all` or a list of transports.
     Transports,
     Session,
+    /// `requires.auth`: one of [`crate::model::AuthGate::ALL`].
+    AuthGate,
+    /// `judge:` of an `http` step: one of [`crate::model::MetadataDoc::ALL`].
+    MetadataDoc,
     /// The name of an opt-in extension ([`mcpspec_engine::EXTENSIONS`]).
     Extension,
     /// A list of dotted capability paths.
@@ -236,10 +247,12 @@ pub(crate) static TOP: MapDef = MapDef {
         opt("notes", "Why the scenario is shaped this way", Shape::Text),
         req("steps", "The steps, in order (at least one)", Shape::Steps),
     ],
-    rules: &[Rule::Excludes {
+    // `requires.auth` is learnt over HTTP, not negotiated: fresh allows it.
+    rules: &[Rule::ExcludesMembers {
         key: "session",
         when: Lit::Str(SessionMode::Fresh.as_str()),
-        other: "requires",
+        map: "requires",
+        members: &["capabilities", "http_session"],
     }],
 };
 
@@ -253,6 +266,11 @@ pub(crate) static REQUIRES: MapDef = MapDef::new(&[
         "http_session",
         "Streamable HTTP: the server issued an Mcp-Session-Id at initialize",
         Shape::Bool,
+    ),
+    opt(
+        "auth",
+        "Authorization: protected (the target wants a token), token (the run holds one: --auth-token), other_audience (and one for another resource)",
+        Shape::AuthGate,
     ),
 ]);
 
@@ -591,6 +609,11 @@ pub(crate) static HTTP: MapDef = MapDef {
             "keep_open",
             "GET only: keep the stream open as the session's standing stream; its messages join the case's",
             Shape::Bool,
+        ),
+        opt(
+            "judge",
+            "The body is an authorization metadata document to check rule by rule: protected_resource_metadata or authorization_server_metadata",
+            Shape::MetadataDoc,
         ),
     ],
     rules: &[

@@ -72,13 +72,16 @@ fn scenario(ctx: &Ctx, root: &Node) -> Result<Scenario, ScenarioError> {
     let requires = match f.take("requires") {
         None => Requires::default(),
         Some(n) => {
-            if session == SessionMode::Fresh {
+            let r = requires(ctx, n)?;
+            // `auth` is learnt over HTTP, not from a handshake: fresh is fine.
+            let negotiated = !r.capabilities.is_empty() || r.http_session;
+            if session == SessionMode::Fresh && negotiated {
                 return Err(ctx.err(
                     requires_at.unwrap_or(n.at),
-                    "`requires` cannot be used with `session: fresh` (nothing is negotiated before the steps)",
+                    "`requires` cannot be used with `session: fresh` (nothing is negotiated before the steps; only `requires.auth` is learnt over HTTP)",
                 ));
             }
-            requires(ctx, n)?
+            r
         }
     };
     let client_capabilities = match f.take("client_capabilities") {
@@ -335,6 +338,12 @@ fn check_http_only(
             ));
         }
     }
+    if requires.auth.is_some() && transports != [TransportKind::Http] {
+        return Err(ctx.err(
+            requires_at.unwrap_or(crate::yaml::Pos { line: 1, column: 1 }),
+            "`requires.auth` is about a Streamable HTTP server's authorization: give the scenario `transports: [http]`",
+        ));
+    }
     if requires.http_session && transports != [TransportKind::Http] {
         return Err(ctx.err(
             requires_at.unwrap_or(crate::yaml::Pos { line: 1, column: 1 }),
@@ -481,10 +490,31 @@ fn requires(ctx: &Ctx, node: &Node) -> Result<Requires, ScenarioError> {
         .map(|n| ctx.bool(n, "`requires.http_session`"))
         .transpose()?
         .unwrap_or(false);
+    let auth = match f.take("auth") {
+        None => None,
+        Some(n) => {
+            let word = ctx.nonempty_str(n, "`requires.auth`")?;
+            let gate = crate::model::AuthGate::ALL
+                .into_iter()
+                .find(|g| g.as_str() == word);
+            match gate {
+                Some(g) => Some(g),
+                None => {
+                    return Err(ctx.err(
+                        n.at,
+                        format!(
+                            "`requires.auth` is protected, token or other_audience, not {word:?}"
+                        ),
+                    ))
+                }
+            }
+        }
+    };
     f.finish(ctx, "`requires`", &keys::REQUIRES.names())?;
     Ok(Requires {
         capabilities,
         http_session,
+        auth,
     })
 }
 

@@ -11,7 +11,9 @@ use crate::model::{RawBytes, Scenario, SessionMode, StepKind};
 use crate::template::str_variables;
 use crate::Matcher;
 
-/// The names the runner binds before the steps.
+/// The names the runner binds before the steps (`auth`: for a client case
+/// with an `auth` block, what the scripted authorization server saw; for a
+/// server case with `requires.auth`, the tokens and what discovery found).
 fn runner_bound(session: SessionMode, canary: bool, auth: bool) -> Vec<String> {
     let mut names: Vec<String> = match session {
         SessionMode::Initialized => vec![
@@ -26,7 +28,8 @@ fn runner_bound(session: SessionMode, canary: bool, auth: bool) -> Vec<String> {
         names.push("canary".into());
     }
     if auth {
-        // What the scripted authorization server saw, refreshed before each step.
+        // Client cases: what the scripted authorization server saw, refreshed
+        // before each step; server cases: the tokens and what discovery found.
         names.push("auth".into());
     }
     names
@@ -41,7 +44,11 @@ fn matcher(m: Option<&Matcher>, used: &mut Vec<String>, binds: &mut Vec<String>)
 }
 
 pub(super) fn check(s: &Scenario, text: &str) -> Result<(), ScenarioError> {
-    let mut bound = runner_bound(s.session, s.uses_canary(), s.auth.is_some());
+    let mut bound = runner_bound(
+        s.session,
+        s.uses_canary(),
+        s.auth.is_some() || s.requires.auth.is_some(),
+    );
     for step in &s.steps {
         let mut used: Vec<String> = Vec::new();
         let mut binds: Vec<String> = Vec::new();
