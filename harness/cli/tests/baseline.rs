@@ -3,7 +3,7 @@
 //! broken file is an error at `file:line:col` (exit 2). Each test runs the
 //! real binary against the reference server with one fault.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use serde_json::Value;
@@ -50,8 +50,13 @@ fn run(name: &str, baseline: &str, fault: Option<&str>, extra: &[&str]) -> Run {
     if let Some(f) = fault {
         cmd.args(["--fault", f]);
     }
+    finish(&mut cmd, &json)
+}
+
+/// Runs `cmd` and reads the report it wrote to `json` (null when none).
+fn finish(cmd: &mut Command, json: &Path) -> Run {
     let out = cmd.output().expect("mcpspec runs");
-    let report = std::fs::read_to_string(&json)
+    let report = std::fs::read_to_string(json)
         .ok()
         .and_then(|t| serde_json::from_str(&t).ok())
         .unwrap_or(Value::Null);
@@ -268,35 +273,24 @@ fn flaky_run(name: &str, faulty_at: &str, extra: &[&str]) -> Run {
     .expect("write script");
     let json = dir.join("report.json");
     let junit = dir.join("reports");
-    let out = Command::new(BIN)
-        .args([
-            "server",
-            "--spec-version",
-            "2025-06-18",
-            "--filter",
-            OPERATING,
-        ])
-        .arg("--expected-failures")
-        .arg(&file)
-        .arg("--json")
-        .arg(&json)
-        .arg("--report-dir")
-        .arg(&junit)
-        .args(extra)
-        .args(["--", "sh"])
-        .arg(&script)
-        .output()
-        .expect("mcpspec runs");
-    let report = std::fs::read_to_string(&json)
-        .ok()
-        .and_then(|t| serde_json::from_str(&t).ok())
-        .unwrap_or(Value::Null);
-    Run {
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        out,
-        report,
-    }
+    let mut cmd = Command::new(BIN);
+    cmd.args([
+        "server",
+        "--spec-version",
+        "2025-06-18",
+        "--filter",
+        OPERATING,
+    ])
+    .arg("--expected-failures")
+    .arg(&file)
+    .arg("--json")
+    .arg(&json)
+    .arg("--report-dir")
+    .arg(&junit)
+    .args(extra)
+    .args(["--", "sh"])
+    .arg(&script);
+    finish(&mut cmd, &json)
 }
 
 /// `flaky:` with `--retries`: a failure is run again until it passes (the

@@ -161,6 +161,8 @@ impl Oracle {
             live_session: self.client_http.live.as_deref(),
             negotiation,
             listed: &self.client_http.listed,
+            stateless: self.version.lifecycle() == Lifecycle::Stateless
+                && self.client_http.asked.is_none(),
         };
         let mut found = judge(&cx, via, record);
         if !legacy {
@@ -191,6 +193,21 @@ pub(crate) struct Context<'a> {
     negotiation: Option<Negotiation>,
     /// The tools this side listed (custom headers).
     listed: &'a params::Listed,
+    /// The 2026-07-28 request rules apply: the case runs at a stateless
+    /// version and the client has not fallen back to the handshake era (it
+    /// sent no `initialize`, which the stateless rules allow after its
+    /// `server/discover` failed: from then on its requests are handshake-era
+    /// ones).
+    stateless: bool,
+}
+
+impl Context<'_> {
+    /// `q` is judged by the 2026-07-28 request rules: see `stateless`. (An
+    /// `initialize` POST is the fall-back itself; its record is judged
+    /// before its body is seen as a message.)
+    fn stateless_request(&self, q: &Req<'_>) -> bool {
+        self.stateless && !q.initialize()
+    }
 }
 
 /// The version the initialize exchange settled on, and whether the client
@@ -292,9 +309,7 @@ fn judge(cx: &Context<'_>, via: Via, record: &HttpRecord) -> Vec<Finding> {
             protocol_version(cx, &q),
             routing(cx, &q),
         ];
-        if applies(&ids::HTTP_HEADER_PARAM_MIRROR, cx.version)
-            && cx.version.lifecycle() == Lifecycle::Stateless
-        {
+        if applies(&ids::HTTP_HEADER_PARAM_MIRROR, cx.version) && cx.stateless_request(&q) {
             found.extend(params::judge(cx.listed, &q).into_iter().map(Some));
         }
         found
@@ -422,9 +437,7 @@ fn protocol_version(cx: &Context<'_>, q: &Req<'_>) -> Option<Finding> {
     }
     let sent = q.r.request_header(VERSION_HEADER).map(str::trim);
     let label = &q.label;
-    if let (Lifecycle::Stateless, [Message::Request(req)]) =
-        (cx.version.lifecycle(), q.items.as_slice())
-    {
+    if let (true, [Message::Request(req)]) = (cx.stateless_request(q), q.items.as_slice()) {
         // Every request names its version, in `_meta` and in the header
         // (notification POSTs have no header rule in 2026-07-28).
         if let Some(meta) = meta_version(req.params.as_ref()) {
@@ -477,7 +490,7 @@ fn routing(cx: &Context<'_>, q: &Req<'_>) -> Option<Finding> {
     let [Message::Request(req)] = q.items.as_slice() else {
         return None;
     };
-    if !applies(id, cx.version) || cx.version.lifecycle() != Lifecycle::Stateless {
+    if !applies(id, cx.version) || !cx.stateless_request(q) {
         return None;
     }
     let label = &q.label;

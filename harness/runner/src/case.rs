@@ -283,6 +283,16 @@ pub async fn run_case(case: &Case, cfg: &CaseConfig) -> CaseResult {
 
     let version = ctx.version;
     let mut findings = std::mem::take(&mut ctx.findings);
+    // Authorization is optional: a client that answered the 401 with no
+    // authorization request at all does not implement it, and the case's
+    // own checks (all about that flow) have nothing to judge.
+    let stop = match ctx.auth.as_ref().and_then(|a| a.untried()) {
+        Some(why) => {
+            findings.retain(|f| f.source != FindingSource::Step);
+            Some(Stop::NotApplicable(why))
+        }
+        None => stop,
+    };
     findings.extend(oracle_findings(&ctx.conn, version));
     result.outcome = decide(stop, &findings);
     if ctx.conn.dropped_lines() > 0 {

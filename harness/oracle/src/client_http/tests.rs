@@ -53,6 +53,7 @@ fn cx(version: Version) -> Context<'static> {
         live_session: None,
         negotiation: None,
         listed: no_tools(),
+        stateless: version.lifecycle() == Lifecycle::Stateless,
     }
 }
 
@@ -263,6 +264,29 @@ fn a_stateless_request_names_its_version_in_the_header_and_in_meta() {
     // without `_meta` is the stateless rules' business.
     assert!(ids(&cx, &post(&[BOTH], &initialized())).is_empty());
     assert!(ids(&cx, &post(&[BOTH, ROUTED], &request("tools/list"))).is_empty());
+}
+
+/// A 2026-07-28 client whose `server/discover` failed may fall back to
+/// `initialize`: that POST, and what follows it, are handshake-era requests,
+/// not held to the 2026-07-28 request headers.
+#[test]
+fn a_client_that_fell_back_to_initialize_is_not_held_to_stateless_headers() {
+    let bare = post(&[BOTH], &request("initialize"));
+    assert_eq!(ids(&cx(Version::V2026_07_28), &bare), Vec::<&str>::new());
+    let after = Context {
+        stateless: false,
+        ..cx(Version::V2026_07_28)
+    };
+    assert_eq!(
+        ids(&after, &post(&[BOTH], &request("tools/list"))),
+        Vec::<&str>::new()
+    );
+    // Before any fall-back, the same request breaks the routing rule.
+    assert!(ids(
+        &cx(Version::V2026_07_28),
+        &post(&[BOTH], &request("tools/list"))
+    )
+    .contains(&ids::HTTP_HEADER_METHOD.id));
 }
 
 #[test]

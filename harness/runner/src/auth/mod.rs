@@ -163,6 +163,28 @@ impl ScriptedAuth {
         Value::Object(out)
     }
 
+    /// Why the client does not implement authorization, when it does not:
+    /// it was refused with 401 and then asked for no metadata, registration,
+    /// authorization or token, and never showed a token (authorization is
+    /// optional, `basic/authorization`). `None` once it tried any of it.
+    pub fn untried(&self) -> Option<String> {
+        let seen = self.seen();
+        let tried = !seen.prm_fetches.is_empty()
+            || !seen.as_fetches.is_empty()
+            || !seen.registrations.is_empty()
+            || !seen.authorizations.is_empty()
+            || !seen.tokens.is_empty()
+            || seen.bearer > 0
+            || seen.query_token > 0;
+        (seen.unauthorized > 0 && !tried).then(|| {
+            format!(
+                "the client does not implement authorization (optional): after {} 401 answer(s) \
+                 it asked for no metadata, registration or token",
+                seen.unauthorized
+            )
+        })
+    }
+
     /// The 401 challenge of the MCP endpoint.
     fn challenge(&self, layout: &Layout) -> String {
         let mut c = BearerChallenge::default();
