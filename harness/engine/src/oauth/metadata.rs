@@ -10,7 +10,9 @@
 //!   issuer the well-known URL was built from (RFC 8414 §3.3), the
 //!   authorization and token endpoints and `response_types_supported`
 //!   present, endpoint fields http(s) URLs, and `code_challenge_methods_supported`
-//!   listing `S256` (clients refuse to proceed without it from 2025-11-25).
+//!   listing `S256` (clients refuse to proceed without it from 2025-11-25),
+//!   and the issuer and endpoints served over `https` (`auth.https`) unless
+//!   their host is a loopback one (see [`plain_http_off_loopback`]).
 //!
 //! Which requirement a defect names depends on the version: at 2025-03-26
 //! serving metadata at all is a SHOULD of the MCP server.
@@ -43,6 +45,26 @@ fn defect(rule: &'static Requirement, detail: impl Into<String>) -> Defect {
 fn is_http_url(v: Option<&Value>) -> bool {
     v.and_then(Value::as_str)
         .is_some_and(|u| parse_http(u).is_ok())
+}
+
+/// Whether `v` is an `http:` URL (not `https:`) whose host is not a
+/// loopback one. OAuth 2.1 §1.5 wants TLS on every endpoint of an
+/// authorization server; on `localhost`, `127.0.0.0/8` or `::1` mcpspec
+/// tests a development set-up, whose TLS belongs to the deployment, so only
+/// a plain-HTTP endpoint elsewhere is judged.
+pub fn plain_http_off_loopback(v: Option<&Value>) -> bool {
+    let Some(url) = v.and_then(Value::as_str).and_then(|u| parse_http(u).ok()) else {
+        return false;
+    };
+    if url.scheme() != "http" {
+        return false;
+    }
+    match url.host() {
+        Some(url::Host::Domain(d)) => !d.eq_ignore_ascii_case("localhost"),
+        Some(url::Host::Ipv4(ip)) => !ip.is_loopback(),
+        Some(url::Host::Ipv6(ip)) => !ip.is_loopback(),
+        None => false,
+    }
 }
 
 fn is_string_array(v: &Value) -> bool {
@@ -145,6 +167,23 @@ pub fn check_authorization_server_metadata(
     for field in ["registration_endpoint", "jwks_uri"] {
         if obj.get(field).is_some_and(|u| !is_http_url(Some(u))) {
             out.push(defect(rule, format!("`{field}` is not an http(s) URL")));
+        }
+    }
+    for field in [
+        "issuer",
+        "authorization_endpoint",
+        "token_endpoint",
+        "registration_endpoint",
+        "revocation_endpoint",
+        "introspection_endpoint",
+        "jwks_uri",
+        "userinfo_endpoint",
+    ] {
+        if plain_http_off_loopback(obj.get(field)) && ids::AUTH_HTTPS.applies_to(version) {
+            out.push(defect(
+                &ids::AUTH_HTTPS,
+                format!("`{field}` is served over plain http, not https"),
+            ));
         }
     }
     if !obj

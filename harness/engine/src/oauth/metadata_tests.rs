@@ -78,7 +78,7 @@ fn a_good_authorization_server_metadata_document_passes() {
 #[test]
 fn authorization_server_metadata_defects_name_their_rule() {
     let issuer = "http://127.0.0.1:3001";
-    let mut doc = as_doc("http://attacker.example");
+    let mut doc = as_doc("https://attacker.example");
     doc["code_challenge_methods_supported"] = json!(["plain"]);
     doc["authorization_response_iss_parameter_supported"] = json!("yes");
     let provided = ids::AUTH_AS_METADATA_PROVIDED.id;
@@ -116,4 +116,41 @@ fn authorization_server_metadata_defects_name_their_rule() {
         "{d:?}"
     );
     assert_eq!(d.len(), 4, "{d:?}");
+}
+
+#[test]
+fn plain_http_endpoints_are_judged_off_loopback_only() {
+    for host in [
+        "http://127.0.0.1:3001",
+        "http://localhost:3001",
+        "http://[::1]:3001",
+    ] {
+        let d = check_authorization_server_metadata(
+            Version::V2025_11_25,
+            &as_doc(host),
+            host,
+            MetadataKind::OAuth,
+        );
+        assert!(d.is_empty(), "{host}: {d:?}");
+    }
+    let issuer = "http://auth.example";
+    let d = check_authorization_server_metadata(
+        Version::V2025_06_18,
+        &as_doc(issuer),
+        issuer,
+        MetadataKind::OAuth,
+    );
+    assert_eq!(rules(&d), [ids::AUTH_HTTPS.id; 4], "{d:?}");
+    assert!(d[1].detail.contains("authorization_endpoint"), "{d:?}");
+    // One endpoint elsewhere over plain http is enough.
+    let issuer = "http://127.0.0.1:3001";
+    let mut doc = as_doc(issuer);
+    doc["token_endpoint"] = json!("http://tokens.example/token");
+    let d = check_authorization_server_metadata(
+        Version::V2026_07_28,
+        &doc,
+        issuer,
+        MetadataKind::OAuth,
+    );
+    assert_eq!(rules(&d), [ids::AUTH_HTTPS.id], "{d:?}");
 }
