@@ -9,7 +9,7 @@
 //!   GET /.well-known/oauth-protected-resource/mcp   Protected Resource
 //!   GET /.well-known/oauth-protected-resource       Metadata (RFC 9728)
 //!   GET /.well-known/oauth-authorization-server     AS metadata (RFC 8414) ┐
-//!   GET /.well-known/openid-configuration           the same (OpenID)      │ `issuer`
+//!   GET /.well-known/openid-configuration  GET /jwks  the same (OpenID)      │ `issuer`
 //!   POST /register   GET /authorize   POST /token                          ┘ `issuer`, `token`
 //! ```
 //!
@@ -147,6 +147,7 @@ pub(crate) fn routes() -> Router<App> {
         .route(issuer::REGISTER_PATH, post(issuer::register))
         .route(issuer::AUTHORIZE_PATH, get(issuer::authorize))
         .route(issuer::OPENID_PATH, get(issuer::openid_configuration))
+        .route(issuer::JWKS_PATH, get(issuer::jwks))
         .route(issuer::TOKEN_PATH, post(token::token))
 }
 

@@ -9,7 +9,9 @@
 //!   1.0), served by an authorization server: `issuer` identical to the
 //!   issuer the well-known URL was built from (RFC 8414 §3.3), the
 //!   authorization and token endpoints and `response_types_supported`
-//!   present, endpoint fields http(s) URLs, and `code_challenge_methods_supported`
+//!   present (in an OpenID document also `jwks_uri`, `subject_types_supported`
+//!   and `id_token_signing_alg_values_supported`, which OpenID Connect
+//!   Discovery requires), endpoint fields http(s) URLs, and `code_challenge_methods_supported`
 //!   listing `S256` (clients refuse to proceed without it from 2025-11-25),
 //!   and the issuer and endpoints served over `https` (`auth.https`) unless
 //!   their host is a loopback one (see [`plain_http_off_loopback`]).
@@ -213,6 +215,26 @@ pub fn check_authorization_server_metadata(
     ] {
         if obj.get(field).is_some_and(|v| !v.is_boolean()) {
             out.push(defect(rule, format!("`{field}` is not a boolean")));
+        }
+    }
+    if kind == MetadataKind::OpenId {
+        // OpenID Connect Discovery 1.0 §3 requires these beyond RFC 8414.
+        if !is_http_url(obj.get("jwks_uri")) {
+            out.push(defect(
+                rule,
+                "`jwks_uri` is missing or not an http(s) URL (OpenID Connect Discovery requires it)",
+            ));
+        }
+        for field in [
+            "subject_types_supported",
+            "id_token_signing_alg_values_supported",
+        ] {
+            if !obj.get(field).is_some_and(is_string_array) {
+                out.push(defect(
+                    rule,
+                    format!("`{field}` is missing or not an array of strings (OpenID Connect Discovery requires it)"),
+                ));
+            }
         }
     }
     if !supports_s256(doc) {

@@ -52,6 +52,9 @@ fn as_doc(issuer: &str) -> Value {
         "response_types_supported": ["code"],
         "code_challenge_methods_supported": ["S256"],
         "authorization_response_iss_parameter_supported": true,
+        "jwks_uri": format!("{issuer}/jwks"),
+        "subject_types_supported": ["public"],
+        "id_token_signing_alg_values_supported": ["RS256"],
     })
 }
 
@@ -140,7 +143,7 @@ fn plain_http_endpoints_are_judged_off_loopback_only() {
         issuer,
         MetadataKind::OAuth,
     );
-    assert_eq!(rules(&d), [ids::AUTH_HTTPS.id; 4], "{d:?}");
+    assert_eq!(rules(&d), [ids::AUTH_HTTPS.id; 5], "{d:?}");
     assert!(d[1].detail.contains("authorization_endpoint"), "{d:?}");
     // One endpoint elsewhere over plain http is enough.
     let issuer = "http://127.0.0.1:3001";
@@ -153,4 +156,33 @@ fn plain_http_endpoints_are_judged_off_loopback_only() {
         MetadataKind::OAuth,
     );
     assert_eq!(rules(&d), [ids::AUTH_HTTPS.id], "{d:?}");
+}
+
+#[test]
+fn an_openid_document_needs_what_openid_discovery_requires() {
+    let issuer = "http://127.0.0.1:3001";
+    let mut doc = as_doc(issuer);
+    for field in [
+        "jwks_uri",
+        "subject_types_supported",
+        "id_token_signing_alg_values_supported",
+    ] {
+        doc.as_object_mut().unwrap().remove(field);
+    }
+    // RFC 8414 metadata needs none of them.
+    let oauth = check_authorization_server_metadata(
+        Version::V2025_11_25,
+        &doc,
+        issuer,
+        MetadataKind::OAuth,
+    );
+    assert!(oauth.is_empty(), "{oauth:?}");
+    let d = check_authorization_server_metadata(
+        Version::V2025_11_25,
+        &doc,
+        issuer,
+        MetadataKind::OpenId,
+    );
+    assert_eq!(rules(&d), [ids::AUTH_AS_METADATA_PROVIDED.id; 3], "{d:?}");
+    assert!(d[0].detail.contains("jwks_uri"), "{d:?}");
 }

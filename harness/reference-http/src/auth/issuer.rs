@@ -34,6 +34,7 @@ pub(crate) const OPENID_PATH: &str = "/.well-known/openid-configuration";
 pub(crate) const REGISTER_PATH: &str = "/register";
 pub(crate) const AUTHORIZE_PATH: &str = "/authorize";
 pub(crate) const TOKEN_PATH: &str = "/token";
+pub(crate) const JWKS_PATH: &str = "/jwks";
 
 /// A code the authorize endpoint handed out, and what redeeming it must match.
 #[derive(Debug, Clone)]
@@ -86,6 +87,17 @@ fn metadata_doc(app: &App, origin: &str, openid: bool) -> Value {
     let Value::Object(m) = &mut doc else {
         return doc;
     };
+    if openid {
+        // OpenID Connect Discovery 1.0 §3 requires these too (an SDK client
+        // refuses the document without them); the demo issues no ID token,
+        // so its key set is empty.
+        m.insert("jwks_uri".into(), json!(format!("{o}{JWKS_PATH}")));
+        m.insert("subject_types_supported".into(), json!(["public"]));
+        m.insert(
+            "id_token_signing_alg_values_supported".into(),
+            json!(["RS256"]),
+        );
+    }
     if app.has(Fault::AuthIssNotAdvertised) {
         m.remove("authorization_response_iss_parameter_supported");
     }
@@ -121,6 +133,14 @@ pub(crate) async fn openid_configuration(State(app): State<App>) -> Response {
         return not_found();
     };
     json_response(StatusCode::OK, &metadata_doc(&app, &auth.origin, true))
+}
+
+/// The key set the OpenID document names: empty (no ID token is issued).
+pub(crate) async fn jwks(State(app): State<App>) -> Response {
+    if app.auth().is_none() {
+        return not_found();
+    }
+    json_response(StatusCode::OK, &json!({ "keys": [] }))
 }
 
 /// Dynamic client registration (RFC 7591 §3): public clients only.

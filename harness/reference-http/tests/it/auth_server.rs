@@ -128,6 +128,17 @@ async fn http_auth_oidc_no_pkce() {
         assert_eq!(oidc.status, 200);
         let doc = oidc.json();
         assert_eq!(doc["issuer"], format!("http://{}", s.addr));
+        // What OpenID Connect Discovery requires beyond RFC 8414.
+        assert_eq!(doc["subject_types_supported"], json!(["public"]));
+        assert!(doc["id_token_signing_alg_values_supported"].is_array());
+        let jwks = doc["jwks_uri"]
+            .as_str()
+            .unwrap()
+            .replace(&format!("http://{}", s.addr), "");
+        assert_eq!(
+            Req::get(&jwks).send(s.addr).await.json(),
+            json!({ "keys": [] })
+        );
         assert_eq!(
             doc.get("code_challenge_methods_supported").is_some(),
             listed,
