@@ -12,6 +12,7 @@
 //!  client message     ──► Sent/SentBytes (+Posted)       Received Frame
 //!  server message     ──► Received Frame                 Sent/SentBytes
 //!  HTTP exchange      ──► Received Http                  LiveSession, Received Http, then the POST's body
+//!  unframed bytes    ──► Received FrameError            (judging the sender; the other: SentBytes)
 //!  SSE event / error  ──► Received SseEvent / SseError   —
 //!  a side went away   ──► to the oracle judging that side (Exited / Closed)
 //!  end                ──► End                            End
@@ -97,6 +98,13 @@ pub enum Traffic {
         from: Side,
         via: Via,
         bytes: Vec<u8>,
+    },
+    /// `from` sent something on `via` that could not be read as a message
+    /// frame (a stdio line that broke the framing, a body not UTF-8).
+    Unframed {
+        from: Side,
+        via: Via,
+        error: FrameError,
     },
     /// One HTTP exchange (the client's request, the server's answer).
     Http { via: Via, record: HttpRecord },
@@ -359,6 +367,21 @@ impl Judges {
                     sent(&mut self.client, at, bytes);
                 }
             },
+            Traffic::Unframed { from, via, error } => {
+                let event = Event::FrameError(error.clone());
+                let seen = Observed::Received {
+                    via: *via,
+                    event: &event,
+                };
+                let (judge, other) = match from {
+                    Side::Client => (&mut self.client, &mut self.server),
+                    Side::Server => (&mut self.server, &mut self.client),
+                };
+                tag(*from, judge.observe(at, seen), out);
+                if std::str::from_utf8(&error.bytes).is_ok() {
+                    sent(other, at, &error.bytes);
+                }
+            }
             Traffic::Http { via, record } => {
                 let event = Event::Http(Box::new(record.clone()));
                 let seen = Observed::Received {

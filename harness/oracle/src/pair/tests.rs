@@ -210,3 +210,19 @@ fn over_http_the_session_the_server_issued_binds_the_client() {
         "{found:#?}"
     );
 }
+
+#[test]
+fn a_line_that_breaks_the_framing_is_its_senders() {
+    let mut t = initialize("2025-06-18");
+    t.push(Traffic::Unframed {
+        from: Side::Server,
+        via: Via::Stdio,
+        error: mcpspec_wire::FrameError {
+            kind: mcpspec_wire::FrameErrorKind::Truncated,
+            line: 2,
+            bytes: b"{\"jsonrpc\"".to_vec(),
+        },
+    });
+    let found = judge(&mut Pair::new(Transport::Stdio, None), t);
+    assert_eq!(ids(&found), [(Side::Server, "stdio.newline-delimited")]);
+}
