@@ -226,3 +226,18 @@ fn a_line_that_breaks_the_framing_is_its_senders() {
     let found = judge(&mut Pair::new(Transport::Stdio, None), t);
     assert_eq!(ids(&found), [(Side::Server, "stdio.newline-delimited")]);
 }
+
+#[test]
+fn several_stdio_lines_at_once_are_several_frames() {
+    let mut t = initialize("2025-06-18");
+    let two = b"{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}\n\n{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\"}\n";
+    t.push(Traffic::Message {
+        from: Side::Client,
+        via: Via::Stdio,
+        bytes: two.to_vec(),
+    });
+    t.push(server(json!({"jsonrpc": "2.0", "id": 2, "result": {}})));
+    t.push(server(json!({"jsonrpc": "2.0", "id": 3, "result": {}})));
+    let found = judge(&mut Pair::new(Transport::Stdio, None), t);
+    assert!(found.is_empty(), "{found:#?}");
+}
