@@ -69,7 +69,12 @@ pub fn plain(records: &[(usize, Value)]) -> Result<Recording, String> {
             Some("stdio") => Transport::Stdio,
             Some("http") => Transport::Http,
             Some("sse") => Transport::Sse,
-            _ => return Err(format!("line {}: `transport` is not stdio, http or sse", records[0].0)),
+            _ => {
+                return Err(format!(
+                    "line {}: `transport` is not stdio, http or sse",
+                    records[0].0
+                ))
+            }
         },
     };
     let mut traffic = Vec::new();
@@ -191,7 +196,11 @@ pub fn transcript(
                 }
             }
             "!!" => {}
-            other => return Err(format!("line {line}: `dir` is {other:?}, not >>, <<, !! or --")),
+            other => {
+                return Err(format!(
+                    "line {line}: `dir` is {other:?}, not >>, <<, !! or --"
+                ))
+            }
         }
     }
     Ok(Recording {
@@ -207,11 +216,14 @@ fn bytes_of(r: &Value) -> Result<Vec<u8>, String> {
         return Ok(raw.as_bytes().to_vec());
     }
     if let Some(b) = r.get("raw_base64").and_then(Value::as_str) {
-        return mcpspec_report::transcript::base64_decode(b).map_err(|e| format!("bad raw_base64: {e}"));
+        return mcpspec_report::transcript::base64_decode(b)
+            .map_err(|e| format!("bad raw_base64: {e}"));
     }
     match r.get("message") {
         Some(m) => Ok(m.to_string().into_bytes()),
-        None => Err("a frame without `raw`, `raw_base64` or `message` (its bytes were not kept)".to_owned()),
+        None => Err(
+            "a frame without `raw`, `raw_base64` or `message` (its bytes were not kept)".to_owned(),
+        ),
     }
 }
 
