@@ -147,8 +147,10 @@ pub fn transcript_line(at_ms: u64, traffic: &Traffic) -> TranscriptLine {
             Some(error.bytes.clone()),
         ),
         Traffic::Http { via, record } => ("--", format!("{} [{via}]", record.summary()), None),
-        Traffic::Sse { via, event } => ("--", format!("sse {event:?} [{via}]"), None),
-        Traffic::Gone { side, event, .. } => ("--", format!("the {side}: {event:?}"), None),
+        Traffic::Sse { via, event } => ("--", format!("{} [{via}]", describe(event)), None),
+        Traffic::Gone { side, event, .. } => {
+            ("--", format!("the {side}: {}", describe(event)), None)
+        }
     };
     TranscriptLine {
         at_ms,
@@ -156,6 +158,33 @@ pub fn transcript_line(at_ms: u64, traffic: &Traffic) -> TranscriptLine {
         text: cut(text),
         transport,
         raw,
+    }
+}
+
+/// An SSE event or how a side went away, as the runner's notes say it.
+fn describe(event: &mcpspec_wire::event::Event) -> String {
+    use mcpspec_wire::event::Event;
+    match event {
+        Event::SseEvent {
+            event,
+            id,
+            data_len,
+            ..
+        } => {
+            let id = id
+                .as_deref()
+                .map(|i| format!(" id {i:?}"))
+                .unwrap_or_default();
+            format!("sse event `{event}`{id}, {data_len} bytes of data")
+        }
+        Event::SseError(err) => format!("[sse] {err}"),
+        Event::Exited { code: Some(c), .. } => format!("exited with code {c}"),
+        Event::Exited {
+            signal: Some(s), ..
+        } => format!("killed by signal {s}"),
+        Event::Exited { .. } => "exited".to_owned(),
+        Event::Closed(how) => how.clone(),
+        other => format!("{other:?}"),
     }
 }
 
