@@ -240,6 +240,18 @@ fn a_har_of_streamable_http_is_judged_both_ways() {
 }
 
 #[test]
+fn a_har_of_legacy_http_sse_is_judged_with_its_stream() {
+    // The stream's answers are placed after the POSTs of their requests.
+    assert_eq!(
+        judge_fixture("clean-legacy.har"),
+        (Some(0), BTreeSet::new())
+    );
+    let (code, found) = judge_fixture("broken-legacy.har");
+    assert_eq!(code, Some(1));
+    assert_eq!(found, pairs(&[("server", "sse.message-event")]));
+}
+
+#[test]
 fn bad_input_names_the_file_and_the_line_or_entry() {
     let dir = scratch("bad");
     let jsonl = dir.join("log.jsonl");
