@@ -95,18 +95,23 @@ pub fn run(args: JudgeArgs) -> Exit {
     });
     let mut connections: Vec<JudgedConnection> = Vec::new();
     for file in &args.files {
-        let (case, recording) = match load(file, args.format, role) {
+        let (case, recordings) = match load(file, args.format, role) {
             Ok(r) => r,
             Err(e) => {
                 eprintln!("error: {}: {e}", file.display());
                 return Exit::Usage;
             }
         };
-        let mut name = format!("judge/{case}");
-        if connections.iter().any(|c| c.name == name) {
-            name = format!("{name}#{}", connections.len() + 1);
+        for (session, recording) in recordings {
+            let mut name = match session {
+                Some(id) => format!("judge/{case}/session-{id}"),
+                None => format!("judge/{case}"),
+            };
+            if connections.iter().any(|c| c.name == name) {
+                name = format!("{name}#{}", connections.len() + 1);
+            }
+            connections.push(judge(name, recording, args.spec_version));
         }
-        connections.push(judge(name, recording, args.spec_version));
     }
     let mut report_dir = match args.report_dir.clone() {
         Some(dir) => match ReportDir::create(dir, false, None) {
@@ -195,12 +200,12 @@ fn judge(name: String, recording: Recording, version: Option<Version>) -> Judged
     conn
 }
 
-/// Reads `file`: its case name and its traffic.
-fn load(
-    file: &Path,
-    format: Option<Format>,
-    role: Option<Role>,
-) -> Result<(String, Recording), String> {
+/// A file's case name and its connections (a HAR may hold several
+/// sessions, each named by its id).
+type Loaded = (String, Vec<(Option<String>, Recording)>);
+
+/// Reads `file`.
+fn load(file: &Path, format: Option<Format>, role: Option<Role>) -> Result<Loaded, String> {
     let bytes = std::fs::read(file).map_err(|e| format!("cannot read it: {e}"))?;
     let text = String::from_utf8(bytes).map_err(|e| format!("not UTF-8 text: {e}"))?;
     let case = case_id(file);
@@ -220,7 +225,7 @@ fn load(
         Format::Har => {
             let doc: serde_json::Value = serde_json::from_str(&text)
                 .map_err(|e| format!("not a HAR file: line {}: {e}", e.line()))?;
-            har::read(&doc)?
+            return Ok((name, har::read(&doc)?));
         }
         Format::Transcript | Format::Jsonl => {
             let records = lines::objects(&text)?;
@@ -233,7 +238,7 @@ fn load(
             }
         }
     };
-    Ok((name, recording))
+    Ok((name, vec![(None, recording)]))
 }
 
 /// The case id of a transcript under a `transcripts/` directory.

@@ -240,6 +240,42 @@ fn a_har_of_streamable_http_is_judged_both_ways() {
 }
 
 #[test]
+fn each_session_of_a_har_is_its_own_connection() {
+    // Two sessions, their requests interleaved in time: judged as one
+    // connection, the second's ids would clash with the first's.
+    let dir = scratch("sessions");
+    let json = dir.join("out.json");
+    let file = fixture("two-sessions.har");
+    let out = run(&[
+        "judge",
+        "--json",
+        &json.display().to_string(),
+        &file.display().to_string(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let report = read_json(&json);
+    let outcomes: BTreeSet<(String, String)> = report["results"]
+        .as_array()
+        .expect("results")
+        .iter()
+        .map(|r| {
+            (
+                r["id"].as_str().unwrap_or_default().to_owned(),
+                r["outcome"].as_str().unwrap_or_default().to_owned(),
+            )
+        })
+        .collect();
+    let want = [
+        ("judge/two-sessions.har/session-first/server", "pass"),
+        ("judge/two-sessions.har/session-first/client", "pass"),
+        ("judge/two-sessions.har/session-second/server", "fail"),
+        ("judge/two-sessions.har/session-second/client", "fail"),
+    ];
+    assert_eq!(outcomes, pairs(&want));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn a_har_of_legacy_http_sse_is_judged_with_its_stream() {
     // The stream's answers are placed after the POSTs of their requests.
     assert_eq!(

@@ -62,8 +62,9 @@ impl Entry {
     }
 }
 
-/// Reads a HAR document.
-pub fn read(doc: &Value) -> Result<Recording, String> {
+/// Reads a HAR document: one connection per MCP session it holds (see
+/// [`sessions`]), each with its session id when there are several.
+pub fn read(doc: &Value) -> Result<Vec<(Option<String>, Recording)>, String> {
     let entries = doc
         .get("log")
         .and_then(|l| l.get("entries"))
@@ -74,11 +75,80 @@ pub fn read(doc: &Value) -> Result<Recording, String> {
         read.push(entry(e).map_err(|why| format!("entry {i}: {why}"))?);
     }
     read.sort_by_key(|e| e.at_ms);
-    if let Some(first) = read.first().map(|e| e.at_ms) {
-        for e in &mut read {
-            e.at_ms -= first;
+    Ok(sessions(read)
+        .into_iter()
+        .map(|(key, mut entries)| {
+            if let Some(first) = entries.first().map(|e| e.at_ms) {
+                for e in &mut entries {
+                    e.at_ms -= first;
+                }
+            }
+            (key, connection(&entries))
+        })
+        .collect())
+}
+
+/// The entries of each MCP session, in order: a capture of a gateway or
+/// of several clients holds several. An entry's session is its
+/// `Mcp-Session-Id` (request or response header), or for the legacy
+/// transport the `session…` query parameter of a POST's URI or of the
+/// `endpoint` its stream announced. With at most one session every entry
+/// is one connection; with more, the entries of none are one more.
+fn sessions(entries: Vec<Entry>) -> Vec<(Option<String>, Vec<Entry>)> {
+    let keys: Vec<Option<String>> = entries.iter().map(session_of).collect();
+    let mut distinct: Vec<&String> = keys.iter().flatten().collect();
+    distinct.sort();
+    distinct.dedup();
+    if distinct.len() <= 1 {
+        return vec![(None, entries)];
+    }
+    let mut out: Vec<(Option<String>, Vec<Entry>)> = Vec::new();
+    for (key, e) in keys.into_iter().zip(entries) {
+        match out.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, group)) => group.push(e),
+            None => out.push((key, vec![e])),
         }
     }
+    out
+}
+
+/// The session an entry belongs to, if it names one.
+fn session_of(e: &Entry) -> Option<String> {
+    let header = |list: &[(String, String)]| {
+        list.iter()
+            .find(|(n, _)| n == "mcp-session-id")
+            .map(|(_, v)| v.clone())
+    };
+    if let Some(id) = header(&e.request_headers).or_else(|| header(&e.response_headers)) {
+        return Some(id);
+    }
+    if let Some(id) = session_param(&e.query) {
+        return Some(id);
+    }
+    if e.method == "GET" && e.content_type() == "text/event-stream" {
+        return decode_all(&e.body, MAX_EVENT)
+            .into_iter()
+            .find_map(|ev| match ev {
+                Ok(ev) if ev.event == "endpoint" => {
+                    session_param(ev.data.split_once('?').map_or("", |(_, q)| q))
+                }
+                _ => None,
+            });
+    }
+    None
+}
+
+/// The value of a query's `session…` parameter (`sessionId`, `session_id`).
+fn session_param(query: &str) -> Option<String> {
+    query
+        .split('&')
+        .filter_map(|pair| pair.split_once('='))
+        .find(|(k, _)| k.to_ascii_lowercase().starts_with("session"))
+        .map(|(_, v)| v.to_owned())
+}
+
+/// One session's entries as the traffic of one connection.
+fn connection(read: &[Entry]) -> Recording {
     let legacy = read.iter().any(|e| {
         e.method == "GET"
             && e.content_type() == "text/event-stream"
@@ -95,7 +165,7 @@ pub fn read(doc: &Value) -> Result<Recording, String> {
     // A GET stream's events, not yet placed; the ids of client requests so far.
     let mut stream: VecDeque<(u64, Option<String>, Vec<Traffic>)> = VecDeque::new();
     let mut asked: HashSet<String> = HashSet::new();
-    for e in &read {
+    for e in read {
         let via = match e.method.as_str() {
             "POST" => {
                 posts += 1;
@@ -174,7 +244,7 @@ pub fn read(doc: &Value) -> Result<Recording, String> {
         due(&mut stream, &asked, &mut traffic, false);
     }
     due(&mut stream, &asked, &mut traffic, true);
-    Ok(Recording {
+    Recording {
         transport: if legacy {
             Transport::Sse
         } else {
@@ -182,7 +252,7 @@ pub fn read(doc: &Value) -> Result<Recording, String> {
         },
         version: None,
         traffic,
-    })
+    }
 }
 
 /// The events of an SSE body, each with the id of the request it answers
