@@ -29,7 +29,8 @@ use mcpspec_wire::FrameError;
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 
-// (http: next)
+pub mod http;
+mod sessions;
 pub mod stdio;
 
 /// Which peer sent something.

@@ -1,0 +1,128 @@
+//! Which connection an HTTP request belongs to, and its [`Via`] there.
+//!
+//! | request | connection |
+//! |---|---|
+//! | with `Mcp-Session-Id` the server issued | that session's |
+//! | with an `Mcp-Session-Id` never issued | a new one, named by it |
+//! | POST of `initialize`, no session id | a new one (named once the answer issues an id) |
+//! | other, no session id | the latest connection opened without one (a new one if none) |
+//!
+//! Within a connection POSTs are numbered from 1 (`Via::Post(n)`), as the
+//! judge numbers them; a GET is `Via::Get`, a DELETE `Via::Delete`, any
+//! other method `Via::Raw(n)`.
+
+use std::collections::HashMap;
+
+use mcpspec_wire::event::Via;
+use mcpspec_wire::{classify, Inbound, Message};
+
+#[derive(Debug, Default)]
+pub(crate) struct Sessions {
+    by_id: HashMap<String, u64>,
+    /// The latest connection opened without a session id.
+    sessionless: Option<u64>,
+    /// Connections so far (the latest's number).
+    count: u64,
+    /// POSTs and other requests so far, per connection.
+    posts: HashMap<u64, u64>,
+    others: HashMap<u64, u64>,
+}
+
+impl Sessions {
+    pub(crate) fn count(&self) -> u64 {
+        self.count
+    }
+
+    fn open(&mut self) -> u64 {
+        self.count += 1;
+        self.count
+    }
+
+    /// The connection and via of a request.
+    pub(crate) fn route(&mut self, method: &str, session: Option<&str>, body: &[u8]) -> (u64, Via) {
+        let conn = match session {
+            Some(id) => match self.by_id.get(id) {
+                Some(&c) => c,
+                None => {
+                    let c = self.open();
+                    self.by_id.insert(id.to_owned(), c);
+                    c
+                }
+            },
+            None if method == "POST" && initializes(body) => {
+                let c = self.open();
+                self.sessionless = Some(c);
+                c
+            }
+            None => match self.sessionless {
+                Some(c) => c,
+                None => {
+                    let c = self.open();
+                    self.sessionless = Some(c);
+                    c
+                }
+            },
+        };
+        let via = match method {
+            "POST" => {
+                let n = self.posts.entry(conn).or_default();
+                *n += 1;
+                Via::Post(*n)
+            }
+            "GET" => Via::Get,
+            "DELETE" => Via::Delete,
+            _ => {
+                let n = self.others.entry(conn).or_default();
+                *n += 1;
+                Via::Raw(*n)
+            }
+        };
+        (conn, via)
+    }
+
+    /// The server's answer on `conn` carried session id `id`.
+    pub(crate) fn issued(&mut self, conn: u64, id: &str) {
+        self.by_id.entry(id.to_owned()).or_insert(conn);
+    }
+}
+
+/// Whether a body is (or holds) an `initialize` request.
+fn initializes(body: &[u8]) -> bool {
+    let is = |m: &Message| matches!(m, Message::Request(r) if r.method == "initialize");
+    match classify(body) {
+        Ok(Inbound::Single(m)) => is(&m),
+        Ok(Inbound::Batch(items)) => items.iter().flatten().any(is),
+        Err(_) => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const INIT: &[u8] = br#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#;
+    const PING: &[u8] = br#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#;
+
+    #[test]
+    fn two_clients_are_two_connections_each_numbering_its_posts() {
+        let mut s = Sessions::default();
+        assert_eq!(s.route("POST", None, INIT), (1, Via::Post(1)));
+        s.issued(1, "a");
+        assert_eq!(s.route("POST", None, INIT), (2, Via::Post(1)));
+        s.issued(2, "b");
+        assert_eq!(s.route("POST", Some("a"), PING), (1, Via::Post(2)));
+        assert_eq!(s.route("GET", Some("b"), b""), (2, Via::Get));
+        assert_eq!(s.route("POST", Some("b"), PING), (2, Via::Post(2)));
+        assert_eq!(s.route("DELETE", Some("a"), b""), (1, Via::Delete));
+        assert_eq!(s.route("POST", Some("zzz"), PING), (3, Via::Post(1)));
+    }
+
+    #[test]
+    fn without_session_ids_requests_follow_the_latest_initialize() {
+        let mut s = Sessions::default();
+        assert_eq!(s.route("POST", None, PING), (1, Via::Post(1)));
+        assert_eq!(s.route("POST", None, INIT), (2, Via::Post(1)));
+        assert_eq!(s.route("POST", None, PING), (2, Via::Post(2)));
+        assert_eq!(s.count(), 2);
+    }
+}
