@@ -27,7 +27,7 @@ use std::time::Duration;
 
 use mcpspec_wire::event::{Event, Via};
 use mcpspec_wire::NdjsonDecoder;
-use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
+use tokio::io::{duplex, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, DuplexStream};
 use tokio::process::{Child, Command};
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
@@ -315,6 +315,104 @@ fn kill_group(pid: Option<u32>, signal: libc::c_int) {
     if signal == libc::SIGKILL {
         if let Some(pid) = pid {
             crate::watchdog::unwatch(pid);
+        }
+    }
+}
+
+/// This process's own stdin, stdout and stderr as async streams, moved by
+/// plain threads (the workspace's tokio has no `io-std`; its own stdin is a
+/// blocking thread too). The stdin thread is detached: a read blocked on an
+/// idle stdin must not hold up the exit.
+#[derive(Debug)]
+pub struct HostStdio {
+    pub stdin: DuplexStream,
+    pub stdout: DuplexStream,
+    pub stderr: DuplexStream,
+    /// One message per writer thread once it has written everything.
+    written: std::sync::mpsc::Receiver<()>,
+}
+
+/// Bytes in flight between a thread and the relay, per stream.
+const HOST_BUFFER: usize = 256 * 1024;
+
+impl HostStdio {
+    /// Starts the threads; must be called inside the runtime.
+    pub fn start() -> std::io::Result<HostStdio> {
+        use std::io::{Read, Write};
+        let handle = tokio::runtime::Handle::current();
+        let (stdin, mut feed) = duplex(HOST_BUFFER);
+        let h = handle.clone();
+        std::thread::Builder::new()
+            .name("proxy-stdin".into())
+            .spawn(move || {
+                let mut buf = vec![0u8; 64 * 1024];
+                let mut input = std::io::stdin().lock();
+                loop {
+                    let n = match input.read(&mut buf) {
+                        Ok(n) => n,
+                        Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                        Err(_) => 0,
+                    };
+                    if n == 0 || h.block_on(feed.write_all(&buf[..n])).is_err() {
+                        return; // dropping `feed` is the end of file
+                    }
+                }
+            })?;
+        let (done, written) = std::sync::mpsc::channel();
+        let mut writer = |name: &str, to: fn() -> Box<dyn Write>| {
+            let (pipe, mut drain) = duplex(HOST_BUFFER);
+            let h = handle.clone();
+            let done = done.clone();
+            std::thread::Builder::new()
+                .name(name.into())
+                .spawn(move || {
+                    let mut buf = vec![0u8; 64 * 1024];
+                    let mut out = to();
+                    loop {
+                        let n = h.block_on(drain.read(&mut buf)).unwrap_or(0);
+                        if n == 0 || out.write_all(&buf[..n]).and_then(|()| out.flush()).is_err() {
+                            break;
+                        }
+                    }
+                    let _ = done.send(());
+                })
+                .map(|_| pipe)
+        };
+        let stdout = writer("proxy-stdout", || Box::new(std::io::stdout()))?;
+        let stderr = writer("proxy-stderr", || Box::new(std::io::stderr()))?;
+        Ok(HostStdio {
+            stdin,
+            stdout,
+            stderr,
+            written,
+        })
+    }
+
+    /// The three streams for [`start`], and what waits for the writers.
+    pub fn split(self) -> (DuplexStream, DuplexStream, DuplexStream, HostWritten) {
+        (
+            self.stdin,
+            self.stdout,
+            self.stderr,
+            HostWritten(self.written),
+        )
+    }
+}
+
+/// Waits for the host's stdout and stderr to be written out.
+#[derive(Debug)]
+pub struct HostWritten(std::sync::mpsc::Receiver<()>);
+
+impl HostWritten {
+    /// Blocks until both writer threads are done (their streams were
+    /// closed by the relay), at most `within`.
+    pub fn wait(self, within: Duration) {
+        let until = std::time::Instant::now() + within;
+        for _ in 0..2 {
+            let left = until.saturating_duration_since(std::time::Instant::now());
+            if self.0.recv_timeout(left).is_err() {
+                return;
+            }
         }
     }
 }
