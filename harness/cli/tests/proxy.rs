@@ -1,0 +1,321 @@
+//! `mcpspec proxy` with the real binary, everything on 127.0.0.1 and bounded
+//! in time:
+//!
+//! - stdio: the reference client talks to the reference server through the
+//!   proxy; `tee`s on both sides record the four byte streams, which must be
+//!   equal pairwise (what the client wrote is what the server read, and the
+//!   other way); no violation. A server fault is reported as the server's, a
+//!   client fault as the client's, and the exit code is 1.
+//! - no process is left behind after the host closes stdin, or after
+//!   SIGINT (the server's helper `sleep` included).
+//! - Streamable HTTP: the reference client reaches the reference HTTP server
+//!   through `--listen` / `--upstream`: no violation; a server fault is the
+//!   server's.
+
+mod support;
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use support::{mcpspec, path, still_running, temp_dir, HttpReference, BIN};
+
+const LIMIT: Duration = Duration::from_secs(60);
+
+/// Single-quoted for `sh`.
+fn q(s: &str) -> String {
+    format!("'{}'", s.replace('\'', r"'\''"))
+}
+
+/// What one proxied stdio session left in `dir`.
+struct Session {
+    /// The reference client's run (the proxy's stderr passes through it).
+    client: support::Run,
+    /// The proxy's exit code.
+    proxy_code: Option<i32>,
+}
+
+/// The reference client (with `client_faults`) → tee → proxy → tee →
+/// reference server (with `server_faults`) → tee → proxy → tee → client.
+fn proxied(dir: &Path, client_faults: &[&str], server_faults: &[&str]) -> Session {
+    let f = |name: &str| q(path(&dir.join(name)));
+    let mut server = format!("{} reference server", q(BIN));
+    for fault in server_faults {
+        server.push_str(&format!(" --fault {fault}"));
+    }
+    let inner = format!(
+        "tee {} | {server} | tee {}",
+        f("server_in"),
+        f("server_out")
+    );
+    let host = format!(
+        "tee {} | {{ {} proxy -- sh -c {}; echo $? > {}; }} | tee {}",
+        f("host_out"),
+        q(BIN),
+        q(&inner),
+        f("proxy_code"),
+        f("host_in"),
+    );
+    let mut args = vec!["reference", "client", "--timeout", "3s"];
+    for fault in client_faults {
+        args.extend_from_slice(&["--fault", fault]);
+    }
+    args.extend_from_slice(&["--", "sh", "-c", &host]);
+    let client = mcpspec(&args, LIMIT);
+    let proxy_code = std::fs::read_to_string(dir.join("proxy_code"))
+        .ok()
+        .and_then(|s| s.trim().parse().ok());
+    Session { client, proxy_code }
+}
+
+fn read(dir: &Path, name: &str) -> Vec<u8> {
+    std::fs::read(dir.join(name)).unwrap_or_default()
+}
+
+fn violations(stderr: &str) -> Vec<&str> {
+    stderr
+        .lines()
+        .filter(|l| l.starts_with("mcpspec proxy: ") && l.contains(" broke "))
+        .collect()
+}
+
+#[test]
+fn stdio_clean_pair_relays_bytes_unchanged_and_finds_nothing() {
+    let dir = temp_dir("proxy-clean");
+    let run = proxied(&dir, &[], &[]);
+    let err = &run.client.stderr;
+    assert_eq!(run.client.code, Some(0), "{err}");
+    assert!(err.contains("workflow done"), "{err}");
+    // The server's stderr reaches the host through the proxy.
+    assert!(err.contains("mcpspec-reference: initialized"), "{err}");
+    assert_eq!(violations(err), Vec::<&str>::new(), "{err}");
+    assert!(err.contains("0 violation(s)"), "{err}");
+    assert_eq!(run.proxy_code, Some(0), "{err}");
+    let (host_out, server_in) = (read(&dir, "host_out"), read(&dir, "server_in"));
+    let (server_out, host_in) = (read(&dir, "server_out"), read(&dir, "host_in"));
+    assert!(host_out.len() > 1000 && server_out.len() > 1000, "{err}");
+    assert!(host_out == server_in, "client → server bytes differ");
+    assert!(server_out == host_in, "server → client bytes differ");
+}
+
+#[test]
+fn stdio_server_fault_is_the_servers() {
+    let dir = temp_dir("proxy-server-fault");
+    let run = proxied(&dir, &[], &["stringify-ids"]);
+    let err = &run.client.stderr;
+    let found = violations(err);
+    assert!(
+        found
+            .iter()
+            .any(|l| l.contains("server broke MUST jsonrpc.response.id-matches")),
+        "{err}"
+    );
+    assert!(found.iter().all(|l| l.contains(": server broke ")), "{err}");
+    assert_eq!(run.proxy_code, Some(1), "{err}");
+}
+
+#[test]
+fn stdio_client_fault_is_the_clients() {
+    let dir = temp_dir("proxy-client-fault");
+    let run = proxied(&dir, &["reuse-ids"], &[]);
+    let err = &run.client.stderr;
+    let found = violations(err);
+    assert!(
+        found
+            .iter()
+            .any(|l| l.contains("client broke MUST jsonrpc.request.id-unique")),
+        "{err}"
+    );
+    assert!(found.iter().all(|l| l.contains(": client broke ")), "{err}");
+    assert_eq!(run.proxy_code, Some(1), "{err}");
+}
+
+/// A proxy whose server is a shell that writes its pid and a helper's,
+/// then runs the reference server; the test is the host (stdin piped).
+struct Held {
+    proxy: Child,
+    pids: std::path::PathBuf,
+}
+
+impl Drop for Held {
+    fn drop(&mut self) {
+        let _ = self.proxy.kill();
+        let _ = self.proxy.wait();
+        for pid in still_running(&self.pids) {
+            if let Ok(pid) = pid.parse::<i32>() {
+                // SAFETY: kill(2) of a pid our own target wrote down.
+                unsafe {
+                    libc::kill(pid, libc::SIGKILL);
+                }
+            }
+        }
+    }
+}
+
+fn hold(name: &str) -> Held {
+    let dir = temp_dir(name);
+    let pids = dir.join("pids");
+    let script = format!(
+        "echo $$ >> {p}; sleep 300 & echo $! >> {p}; {bin} reference server",
+        p = q(path(&pids)),
+        bin = q(BIN)
+    );
+    let proxy = Command::new(BIN)
+        .args(["proxy", "--grace", "1s", "--", "sh", "-c", &script])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("proxy starts");
+    let held = Held { proxy, pids };
+    let until = Instant::now() + Duration::from_secs(20);
+    while still_running(&held.pids).len() < 2 {
+        assert!(Instant::now() < until, "the server never started");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    held
+}
+
+/// Waits for the proxy to exit (bounded) and for every listed pid to go.
+fn all_gone(held: &mut Held) -> Option<i32> {
+    let until = Instant::now() + Duration::from_secs(15);
+    let status = loop {
+        if let Some(s) = held.proxy.try_wait().expect("wait") {
+            break s;
+        }
+        assert!(Instant::now() < until, "the proxy did not exit");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    while !still_running(&held.pids).is_empty() {
+        assert!(
+            Instant::now() < until,
+            "left behind: {:?}",
+            still_running(&held.pids)
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    status.code()
+}
+
+#[test]
+fn nothing_is_left_behind_when_the_host_closes_stdin() {
+    let mut held = hold("proxy-eof");
+    let mut stdin = held.proxy.stdin.take().expect("stdin");
+    let ping = br#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#;
+    stdin.write_all(ping).expect("write");
+    stdin.write_all(b"\n").expect("write");
+    let mut out = BufReader::new(held.proxy.stdout.take().expect("stdout"));
+    let mut line = String::new();
+    out.read_line(&mut line).expect("an answer");
+    assert!(line.contains("\"id\":1"), "{line}");
+    drop(stdin);
+    assert_eq!(all_gone(&mut held), Some(0));
+    // The host saw the end of stdout.
+    assert_eq!(out.read_line(&mut line).expect("eof"), 0);
+}
+
+#[test]
+fn nothing_is_left_behind_after_sigint() {
+    let mut held = hold("proxy-sigint");
+    // SAFETY: kill(2) of the proxy this test started.
+    unsafe {
+        libc::kill(held.proxy.id() as i32, libc::SIGINT);
+    }
+    assert_eq!(all_gone(&mut held), Some(0));
+    let mut err = String::new();
+    let _ = std::io::Read::read_to_string(&mut held.proxy.stderr.take().expect("stderr"), &mut err);
+    assert!(err.contains("stopped by SIGINT"), "{err}");
+}
+
+/// `mcpspec proxy --listen 127.0.0.1:0 --upstream URL`, and the base URL
+/// it says it listens on.
+fn http_proxy(upstream: &str) -> (Child, String, std::sync::mpsc::Receiver<String>) {
+    let mut child = Command::new(BIN)
+        .args(["proxy", "--listen", "127.0.0.1:0", "--upstream", upstream])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("proxy starts");
+    let (tx, rx) = std::sync::mpsc::channel();
+    let stderr = child.stderr.take().expect("stderr");
+    std::thread::spawn(move || {
+        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+            if tx.send(line).is_err() {
+                return;
+            }
+        }
+    });
+    let first = rx
+        .recv_timeout(Duration::from_secs(20))
+        .expect("the proxy says where it listens");
+    let url = first
+        .strip_prefix("mcpspec proxy: listening on ")
+        .and_then(|rest| rest.split(',').next())
+        .unwrap_or_else(|| panic!("unexpected first line {first:?}"))
+        .to_owned();
+    (child, url, rx)
+}
+
+/// Stops the HTTP proxy with SIGINT; its exit code and stderr lines.
+fn stop_http(mut child: Child, lines: &std::sync::mpsc::Receiver<String>) -> (Option<i32>, String) {
+    // SAFETY: kill(2) of the proxy this test started.
+    unsafe {
+        libc::kill(child.id() as i32, libc::SIGINT);
+    }
+    let until = Instant::now() + Duration::from_secs(15);
+    let status = loop {
+        if let Some(s) = child.try_wait().expect("wait") {
+            break s;
+        }
+        if Instant::now() > until {
+            let _ = child.kill();
+            panic!("the proxy did not stop");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let mut text = String::new();
+    while let Ok(line) = lines.recv_timeout(Duration::from_secs(2)) {
+        text.push_str(&line);
+        text.push('\n');
+    }
+    (status.code(), text)
+}
+
+#[test]
+fn http_clean_pair_finds_nothing() {
+    let server = HttpReference::start(&[]);
+    let (proxy, url, lines) = http_proxy(&server.mcp());
+    assert!(url.ends_with("/mcp"), "{url}");
+    let client = mcpspec(
+        &["reference", "client", "--timeout", "5s", "--url", &url],
+        LIMIT,
+    );
+    let (code, err) = stop_http(proxy, &lines);
+    assert_eq!(client.code, Some(0), "{}", client.stderr);
+    assert!(client.stderr.contains("workflow done"), "{}", client.stderr);
+    assert_eq!(violations(&err), Vec::<&str>::new(), "{err}");
+    assert!(err.contains("1 session(s)"), "{err}");
+    assert_eq!(code, Some(0), "{err}");
+}
+
+#[test]
+fn http_server_fault_is_the_servers() {
+    let server = HttpReference::start(&["stringify-ids"]);
+    let (proxy, url, lines) = http_proxy(&server.mcp());
+    let _ = mcpspec(
+        &["reference", "client", "--timeout", "3s", "--url", &url],
+        LIMIT,
+    );
+    let (code, err) = stop_http(proxy, &lines);
+    let found = violations(&err);
+    assert!(
+        found
+            .iter()
+            .any(|l| l.contains("server broke MUST jsonrpc.response.id-matches")),
+        "{err}"
+    );
+    assert!(found.iter().all(|l| l.contains(": server broke ")), "{err}");
+    assert_eq!(code, Some(1), "{err}");
+}
