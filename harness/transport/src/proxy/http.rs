@@ -37,6 +37,7 @@ use std::time::Duration;
 use http_body_util::combinators::UnsyncBoxBody;
 use http_body_util::{BodyExt, Full};
 use hyper::body::{Body, Bytes, Frame, Incoming, SizeHint};
+use hyper::client::conn::http1::SendRequest;
 use hyper::header::{HeaderMap, HeaderName, HeaderValue, HOST};
 use hyper::server::conn::http1;
 use hyper::service::service_fn;
@@ -203,10 +204,17 @@ async fn serve(listener: TcpListener, shared: Arc<Shared>, stop: watch::Receiver
     while connections.join_next().await.is_some() {}
 }
 
+/// The upstream connection of one client connection (HTTP/1.1 serves a
+/// connection's requests one at a time, so one upstream connection each
+/// keeps their order and saves a connect per request).
+type Upstream = Arc<tokio::sync::Mutex<Option<SendRequest<Full<Bytes>>>>>;
+
 async fn connection(stream: TcpStream, shared: Arc<Shared>, mut stop: watch::Receiver<bool>) {
+    let upstream: Upstream = Arc::default();
     let service = service_fn(move |req| {
         let shared = shared.clone();
-        async move { Ok::<_, Infallible>(exchange(shared, req).await) }
+        let upstream = upstream.clone();
+        async move { Ok::<_, Infallible>(exchange(shared, upstream, req).await) }
     });
     let mut builder = http1::Builder::new();
     builder.timer(TokioTimer::new());
@@ -243,7 +251,11 @@ fn hop_by_hop(name: &HeaderName) -> bool {
 }
 
 /// Relays one request and its answer.
-async fn exchange(shared: Arc<Shared>, req: Request<Incoming>) -> Response<ProxyBody> {
+async fn exchange(
+    shared: Arc<Shared>,
+    upstream: Upstream,
+    req: Request<Incoming>,
+) -> Response<ProxyBody> {
     let (parts, incoming) = req.into_parts();
     let max = shared.options.max_body;
     let body = match read_limited(incoming, max).await {
@@ -281,8 +293,15 @@ async fn exchange(shared: Arc<Shared>, req: Request<Incoming>) -> Response<Proxy
         .uri
         .path_and_query()
         .map_or_else(|| "/".to_owned(), |pq| pq.as_str().to_owned());
-    let upstream = send_upstream(&shared, parts.method.clone(), &target, headers, body).await;
-    let resp = match upstream {
+    let sent = send_upstream(
+        &shared,
+        &upstream,
+        parts.method.clone(),
+        &target,
+        headers,
+        body,
+    );
+    let resp = match sent.await {
         Ok(resp) => resp,
         Err(why) => {
             record.error = Some(why);
@@ -407,27 +426,29 @@ async fn read_limited(mut body: Incoming, max: usize) -> Result<Bytes, StatusCod
     }
 }
 
-/// One request to the upstream over a fresh connection; its response with
-/// the body still to read (the connection lives as long as the body).
+/// One request to the upstream, over the client connection's upstream
+/// connection (a new one when there is none or it closed); its response
+/// with the body still to read.
 async fn send_upstream(
     shared: &Shared,
+    upstream: &Upstream,
     method: hyper::Method,
     target: &str,
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<Response<Incoming>, String> {
     let timeout = shared.options.timeout;
-    let authority = &shared.authority;
-    let stream = tokio::time::timeout(timeout, TcpStream::connect(authority.as_str()))
-        .await
-        .map_err(|_| format!("connecting to {authority} timed out"))?
-        .map_err(|e| format!("connecting to {authority}: {e}"))?;
-    let _ = stream.set_nodelay(true);
-    let (mut sender, conn) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
-        .await
-        .map_err(|e| e.to_string())?;
-    // The connection task ends when the response body is read or dropped.
-    tokio::spawn(conn);
+    let mut held = upstream.lock().await;
+    let reusable = match held.as_mut() {
+        Some(sender) if !sender.is_closed() => sender.ready().await.is_ok(),
+        _ => false,
+    };
+    if !reusable {
+        *held = Some(connect(shared).await?);
+    }
+    let Some(sender) = held.as_mut() else {
+        return Err("no upstream connection".to_owned());
+    };
     let mut builder = Request::builder().method(method).uri(target);
     if let Some(h) = builder.headers_mut() {
         *h = headers;
@@ -437,6 +458,24 @@ async fn send_upstream(
         .await
         .map_err(|_| format!("the upstream sent no answer within {timeout:?}"))?
         .map_err(|e| e.to_string())
+}
+
+/// A new HTTP/1.1 connection to the upstream.
+async fn connect(shared: &Shared) -> Result<SendRequest<Full<Bytes>>, String> {
+    let timeout = shared.options.timeout;
+    let authority = &shared.authority;
+    let stream = tokio::time::timeout(timeout, TcpStream::connect(authority.as_str()))
+        .await
+        .map_err(|_| format!("connecting to {authority} timed out"))?
+        .map_err(|e| format!("connecting to {authority}: {e}"))?;
+    let _ = stream.set_nodelay(true);
+    let (sender, conn) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
+        .await
+        .map_err(|e| e.to_string())?;
+    // Ends when the upstream closes it or its sender is dropped (with the
+    // client's connection).
+    tokio::spawn(conn);
+    Ok(sender)
 }
 
 /// Passes an SSE body on chunk by chunk, tapping its events first.

@@ -80,8 +80,10 @@ pub struct Tapped {
     pub tap: Tap,
 }
 
-/// Taps buffered before the relay waits for the judge.
-const TAPS: usize = 4096;
+/// Taps buffered before the relay waits for the judge: a burst of this
+/// many messages is relayed at the relay's own speed, longer floods at the
+/// judge's (memory stays bounded).
+const TAPS: usize = 1 << 16;
 
 /// Sends taps, stamped against one clock.
 #[derive(Debug, Clone)]

@@ -359,7 +359,7 @@ impl HostStdio {
                 }
             })?;
         let (done, written) = std::sync::mpsc::channel();
-        let mut writer = |name: &str, to: fn() -> Box<dyn Write>| {
+        let writer = |name: &str, to: fn() -> Box<dyn Write>| {
             let (pipe, mut drain) = duplex(HOST_BUFFER);
             let h = handle.clone();
             let done = done.clone();
