@@ -26,6 +26,8 @@ use std::time::Duration;
 use clap::Args;
 use mcpspec_engine::{Level, Version};
 use mcpspec_model::Exit;
+use mcpspec_report::{HumanReporter, JsonReporter, ReportDir};
+use mcpspec_runner::{judged, Reporter};
 use mcpspec_transport::proxy::http::{HttpProxy, HttpProxyOptions};
 use mcpspec_transport::proxy::stdio::{self, StdioOptions};
 use mcpspec_transport::CommandSpec;
@@ -181,7 +183,12 @@ async fn run_stdio(
         Ok(why) => format!("{why}; {ending}"),
         Err(_) => ending,
     };
-    finish(args, judging, &ending)
+    finish(
+        args,
+        &format!("proxy -- {}", spec.display()),
+        judging,
+        &ending,
+    )
 }
 
 async fn run_http(
@@ -236,12 +243,19 @@ async fn run_http(
     }
     let sessions = proxy.connections();
     drop(proxy);
-    finish(args, judging, &format!("{why}; {sessions} session(s)"))
+    let target = format!("proxy {upstream}");
+    finish(
+        args,
+        &target,
+        judging,
+        &format!("{why}; {sessions} session(s)"),
+    )
 }
 
-/// Judges what each side still owes, prints the tally, writes the outputs;
-/// the exit code.
-fn finish(args: &ProxyArgs, mut judging: Judging, ending: &str) -> Exit {
+/// Judges what each side still owes, prints the tally, writes the outputs
+/// (through the shared `mcpspec_runner::judged` path: a case per side and
+/// connection); the exit code is the run's.
+fn finish(args: &ProxyArgs, target: &str, mut judging: Judging, ending: &str) -> Exit {
     judging.end();
     let must = judging
         .found()
@@ -253,9 +267,46 @@ fn finish(args: &ProxyArgs, mut judging: Judging, ending: &str) -> Exit {
         "mcpspec proxy: {ending}; {} violation(s), {must} of a MUST",
         judging.count()
     );
-    if must > 0 {
-        Exit::Failures
-    } else {
-        Exit::Success
+    let connections = judging.connections();
+    let mut report_dir = match args.report_dir.clone() {
+        Some(dir) => match ReportDir::create(dir, false, None) {
+            Ok(r) => Some(r),
+            Err(e) => {
+                eprintln!("error: {e}");
+                return Exit::Usage;
+            }
+        },
+        None => None,
+    };
+    let mut json = args.json.clone().map(|p| JsonReporter::new(p, false, None));
+    // Stdout may be the MCP channel: the human report goes to stderr.
+    let mut human =
+        (!args.quiet).then(|| HumanReporter::new(Box::new(std::io::stderr()), false, false));
+    let summary = {
+        let mut reporters: Vec<&mut dyn Reporter> = Vec::new();
+        if let Some(h) = human.as_mut() {
+            reporters.push(h);
+        }
+        if let Some(j) = json.as_mut() {
+            reporters.push(j);
+        }
+        if let Some(d) = report_dir.as_mut() {
+            reporters.push(d);
+        }
+        judged::report(target, &connections, &mut reporters)
+    };
+    let mut errors: Vec<String> = json.and_then(|j| j.error).into_iter().collect();
+    if let Some(d) = &report_dir {
+        errors.extend(d.errors.iter().cloned());
+        if d.errors.is_empty() {
+            eprintln!("reports: {}", d.path().join("index.html").display());
+        }
     }
+    for e in &errors {
+        eprintln!("error: {e}");
+    }
+    if !errors.is_empty() {
+        return Exit::Usage;
+    }
+    summary.exit_code(false)
 }

@@ -50,9 +50,11 @@ fn proxied(dir: &Path, client_faults: &[&str], server_faults: &[&str]) -> Sessio
         f("server_out")
     );
     let host = format!(
-        "tee {} | {{ {} proxy -- sh -c {}; echo $? > {}; }} | tee {}",
+        "tee {} | {{ {} proxy --json {} --report-dir {} -- sh -c {}; echo $? > {}; }} | tee {}",
         f("host_out"),
         q(BIN),
+        f("report.json"),
+        f("out"),
         q(&inner),
         f("proxy_code"),
         f("host_in"),
@@ -113,6 +115,28 @@ fn stdio_server_fault_is_the_servers() {
     );
     assert!(found.iter().all(|l| l.contains(": server broke ")), "{err}");
     assert_eq!(run.proxy_code, Some(1), "{err}");
+    // The usual outputs: a case per side, the server's failed.
+    let report: serde_json::Value =
+        serde_json::from_slice(&read(&dir, "report.json")).expect("--json written");
+    let outcome = |id: &str| {
+        report["results"]
+            .as_array()
+            .and_then(|all| all.iter().find(|c| c["id"] == id))
+            .map(|c| c["outcome"].clone())
+    };
+    assert_eq!(
+        outcome("proxy/stdio/server"),
+        Some("fail".into()),
+        "{report}"
+    );
+    assert_eq!(
+        outcome("proxy/stdio/client"),
+        Some("pass".into()),
+        "{report}"
+    );
+    for file in ["report.json", "junit.xml", "summary.md", "index.html"] {
+        assert!(dir.join("out").join(file).is_file(), "no {file}");
+    }
 }
 
 #[test]
@@ -198,9 +222,13 @@ fn all_gone(held: &mut Held) -> Option<i32> {
     status.code()
 }
 
-#[test]
-fn nothing_is_left_behind_when_the_host_closes_stdin() {
-    let mut held = hold("proxy-eof");
+/// The host pings through the proxy and reads the answer.
+fn ping(
+    held: &mut Held,
+) -> (
+    std::process::ChildStdin,
+    BufReader<std::process::ChildStdout>,
+) {
     let mut stdin = held.proxy.stdin.take().expect("stdin");
     let ping = br#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#;
     stdin.write_all(ping).expect("write");
@@ -209,6 +237,14 @@ fn nothing_is_left_behind_when_the_host_closes_stdin() {
     let mut line = String::new();
     out.read_line(&mut line).expect("an answer");
     assert!(line.contains("\"id\":1"), "{line}");
+    (stdin, out)
+}
+
+#[test]
+fn nothing_is_left_behind_when_the_host_closes_stdin() {
+    let mut held = hold("proxy-eof");
+    let (stdin, mut out) = ping(&mut held);
+    let mut line = String::new();
     drop(stdin);
     assert_eq!(all_gone(&mut held), Some(0));
     // The host saw the end of stdout.
@@ -218,6 +254,7 @@ fn nothing_is_left_behind_when_the_host_closes_stdin() {
 #[test]
 fn nothing_is_left_behind_after_sigint() {
     let mut held = hold("proxy-sigint");
+    let _host = ping(&mut held);
     // SAFETY: kill(2) of the proxy this test started.
     unsafe {
         libc::kill(held.proxy.id() as i32, libc::SIGINT);

@@ -1,15 +1,33 @@
 //! The proxy's taps, judged as they come: each connection (stdio: one; HTTP:
 //! one per session) gets a two-sided judge ([`Pair`]); each violation is
 //! printed at once on stderr, naming the side that broke the rule, and kept
-//! for the end-of-run outputs.
+//! for the end-of-run outputs ([`Judging::connections`], the shared
+//! `mcpspec_runner::judged` path to every reporter), with a transcript of
+//! what crossed (the first [`TRANSCRIPT_MAX`] lines of each connection).
 
 use std::collections::BTreeMap;
 use std::io::Write;
+use std::time::Duration;
 
 use mcpspec_engine::Version;
 use mcpspec_oracle::pair::{Pair, PairViolation, Side, Traffic};
+use mcpspec_runner::judged::{transcript_line, JudgedConnection};
+use mcpspec_runner::TranscriptLine;
 use mcpspec_transport::proxy::{Peer, Tap, Tapped};
 use mcpspec_wire::event::Transport;
+
+/// Transcript lines kept per connection (a long session keeps its start).
+pub const TRANSCRIPT_MAX: usize = 10_000;
+
+/// What is kept of one connection besides its judge.
+#[derive(Debug, Default)]
+struct Kept {
+    transcript: Vec<TranscriptLine>,
+    /// Lines not kept past [`TRANSCRIPT_MAX`].
+    dropped: usize,
+    first_ms: Option<u64>,
+    last_ms: u64,
+}
 
 /// Every connection's judge, and what they found.
 #[derive(Debug)]
@@ -18,6 +36,7 @@ pub struct Judging {
     version: Option<Version>,
     quiet: bool,
     pairs: BTreeMap<u64, Pair>,
+    kept: BTreeMap<u64, Kept>,
     /// Violations per connection, in the order they were found.
     found: BTreeMap<u64, Vec<PairViolation>>,
     /// Time of the latest tap (ms), for the end.
@@ -31,6 +50,7 @@ impl Judging {
             version,
             quiet,
             pairs: BTreeMap::new(),
+            kept: BTreeMap::new(),
             found: BTreeMap::new(),
             last_ms: 0,
         }
@@ -45,7 +65,16 @@ impl Judging {
             .pairs
             .entry(tapped.conn)
             .or_insert_with(|| Pair::new(transport, version));
-        let found = pair.observe(at, traffic(tapped.tap));
+        let traffic = traffic(tapped.tap);
+        let kept = self.kept.entry(tapped.conn).or_default();
+        kept.first_ms.get_or_insert(at);
+        kept.last_ms = at;
+        if kept.transcript.len() < TRANSCRIPT_MAX {
+            kept.transcript.push(transcript_line(at, &traffic));
+        } else {
+            kept.dropped += 1;
+        }
+        let found = pair.observe(at, traffic);
         self.keep(tapped.conn, found);
     }
 
@@ -66,9 +95,36 @@ impl Judging {
         }
     }
 
-    /// The judges, by connection.
-    pub fn pairs(&self) -> &BTreeMap<u64, Pair> {
-        &self.pairs
+    /// Every connection as the reporters take it, named `proxy/stdio` or `proxy/session-<n>` (call
+    /// [`Judging::end`] first).
+    pub fn connections(&mut self) -> Vec<JudgedConnection> {
+        let mut out = Vec::new();
+        for (conn, pair) in &self.pairs {
+            let found = self.found.get(conn).cloned().unwrap_or_default();
+            let name = match self.transport {
+                Transport::Stdio => "proxy/stdio".to_owned(),
+                _ => format!("proxy/session-{conn}"),
+            };
+            let Some(mut judged) = JudgedConnection::of(name, pair, found) else {
+                continue;
+            };
+            if let Some(kept) = self.kept.remove(conn) {
+                judged.transcript = kept.transcript;
+                if kept.dropped > 0 {
+                    judged.transcript.push(TranscriptLine {
+                        at_ms: kept.last_ms,
+                        dir: "--",
+                        text: format!("{} more line(s) not kept", kept.dropped),
+                        transport: self.transport.as_str(),
+                        raw: None,
+                    });
+                }
+                let first = kept.first_ms.unwrap_or(kept.last_ms);
+                judged.duration = Duration::from_millis(kept.last_ms - first);
+            }
+            out.push(judged);
+        }
+        out
     }
 
     /// What was found, by connection.

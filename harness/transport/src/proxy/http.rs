@@ -24,7 +24,8 @@
 //! server that issues no session ids).
 //!
 //! Records keep headers as the serving transport does (credentials
-//! redacted). Several clients may use the proxy at once; each exchange runs
+//! redacted), and name the upstream's endpoint path `/mcp`, the path the
+//! judge of a client expects (`MCP_PATH`). Several clients may use the proxy at once; each exchange runs
 //! in its own task.
 
 use std::convert::Infallible;
@@ -43,7 +44,7 @@ use hyper::server::conn::http1;
 use hyper::service::service_fn;
 use hyper::{Request, Response, StatusCode};
 use hyper_util::rt::{TokioIo, TokioTimer};
-use mcpspec_wire::event::{Event, HttpRecord, Via};
+use mcpspec_wire::event::{Event, HttpRecord, Via, MCP_PATH};
 use mcpspec_wire::SseDecoder;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{mpsc, watch};
@@ -96,6 +97,8 @@ pub struct HttpProxy {
 struct Shared {
     /// `host:port` of the upstream, for connecting and for `Host`.
     authority: String,
+    /// The upstream endpoint's path: records name it [`MCP_PATH`].
+    path: String,
     options: HttpProxyOptions,
     tapper: Tapper,
     sessions: Mutex<Sessions>,
@@ -138,6 +141,7 @@ impl HttpProxy {
         let (tapper, taps) = Tapper::new();
         let shared = Arc::new(Shared {
             authority: authority.trim_matches(['[', ']']).to_owned(),
+            path: url.path().to_owned(),
             options,
             tapper,
             sessions: Mutex::new(Sessions::default()),
@@ -279,7 +283,7 @@ async fn exchange(
         };
         tapper.tap(conn, tap).await;
     }
-    let mut record = request_record(&parts, &body);
+    let mut record = request_record(&parts, &body, &shared.path);
     let mut headers = HeaderMap::new();
     for (name, value) in &parts.headers {
         if !hop_by_hop(name) && name != HOST {
@@ -377,12 +381,18 @@ fn plain(status: StatusCode, body: Bytes, headers: HeaderMap) -> Response<ProxyB
     resp
 }
 
-/// The request side of a record, as the serving transport keeps it.
-fn request_record(parts: &hyper::http::request::Parts, body: &[u8]) -> HttpRecord {
-    let target = parts
-        .uri
-        .path_and_query()
-        .map_or_else(|| parts.uri.path().to_owned(), |pq| pq.as_str().to_owned());
+/// The request side of a record, as the serving transport keeps it. The
+/// upstream's endpoint path is recorded as [`MCP_PATH`], where the judge
+/// of a client expects its messages (a request elsewhere keeps its path).
+fn request_record(parts: &hyper::http::request::Parts, body: &[u8], endpoint: &str) -> HttpRecord {
+    let path = match parts.uri.path() {
+        p if p == endpoint => MCP_PATH,
+        p => p,
+    };
+    let target = match parts.uri.query() {
+        Some(q) => format!("{path}?{q}"),
+        None => path.to_owned(),
+    };
     HttpRecord {
         method: parts.method.as_str().to_owned(),
         target,
@@ -563,5 +573,28 @@ impl Body for RelayBody {
 
     fn size_hint(&self) -> SizeHint {
         SizeHint::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn records_name_the_upstream_endpoint_mcp_and_redact_credentials() {
+        let req = Request::builder()
+            .method("POST")
+            .uri("/api/v1?x=1")
+            .header("authorization", "Bearer s3cret")
+            .header("accept", "application/json")
+            .body(())
+            .expect("a request");
+        let (parts, ()) = req.into_parts();
+        let r = request_record(&parts, b"{}", "/api/v1");
+        assert_eq!(r.target, "/mcp?x=1");
+        assert_eq!(r.request_header("authorization"), Some("Bearer [redacted]"));
+        assert_eq!(r.request_body, "{}");
+        let r = request_record(&parts, b"", "/elsewhere");
+        assert_eq!(r.target, "/api/v1?x=1");
     }
 }
