@@ -30,14 +30,12 @@
 
 use std::convert::Infallible;
 use std::net::SocketAddr;
-use std::pin::Pin;
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::task::{Context, Poll};
 use std::time::Duration;
 
 use http_body_util::combinators::UnsyncBoxBody;
 use http_body_util::{BodyExt, Full};
-use hyper::body::{Body, Bytes, Frame, Incoming, SizeHint};
+use hyper::body::{Bytes, Incoming};
 use hyper::client::conn::http1::SendRequest;
 use hyper::header::{HeaderMap, HeaderName, HeaderValue, HOST};
 use hyper::server::conn::http1;
@@ -45,12 +43,12 @@ use hyper::service::service_fn;
 use hyper::{Request, Response, StatusCode};
 use hyper_util::rt::{TokioIo, TokioTimer};
 use mcpspec_wire::event::{Event, HttpRecord, Via, MCP_PATH};
-use mcpspec_wire::SseDecoder;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{mpsc, watch};
 use tokio::task::JoinSet;
 
 use super::sessions::Sessions;
+use super::sse_relay::{relay_sse, RelayBody};
 use super::{Peer, Tap, Tapped, Tapper};
 use crate::client::{looks_like_json, media_type, response_into};
 use crate::event::{body_text, keep_request_header, recorded_value};
@@ -329,7 +327,15 @@ async fn exchange(
         record.body = "SSE stream".to_owned();
         tapper.tap(conn, Tap::Http { via, record }).await;
         let (tx, relay) = RelayBody::channel();
-        let task = relay_sse(shared.clone(), conn, via, upstream_body, tx);
+        let task = relay_sse(
+            shared.tapper.clone(),
+            conn,
+            via,
+            upstream_body,
+            shared.options.max_body,
+            tx,
+            |_| {},
+        );
         shared
             .streams
             .lock()
@@ -486,94 +492,6 @@ async fn connect(shared: &Shared) -> Result<SendRequest<Full<Bytes>>, String> {
     // client's connection).
     tokio::spawn(conn);
     Ok(sender)
-}
-
-/// Passes an SSE body on chunk by chunk, tapping its events first.
-async fn relay_sse(
-    shared: Arc<Shared>,
-    conn: u64,
-    via: Via,
-    mut body: Incoming,
-    tx: mpsc::Sender<Bytes>,
-) {
-    let tapper = &shared.tapper;
-    let mut decoder = SseDecoder::new(shared.options.max_body);
-    loop {
-        let chunk = body.frame().await;
-        let data = match chunk {
-            Some(Ok(frame)) => match frame.into_data() {
-                Ok(data) => Some(data),
-                Err(_) => continue, // trailers
-            },
-            Some(Err(_)) | None => None,
-        };
-        match &data {
-            Some(d) => decoder.push(d),
-            None => decoder.finish(),
-        }
-        while let Some(item) = decoder.next() {
-            match item {
-                Ok(ev) => {
-                    let event = Event::SseEvent {
-                        event: ev.event.clone(),
-                        id: ev.id.clone(),
-                        retry: ev.retry,
-                        data_len: ev.data.len(),
-                    };
-                    tapper.tap(conn, Tap::Sse { via, event }).await;
-                    if ev.event == "message" && !ev.data.trim().is_empty() {
-                        let tap = Tap::Message {
-                            from: Peer::Server,
-                            via,
-                            bytes: ev.data.into_bytes(),
-                            crlf: false,
-                        };
-                        tapper.tap(conn, tap).await;
-                    }
-                }
-                Err(e) => {
-                    let event = Event::SseError(e);
-                    tapper.tap(conn, Tap::Sse { via, event }).await;
-                }
-            }
-        }
-        let Some(data) = data else { return };
-        if tx.send(data).await.is_err() {
-            // The client went away: dropping `body` closes the upstream stream.
-            return;
-        }
-    }
-}
-
-/// A response body fed chunk by chunk from a channel.
-struct RelayBody {
-    rx: mpsc::Receiver<Bytes>,
-}
-
-impl RelayBody {
-    fn channel() -> (mpsc::Sender<Bytes>, RelayBody) {
-        let (tx, rx) = mpsc::channel(64);
-        (tx, RelayBody { rx })
-    }
-}
-
-impl Body for RelayBody {
-    type Data = Bytes;
-    type Error = Infallible;
-
-    fn poll_frame(
-        self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-    ) -> Poll<Option<Result<Frame<Bytes>, Infallible>>> {
-        self.get_mut()
-            .rx
-            .poll_recv(cx)
-            .map(|chunk| chunk.map(|b| Ok(Frame::data(b))))
-    }
-
-    fn size_hint(&self) -> SizeHint {
-        SizeHint::default()
-    }
 }
 
 #[cfg(test)]

@@ -31,6 +31,7 @@ use tokio::time::Instant;
 
 pub mod http;
 mod sessions;
+mod sse_relay;
 pub mod stdio;
 
 /// Which peer sent something.
