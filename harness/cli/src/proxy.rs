@@ -4,6 +4,7 @@
 //! ```text
 //! mcpspec proxy [OPTIONS] -- SERVER_CMD ARGS…           stdio: what a host starts instead of its server
 //! mcpspec proxy --listen 127.0.0.1:PORT --upstream URL  Streamable HTTP, in front of a server's endpoint
+//! mcpspec proxy --listen 127.0.0.1:PORT --sse-upstream URL  … of a legacy HTTP+SSE server's stream
 //!
 //!   relay (mcpspec_transport::proxy) ──► taps ──► Judging (one oracle pair per connection)
 //!        ──► a line per violation on stderr (--quiet: none) ──► at the end: outputs, exit code
@@ -41,6 +42,7 @@ Examples:
   mcpspec proxy -- npx -y @modelcontextprotocol/server-everything
   mcpspec proxy --report-dir out -- python server.py
   mcpspec proxy --listen 127.0.0.1:8931 --upstream http://127.0.0.1:3000/mcp
+  mcpspec proxy --listen 127.0.0.1:8931 --sse-upstream http://127.0.0.1:3000/sse
 
 Over stdio, configure the host to start `mcpspec` with `proxy`, `--` and the server's command as
 arguments. Over HTTP, point the client at the proxy's address with the upstream's path.";
@@ -67,6 +69,14 @@ pub struct ProxyArgs {
     /// The real server's Streamable HTTP endpoint (http:// only)
     #[arg(long, value_name = "URL", requires = "listen")]
     pub upstream: Option<String>,
+    /// The real server's legacy HTTP+SSE (2024-11-05) stream URL, instead of --upstream
+    #[arg(
+        long,
+        value_name = "URL",
+        requires = "listen",
+        conflicts_with = "upstream"
+    )]
+    pub sse_upstream: Option<String>,
     /// Judge at this protocol version (default: the one the traffic negotiates)
     #[arg(long = "spec-version", value_name = "VERSION", value_parser = parse_version)]
     pub spec_version: Option<Version>,
@@ -104,12 +114,20 @@ pub async fn run(args: ProxyArgs) -> Exit {
             return Exit::Usage;
         }
     };
-    match (&args.listen, &args.upstream) {
-        (Some(listen), Some(upstream)) => {
-            let (listen, upstream) = (*listen, upstream.clone());
-            run_http(&args, listen, upstream, stop).await
+    let upstream = match (&args.upstream, &args.sse_upstream) {
+        (Some(url), _) => Some((url.clone(), false)),
+        (None, Some(url)) => Some((url.clone(), true)),
+        (None, None) => None,
+    };
+    match (args.listen, upstream) {
+        (Some(listen), Some((upstream, legacy))) => {
+            run_http(&args, listen, upstream, legacy, stop).await
         }
-        _ => run_stdio(&args, stop).await,
+        (Some(_), None) => {
+            eprintln!("error: --listen needs --upstream URL (or --sse-upstream URL)");
+            Exit::Usage
+        }
+        (None, _) => run_stdio(&args, stop).await,
     }
 }
 
@@ -195,6 +213,7 @@ async fn run_http(
     args: &ProxyArgs,
     listen: SocketAddr,
     upstream: String,
+    legacy: bool,
     stop: impl std::future::Future<Output = String>,
 ) -> Exit {
     if !listen.ip().is_loopback() && !args.listen_any {
@@ -209,6 +228,7 @@ async fn run_http(
         upstream: upstream.clone(),
         max_body: mcpspec_wire::DEFAULT_MAX_LINE,
         timeout: Duration::from_secs(30),
+        legacy,
     };
     let mut proxy = match HttpProxy::bind(options).await {
         Ok(p) => p,
@@ -225,7 +245,12 @@ async fn run_http(
         "mcpspec proxy: listening on http://{}{path}, relaying to {upstream}",
         proxy.local
     );
-    let mut judging = Judging::new(Transport::Http, args.spec_version, args.quiet);
+    let transport = if legacy {
+        Transport::Sse
+    } else {
+        Transport::Http
+    };
+    let mut judging = Judging::new(transport, args.spec_version, args.quiet);
     tokio::pin!(stop);
     let why = loop {
         tokio::select! {

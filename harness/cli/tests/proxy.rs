@@ -10,7 +10,7 @@
 //!   SIGINT (the server's helper `sleep` included).
 //! - Streamable HTTP: the reference client reaches the reference HTTP server
 //!   through `--listen` / `--upstream`: no violation; a server fault is the
-//!   server's.
+//!   server's. The same over the legacy HTTP+SSE transport (`--sse-upstream`).
 
 mod support;
 
@@ -268,8 +268,16 @@ fn nothing_is_left_behind_after_sigint() {
 /// `mcpspec proxy --listen 127.0.0.1:0 --upstream URL`, and the base URL
 /// it says it listens on.
 fn http_proxy(upstream: &str) -> (Child, String, std::sync::mpsc::Receiver<String>) {
+    listening_proxy("--upstream", upstream)
+}
+
+/// The proxy with `flag URL` (`--upstream`, `--sse-upstream`).
+fn listening_proxy(
+    flag: &str,
+    upstream: &str,
+) -> (Child, String, std::sync::mpsc::Receiver<String>) {
     let mut child = Command::new(BIN)
-        .args(["proxy", "--listen", "127.0.0.1:0", "--upstream", upstream])
+        .args(["proxy", "--listen", "127.0.0.1:0", flag, upstream])
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
@@ -355,4 +363,34 @@ fn http_server_fault_is_the_servers() {
     );
     assert!(found.iter().all(|l| l.contains(": server broke ")), "{err}");
     assert_eq!(code, Some(1), "{err}");
+}
+
+#[test]
+fn legacy_sse_clean_pair_finds_nothing_and_a_server_fault_is_the_servers() {
+    for (faults, clean) in [(&[][..], true), (&["stringify-ids"][..], false)] {
+        let server = HttpReference::start(faults);
+        let (proxy, url, lines) = listening_proxy("--sse-upstream", &server.sse());
+        assert!(url.ends_with("/sse"), "{url}");
+        let client = mcpspec(
+            &["reference", "client", "--timeout", "3s", "--sse-url", &url],
+            LIMIT,
+        );
+        let (code, err) = stop_http(proxy, &lines);
+        let found = violations(&err);
+        if clean {
+            assert_eq!(client.code, Some(0), "{}", client.stderr);
+            assert!(client.stderr.contains("workflow done"), "{}", client.stderr);
+            assert_eq!(found, Vec::<&str>::new(), "{err}");
+            assert_eq!(code, Some(0), "{err}");
+        } else {
+            assert!(
+                found
+                    .iter()
+                    .any(|l| l.contains("server broke MUST jsonrpc.response.id-matches")),
+                "{err}"
+            );
+            assert!(found.iter().all(|l| l.contains(": server broke ")), "{err}");
+            assert_eq!(code, Some(1), "{err}");
+        }
+    }
 }

@@ -42,11 +42,12 @@ use hyper::server::conn::http1;
 use hyper::service::service_fn;
 use hyper::{Request, Response, StatusCode};
 use hyper_util::rt::{TokioIo, TokioTimer};
-use mcpspec_wire::event::{Event, HttpRecord, Via, MCP_PATH};
+use mcpspec_wire::event::{Event, HttpRecord, Via, LEGACY_POST_PATH, LEGACY_SSE_PATH, MCP_PATH};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{mpsc, watch};
 use tokio::task::JoinSet;
 
+use super::order::Order;
 use super::sessions::Sessions;
 use super::sse_relay::{relay_sse, RelayBody};
 use super::{Peer, Tap, Tapped, Tapper};
@@ -65,6 +66,9 @@ pub struct HttpProxyOptions {
     pub max_body: usize,
     /// How long the upstream has to answer a request with its headers.
     pub timeout: Duration,
+    /// The upstream is a legacy HTTP+SSE server (2024-11-05) and
+    /// [`HttpProxyOptions::upstream`] its SSE stream's URL.
+    pub legacy: bool,
 }
 
 /// The proxy could not start.
@@ -95,10 +99,13 @@ pub struct HttpProxy {
 struct Shared {
     /// `host:port` of the upstream, for connecting and for `Host`.
     authority: String,
-    /// The upstream endpoint's path: records name it [`MCP_PATH`].
+    /// The upstream endpoint's path: records name it [`MCP_PATH`] (a
+    /// legacy stream's: [`LEGACY_SSE_PATH`]).
     path: String,
+    upstream: reqwest::Url,
     options: HttpProxyOptions,
-    tapper: Tapper,
+    /// Taps, in the order the judge needs them.
+    order: Arc<Order>,
     sessions: Mutex<Sessions>,
     /// The tasks relaying open response streams (aborted at shutdown).
     streams: Mutex<JoinSet<()>>,
@@ -108,6 +115,19 @@ impl Shared {
     fn sessions(&self) -> MutexGuard<'_, Sessions> {
         // A panic under the lock leaves only numbering behind: go on.
         self.sessions.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The path and query a legacy `endpoint` event's URI names, resolved
+    /// against the upstream's stream URL; `None` for another origin.
+    fn endpoint_target(&self, data: &str) -> Option<String> {
+        let url = self.upstream.join(data.trim()).ok()?;
+        if url.origin() != self.upstream.origin() {
+            return None;
+        }
+        Some(match url.query() {
+            Some(q) => format!("{}?{q}", url.path()),
+            None => url.path().to_owned(),
+        })
     }
 }
 
@@ -140,8 +160,9 @@ impl HttpProxy {
         let shared = Arc::new(Shared {
             authority: authority.trim_matches(['[', ']']).to_owned(),
             path: url.path().to_owned(),
+            upstream: url.clone(),
             options,
-            tapper,
+            order: Arc::new(Order::new(tapper)),
             sessions: Mutex::new(Sessions::default()),
             streams: Mutex::new(JoinSet::new()),
         });
@@ -268,10 +289,25 @@ async fn exchange(
         .headers
         .get("mcp-session-id")
         .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
-    let (conn, via) = shared
-        .sessions()
-        .route(parts.method.as_str(), session.as_deref(), &body);
-    let tapper = &shared.tapper;
+    let target = parts
+        .uri
+        .path_and_query()
+        .map_or_else(|| "/".to_owned(), |pq| pq.as_str().to_owned());
+    let stream = shared.options.legacy
+        && parts.method == hyper::Method::GET
+        && parts.uri.path() == shared.path;
+    let (conn, via) = match stream {
+        true => (shared.sessions().open_stream(), Via::Legacy),
+        false => shared
+            .sessions()
+            .route(parts.method.as_str(), &target, session.as_deref(), &body),
+    };
+    let tapper = shared.order.as_ref();
+    // A legacy POST: its stream's taps wait for its record (`super::order`).
+    let holds = shared.options.legacy && !stream && shared.sessions().is_endpoint(&target);
+    if holds {
+        tapper.post_started(conn).await;
+    }
     if !body.is_empty() && parts.method == hyper::Method::POST {
         let tap = Tap::Message {
             from: Peer::Client,
@@ -281,7 +317,13 @@ async fn exchange(
         };
         tapper.tap(conn, tap).await;
     }
-    let mut record = request_record(&parts, &body, &shared.path);
+    let as_path = match (shared.options.legacy, stream) {
+        (true, true) => Some(LEGACY_SSE_PATH),
+        (true, false) if shared.sessions().is_endpoint(&target) => Some(LEGACY_POST_PATH),
+        (false, _) if parts.uri.path() == shared.path => Some(MCP_PATH),
+        _ => None,
+    };
+    let mut record = request_record(&parts, &body, as_path);
     let mut headers = HeaderMap::new();
     for (name, value) in &parts.headers {
         if !hop_by_hop(name) && name != HOST {
@@ -291,10 +333,6 @@ async fn exchange(
     if let Ok(host) = HeaderValue::from_str(&shared.authority) {
         headers.insert(HOST, host);
     }
-    let target = parts
-        .uri
-        .path_and_query()
-        .map_or_else(|| "/".to_owned(), |pq| pq.as_str().to_owned());
     let sent = send_upstream(
         &shared,
         &upstream,
@@ -308,6 +346,9 @@ async fn exchange(
         Err(why) => {
             record.error = Some(why);
             tapper.tap(conn, Tap::Http { via, record }).await;
+            if holds {
+                tapper.post_done(conn).await;
+            }
             return plain(StatusCode::BAD_GATEWAY, Bytes::new(), HeaderMap::new());
         }
     };
@@ -326,15 +367,28 @@ async fn exchange(
     if sse {
         record.body = "SSE stream".to_owned();
         tapper.tap(conn, Tap::Http { via, record }).await;
+        if holds {
+            tapper.post_done(conn).await;
+        }
         let (tx, relay) = RelayBody::channel();
+        let on_event = {
+            let shared = shared.clone();
+            move |ev: &mcpspec_wire::SseEvent| {
+                if via == Via::Legacy && ev.event == "endpoint" {
+                    if let Some(target) = shared.endpoint_target(&ev.data) {
+                        shared.sessions().endpoint(conn, target);
+                    }
+                }
+            }
+        };
         let task = relay_sse(
-            shared.tapper.clone(),
+            shared.order.clone(),
             conn,
             via,
             upstream_body,
             shared.options.max_body,
             tx,
-            |_| {},
+            on_event,
         );
         shared
             .streams
@@ -365,6 +419,9 @@ async fn exchange(
         };
         tapper.tap(conn, tap).await;
     }
+    if holds {
+        tapper.post_done(conn).await;
+    }
     if via == Via::Delete && (200..300).contains(&resp_parts.status.as_u16()) {
         let event = Event::Closed("the client ended the session (DELETE)".to_owned());
         let tap = Tap::Gone {
@@ -388,13 +445,15 @@ fn plain(status: StatusCode, body: Bytes, headers: HeaderMap) -> Response<ProxyB
 }
 
 /// The request side of a record, as the serving transport keeps it. The
-/// upstream's endpoint path is recorded as [`MCP_PATH`], where the judge
-/// of a client expects its messages (a request elsewhere keeps its path).
-fn request_record(parts: &hyper::http::request::Parts, body: &[u8], endpoint: &str) -> HttpRecord {
-    let path = match parts.uri.path() {
-        p if p == endpoint => MCP_PATH,
-        p => p,
-    };
+/// upstream's endpoint is recorded under `as_path` (the harness's own path
+/// for it, where the judge of a client expects its messages), keeping the
+/// query; a request elsewhere keeps its path.
+fn request_record(
+    parts: &hyper::http::request::Parts,
+    body: &[u8],
+    as_path: Option<&str>,
+) -> HttpRecord {
+    let path = as_path.unwrap_or(parts.uri.path());
     let target = match parts.uri.query() {
         Some(q) => format!("{path}?{q}"),
         None => path.to_owned(),
@@ -508,11 +567,11 @@ mod tests {
             .body(())
             .expect("a request");
         let (parts, ()) = req.into_parts();
-        let r = request_record(&parts, b"{}", "/api/v1");
+        let r = request_record(&parts, b"{}", Some(MCP_PATH));
         assert_eq!(r.target, "/mcp?x=1");
         assert_eq!(r.request_header("authorization"), Some("Bearer [redacted]"));
         assert_eq!(r.request_body, "{}");
-        let r = request_record(&parts, b"", "/elsewhere");
+        let r = request_record(&parts, b"", None);
         assert_eq!(r.target, "/api/v1?x=1");
     }
 }

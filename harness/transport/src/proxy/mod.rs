@@ -30,6 +30,7 @@ use tokio::sync::mpsc;
 use tokio::time::Instant;
 
 pub mod http;
+mod order;
 mod sessions;
 mod sse_relay;
 pub mod stdio;

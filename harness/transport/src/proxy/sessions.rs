@@ -10,6 +10,11 @@
 //! Within a connection POSTs are numbered from 1 (`Via::Post(n)`), as the
 //! judge numbers them; a GET is `Via::Get`, a DELETE `Via::Delete`, any
 //! other method `Via::Raw(n)`.
+//!
+//! The legacy HTTP+SSE transport: each GET of the stream opens a connection
+//! (`Via::Legacy`, [`Sessions::open_stream`]); the `endpoint` event on it
+//! names the URI its POSTs go to ([`Sessions::endpoint`]), and a request to
+//! exactly that path and query belongs to it.
 
 use std::collections::HashMap;
 
@@ -26,6 +31,8 @@ pub(crate) struct Sessions {
     /// POSTs and other requests so far, per connection.
     posts: HashMap<u64, u64>,
     others: HashMap<u64, u64>,
+    /// Legacy endpoints (path and query) and their connections.
+    endpoints: HashMap<String, u64>,
 }
 
 impl Sessions {
@@ -38,9 +45,32 @@ impl Sessions {
         self.count
     }
 
-    /// The connection and via of a request.
-    pub(crate) fn route(&mut self, method: &str, session: Option<&str>, body: &[u8]) -> (u64, Via) {
+    /// A new legacy SSE stream: its connection.
+    pub(crate) fn open_stream(&mut self) -> u64 {
+        self.open()
+    }
+
+    /// The legacy stream of `conn` named `target` (path and query) its
+    /// endpoint.
+    pub(crate) fn endpoint(&mut self, conn: u64, target: String) {
+        self.endpoints.insert(target, conn);
+    }
+
+    /// Whether `target` is a legacy endpoint a stream named.
+    pub(crate) fn is_endpoint(&self, target: &str) -> bool {
+        self.endpoints.contains_key(target)
+    }
+
+    /// The connection and via of a request to `target` (path and query).
+    pub(crate) fn route(
+        &mut self,
+        method: &str,
+        target: &str,
+        session: Option<&str>,
+        body: &[u8],
+    ) -> (u64, Via) {
         let conn = match session {
+            _ if self.endpoints.contains_key(target) => self.endpoints[target],
             Some(id) => match self.by_id.get(id) {
                 Some(&c) => c,
                 None => {
@@ -106,23 +136,47 @@ mod tests {
     #[test]
     fn two_clients_are_two_connections_each_numbering_its_posts() {
         let mut s = Sessions::default();
-        assert_eq!(s.route("POST", None, INIT), (1, Via::Post(1)));
+        assert_eq!(s.route("POST", "/mcp", None, INIT), (1, Via::Post(1)));
         s.issued(1, "a");
-        assert_eq!(s.route("POST", None, INIT), (2, Via::Post(1)));
+        assert_eq!(s.route("POST", "/mcp", None, INIT), (2, Via::Post(1)));
         s.issued(2, "b");
-        assert_eq!(s.route("POST", Some("a"), PING), (1, Via::Post(2)));
-        assert_eq!(s.route("GET", Some("b"), b""), (2, Via::Get));
-        assert_eq!(s.route("POST", Some("b"), PING), (2, Via::Post(2)));
-        assert_eq!(s.route("DELETE", Some("a"), b""), (1, Via::Delete));
-        assert_eq!(s.route("POST", Some("zzz"), PING), (3, Via::Post(1)));
+        assert_eq!(s.route("POST", "/mcp", Some("a"), PING), (1, Via::Post(2)));
+        assert_eq!(s.route("GET", "/mcp", Some("b"), b""), (2, Via::Get));
+        assert_eq!(s.route("POST", "/mcp", Some("b"), PING), (2, Via::Post(2)));
+        assert_eq!(s.route("DELETE", "/mcp", Some("a"), b""), (1, Via::Delete));
+        assert_eq!(
+            s.route("POST", "/mcp", Some("zzz"), PING),
+            (3, Via::Post(1))
+        );
     }
 
     #[test]
     fn without_session_ids_requests_follow_the_latest_initialize() {
         let mut s = Sessions::default();
-        assert_eq!(s.route("POST", None, PING), (1, Via::Post(1)));
-        assert_eq!(s.route("POST", None, INIT), (2, Via::Post(1)));
-        assert_eq!(s.route("POST", None, PING), (2, Via::Post(2)));
+        assert_eq!(s.route("POST", "/mcp", None, PING), (1, Via::Post(1)));
+        assert_eq!(s.route("POST", "/mcp", None, INIT), (2, Via::Post(1)));
+        assert_eq!(s.route("POST", "/mcp", None, PING), (2, Via::Post(2)));
         assert_eq!(s.count(), 2);
+    }
+
+    #[test]
+    fn legacy_posts_follow_the_endpoint_their_stream_named() {
+        let mut s = Sessions::default();
+        let a = s.open_stream();
+        let b = s.open_stream();
+        s.endpoint(a, "/messages?sessionId=a".into());
+        s.endpoint(b, "/messages?sessionId=b".into());
+        assert_eq!(
+            s.route("POST", "/messages?sessionId=b", None, PING),
+            (b, Via::Post(1))
+        );
+        assert_eq!(
+            s.route("POST", "/messages?sessionId=a", None, PING),
+            (a, Via::Post(1))
+        );
+        assert_eq!(
+            s.route("POST", "/messages?sessionId=b", None, PING),
+            (b, Via::Post(2))
+        );
     }
 }

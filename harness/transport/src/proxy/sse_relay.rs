@@ -17,11 +17,14 @@ use mcpspec_wire::event::{Event, Via};
 use mcpspec_wire::SseDecoder;
 use tokio::sync::mpsc;
 
-use super::{Peer, Tap, Tapper};
+use std::sync::Arc;
+
+use super::order::Order;
+use super::{Peer, Tap};
 
 /// Passes an SSE body on chunk by chunk, tapping its events first.
 pub(super) async fn relay_sse(
-    tapper: Tapper,
+    order: Arc<Order>,
     conn: u64,
     via: Via,
     mut body: Incoming,
@@ -29,7 +32,7 @@ pub(super) async fn relay_sse(
     tx: mpsc::Sender<Bytes>,
     mut on_event: impl FnMut(&mcpspec_wire::SseEvent) + Send,
 ) {
-    let tapper = &tapper;
+    let tapper = order.as_ref();
     let mut decoder = SseDecoder::new(max_event);
     loop {
         let chunk = body.frame().await;
@@ -54,7 +57,7 @@ pub(super) async fn relay_sse(
                         retry: ev.retry,
                         data_len: ev.data.len(),
                     };
-                    tapper.tap(conn, Tap::Sse { via, event }).await;
+                    tapper.stream_tap(conn, Tap::Sse { via, event }).await;
                     if ev.event == "message" && !ev.data.trim().is_empty() {
                         let tap = Tap::Message {
                             from: Peer::Server,
@@ -62,21 +65,41 @@ pub(super) async fn relay_sse(
                             bytes: ev.data.into_bytes(),
                             crlf: false,
                         };
-                        tapper.tap(conn, tap).await;
+                        tapper.stream_tap(conn, tap).await;
                     }
                 }
                 Err(e) => {
                     let event = Event::SseError(e);
-                    tapper.tap(conn, Tap::Sse { via, event }).await;
+                    tapper.stream_tap(conn, Tap::Sse { via, event }).await;
                 }
             }
         }
-        let Some(data) = data else { return };
+        let Some(data) = data else {
+            gone(tapper, conn, via, Peer::Server).await;
+            return;
+        };
         if tx.send(data).await.is_err() {
             // The client went away: dropping `body` closes the upstream stream.
+            gone(tapper, conn, via, Peer::Client).await;
             return;
         }
     }
+}
+
+/// The legacy transport's one stream ended: `side` ended the session.
+/// (Streamable HTTP streams end without ending their session.)
+async fn gone(tapper: &Order, conn: u64, via: Via, side: Peer) {
+    if via != Via::Legacy {
+        return;
+    }
+    let how = match side {
+        Peer::Server => "the server ended the SSE stream",
+        Peer::Client => "the client closed the SSE stream",
+    };
+    let event = Event::Closed(how.to_owned());
+    tapper
+        .stream_tap(conn, Tap::Gone { side, via, event })
+        .await;
 }
 
 /// A response body fed chunk by chunk from a channel.
@@ -109,4 +132,3 @@ impl Body for RelayBody {
         SizeHint::default()
     }
 }
-
