@@ -178,12 +178,16 @@ impl Drop for Held {
 }
 
 fn hold(name: &str) -> Held {
+    hold_server(name, &format!("{} reference server", q(BIN)))
+}
+
+/// [`hold`] with `server` (a shell command line) as the server.
+fn hold_server(name: &str, server: &str) -> Held {
     let dir = temp_dir(name);
     let pids = dir.join("pids");
     let script = format!(
-        "echo $$ >> {p}; sleep 300 & echo $! >> {p}; {bin} reference server",
+        "echo $$ >> {p}; sleep 300 & echo $! >> {p}; {server}",
         p = q(path(&pids)),
-        bin = q(BIN)
     );
     let proxy = Command::new(BIN)
         .args(["proxy", "--grace", "1s", "--", "sh", "-c", &script])
@@ -393,4 +397,57 @@ fn legacy_sse_clean_pair_finds_nothing_and_a_server_fault_is_the_servers() {
             assert_eq!(code, Some(1), "{err}");
         }
     }
+}
+
+#[test]
+fn a_server_that_exits_ends_the_proxy_and_the_host_reads_end_of_file() {
+    let mut held = hold_server(
+        "proxy-server-exit",
+        &format!("{} reference server --fault exit-on-malformed", q(BIN)),
+    );
+    let mut stdin = held.proxy.stdin.take().expect("stdin");
+    stdin.write_all(b"{not json\n").expect("write");
+    // The host keeps its stdin open: the server's exit alone ends the run.
+    let mut out = BufReader::new(held.proxy.stdout.take().expect("stdout"));
+    let mut rest = String::new();
+    let _ = std::io::Read::read_to_string(&mut out, &mut rest);
+    all_gone(&mut held);
+    let mut err = String::new();
+    let _ = std::io::Read::read_to_string(&mut held.proxy.stderr.take().expect("stderr"), &mut err);
+    assert!(err.contains("the server exited with code 1"), "{err}");
+    drop(stdin);
+}
+
+#[test]
+fn duration_ends_the_proxy_and_a_foreign_listen_address_is_refused() {
+    let server = HttpReference::start(&[]);
+    let started = Instant::now();
+    let run = mcpspec(
+        &[
+            "proxy",
+            "--listen",
+            "127.0.0.1:0",
+            "--upstream",
+            &server.mcp(),
+            "--duration",
+            "1s",
+        ],
+        LIMIT,
+    );
+    assert!(run.stderr.contains("--duration elapsed"), "{}", run.stderr);
+    // Nothing crossed: nothing was judged (exit 3, as for any run that judged nothing).
+    assert_eq!(run.code, Some(3), "{}", run.stderr);
+    assert!(started.elapsed() < Duration::from_secs(20));
+    let run = mcpspec(
+        &[
+            "proxy",
+            "--listen",
+            "0.0.0.0:0",
+            "--upstream",
+            &server.mcp(),
+        ],
+        LIMIT,
+    );
+    assert_eq!(run.code, Some(2), "{}", run.stderr);
+    assert!(run.stderr.contains("--listen-any"), "{}", run.stderr);
 }
