@@ -451,3 +451,83 @@ fn duration_ends_the_proxy_and_a_foreign_listen_address_is_refused() {
     assert_eq!(run.code, Some(2), "{}", run.stderr);
     assert!(run.stderr.contains("--listen-any"), "{}", run.stderr);
 }
+
+/// Reference faults the reference client's workflow brings out over stdio
+/// (the others need a scenario's request: an odd version, a bad cursor).
+/// `skip-initialized` is left out: a server then sending its requests
+/// before `notifications/initialized` breaks a rule of its own.
+const SERVER_FAULTS: &[&str] = &[
+    "answer-notification",
+    "progress-after-response",
+    "progress-not-increasing",
+    "wrong-progress-token",
+    "drop-jsonrpc",
+    "stdout-noise",
+    "embedded-newlines",
+    "missing-server-info",
+    "capabilities-not-object",
+    "undeclared-logging",
+    "exit-on-call",
+    "duplicate-response",
+    "early-request",
+    "tool-annotation-strings",
+    "title-not-string",
+    "text-content-key",
+    "audio-missing-mime-type",
+    "embedded-resource-flat",
+    "resource-link-no-name",
+    "annotation-priority-range",
+    "notification-with-id",
+    "template-not-rfc6570",
+    "tool-schema-invalid",
+    "meta-key-malformed",
+    "sampling-tools-ungated",
+    "elicitation-url-undeclared",
+];
+const CLIENT_FAULTS: &[&str] = &[
+    "early-request",
+    "reuse-ids",
+    "cancel-initialize",
+    "bad-initialize",
+    "malformed-sampling",
+    "elicitation-bad-action",
+    "answer-notifications",
+    "stdin-noise",
+    "tamper-cursor",
+];
+
+#[test]
+fn every_fault_the_workflow_brings_out_is_blamed_on_its_side() {
+    let mut runs: Vec<(&str, &str)> = SERVER_FAULTS.iter().map(|f| ("server", *f)).collect();
+    runs.extend(CLIENT_FAULTS.iter().map(|f| ("client", *f)));
+    let next = std::sync::Mutex::new(runs.into_iter());
+    let wrong = std::sync::Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        for _ in 0..3 {
+            scope.spawn(|| loop {
+                let Some((side, fault)) = next.lock().expect("lock").next() else {
+                    return;
+                };
+                let mut args = vec!["reference", "client", "--timeout", "2s"];
+                if side == "client" {
+                    args.extend_from_slice(&["--fault", fault]);
+                }
+                args.extend_from_slice(&["--", BIN, "proxy", "--", BIN, "reference", "server"]);
+                if side == "server" {
+                    args.extend_from_slice(&["--fault", fault]);
+                }
+                let run = mcpspec(&args, LIMIT);
+                let found = violations(&run.stderr);
+                let blamed = format!(": {side} broke ");
+                if found.is_empty() || !found.iter().all(|l| l.contains(&blamed)) {
+                    wrong
+                        .lock()
+                        .expect("lock")
+                        .push(format!("{side} fault {fault}: {found:#?}"));
+                }
+            });
+        }
+    });
+    let wrong = wrong.into_inner().expect("lock");
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
