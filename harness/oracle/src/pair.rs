@@ -12,6 +12,7 @@
 //!  client message     ──► Sent/SentBytes (+Posted)       Received Frame
 //!  server message     ──► Received Frame                 Sent/SentBytes
 //!  HTTP exchange      ──► Received Http                  LiveSession, Received Http, then the POST's body
+//!  unframed bytes    ──► Received FrameError            (judging the sender; the other: SentBytes)
 //!  SSE event / error  ──► Received SseEvent / SseError   —
 //!  a side went away   ──► to the oracle judging that side (Exited / Closed)
 //!  end                ──► End                            End
@@ -90,13 +91,21 @@ pub struct PairViolation {
 /// One thing seen on the connection, owned (it may wait for the version).
 #[derive(Debug, Clone)]
 pub enum Traffic {
-    /// `from` sent one message on `via`: a stdio line (without its
-    /// newline), a POST body (client), a JSON response body or the data of
+    /// `from` sent one message on `via`: a stdio line (without its newline;
+    /// bytes holding several lines are several frames, as in a raw write),
+    /// a POST body (client), a JSON response body or the data of
     /// one SSE `message` event (server). Bytes need not be valid.
     Message {
         from: Side,
         via: Via,
         bytes: Vec<u8>,
+    },
+    /// `from` sent something on `via` that could not be read as a message
+    /// frame (a stdio line that broke the framing, a body not UTF-8).
+    Unframed {
+        from: Side,
+        via: Via,
+        error: FrameError,
     },
     /// One HTTP exchange (the client's request, the server's answer).
     Http { via: Via, record: HttpRecord },
@@ -337,28 +346,29 @@ impl Judges {
                         Via::Post(n) if http => {
                             self.bodies.insert(*n, bytes.clone());
                         }
-                        _ => {
-                            self.lines.0 += 1;
-                            let event = frame_event(bytes, self.lines.0);
-                            let seen = Observed::Received {
-                                via: *via,
-                                event: &event,
-                            };
-                            tag(Side::Client, self.client.observe(at, seen), out);
-                        }
+                        _ => self.frames(at, Side::Client, *via, bytes, out),
                     }
                 }
                 Side::Server => {
-                    self.lines.1 += 1;
-                    let event = frame_event(bytes, self.lines.1);
-                    let seen = Observed::Received {
-                        via: *via,
-                        event: &event,
-                    };
-                    tag(Side::Server, self.server.observe(at, seen), out);
+                    self.frames(at, Side::Server, *via, bytes, out);
                     sent(&mut self.client, at, bytes);
                 }
             },
+            Traffic::Unframed { from, via, error } => {
+                let event = Event::FrameError(error.clone());
+                let seen = Observed::Received {
+                    via: *via,
+                    event: &event,
+                };
+                let (judge, other) = match from {
+                    Side::Client => (&mut self.client, &mut self.server),
+                    Side::Server => (&mut self.server, &mut self.client),
+                };
+                tag(*from, judge.observe(at, seen), out);
+                if std::str::from_utf8(&error.bytes).is_ok() {
+                    sent(other, at, &error.bytes);
+                }
+            }
             Traffic::Http { via, record } => {
                 let event = Event::Http(Box::new(record.clone()));
                 let seen = Observed::Received {
@@ -385,6 +395,37 @@ impl Judges {
                     Side::Client => tag(Side::Client, self.client.observe(at, seen), out),
                 }
             }
+        }
+    }
+
+    /// `from`'s bytes as the frames its judge receives: on stdio one per
+    /// line (blank lines are no frames), elsewhere the whole body.
+    fn frames(
+        &mut self,
+        at: u64,
+        from: Side,
+        via: Via,
+        bytes: &[u8],
+        out: &mut Vec<PairViolation>,
+    ) {
+        let lines: Vec<&[u8]> = if via == Via::Stdio {
+            bytes
+                .split(|&b| b == b'\n')
+                .map(|l| l.strip_suffix(b"\r").unwrap_or(l))
+                .filter(|l| !l.iter().all(u8::is_ascii_whitespace))
+                .collect()
+        } else {
+            vec![bytes]
+        };
+        for line in lines {
+            let (count, judge) = match from {
+                Side::Client => (&mut self.lines.0, &mut self.client),
+                Side::Server => (&mut self.lines.1, &mut self.server),
+            };
+            *count += 1;
+            let event = frame_event(line, *count);
+            let seen = Observed::Received { via, event: &event };
+            tag(from, judge.observe(at, seen), out);
         }
     }
 
@@ -425,11 +466,11 @@ impl Judges {
     }
 }
 
-/// What one side sent, told to the oracle that plays that side: a single
-/// line as the peer reads it; a multi-line body (pretty-printed JSON) as the
-/// messages it holds.
+/// What one side sent, told to the oracle that plays that side: stdio
+/// lines as the peer reads them; a multi-line HTTP body (pretty-printed
+/// JSON) as the messages it holds.
 fn sent(oracle: &mut Oracle, at: u64, bytes: &[u8]) {
-    if !bytes.contains(&b'\n') {
+    if oracle.transport == Transport::Stdio || !bytes.contains(&b'\n') {
         oracle.observe(at, Observed::SentBytes(bytes));
         return;
     }

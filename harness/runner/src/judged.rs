@@ -121,15 +121,14 @@ impl JudgedConnection {
 /// client's seat: `>>` the client sent it, `<<` the server did, `--` an
 /// HTTP exchange, SSE event or how a side went away.
 pub fn transcript_line(at_ms: u64, traffic: &Traffic) -> TranscriptLine {
-    let transport = match traffic {
-        Traffic::Message {
-            via: Via::Stdio, ..
-        }
-        | Traffic::Gone {
-            via: Via::Stdio, ..
-        } => "stdio",
-        _ => "http",
+    let via = match traffic {
+        Traffic::Message { via, .. }
+        | Traffic::Unframed { via, .. }
+        | Traffic::Http { via, .. }
+        | Traffic::Sse { via, .. }
+        | Traffic::Gone { via, .. } => *via,
     };
+    let transport = if via == Via::Stdio { "stdio" } else { "http" };
     let (dir, text, raw) = match traffic {
         Traffic::Message { from, via, bytes } => {
             let dir = match from {
@@ -142,9 +141,16 @@ pub fn transcript_line(at_ms: u64, traffic: &Traffic) -> TranscriptLine {
             }
             (dir, text, Some(bytes.clone()))
         }
+        Traffic::Unframed { from, via, error } => (
+            if *from == Side::Client { ">>" } else { "<<" },
+            format!("[framing] {error} [{via}]"),
+            Some(error.bytes.clone()),
+        ),
         Traffic::Http { via, record } => ("--", format!("{} [{via}]", record.summary()), None),
-        Traffic::Sse { via, event } => ("--", format!("sse {event:?} [{via}]"), None),
-        Traffic::Gone { side, event, .. } => ("--", format!("the {side}: {event:?}"), None),
+        Traffic::Sse { via, event } => ("--", format!("{} [{via}]", describe(event)), None),
+        Traffic::Gone { side, event, .. } => {
+            ("--", format!("the {side}: {}", describe(event)), None)
+        }
     };
     TranscriptLine {
         at_ms,
@@ -152,6 +158,33 @@ pub fn transcript_line(at_ms: u64, traffic: &Traffic) -> TranscriptLine {
         text: cut(text),
         transport,
         raw,
+    }
+}
+
+/// An SSE event or how a side went away, as the runner's notes say it.
+fn describe(event: &mcpspec_wire::event::Event) -> String {
+    use mcpspec_wire::event::Event;
+    match event {
+        Event::SseEvent {
+            event,
+            id,
+            data_len,
+            ..
+        } => {
+            let id = id
+                .as_deref()
+                .map(|i| format!(" id {i:?}"))
+                .unwrap_or_default();
+            format!("sse event `{event}`{id}, {data_len} bytes of data")
+        }
+        Event::SseError(err) => format!("[sse] {err}"),
+        Event::Exited { code: Some(c), .. } => format!("exited with code {c}"),
+        Event::Exited {
+            signal: Some(s), ..
+        } => format!("killed by signal {s}"),
+        Event::Exited { .. } => "exited".to_owned(),
+        Event::Closed(how) => how.clone(),
+        other => format!("{other:?}"),
     }
 }
 

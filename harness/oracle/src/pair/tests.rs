@@ -210,3 +210,34 @@ fn over_http_the_session_the_server_issued_binds_the_client() {
         "{found:#?}"
     );
 }
+
+#[test]
+fn a_line_that_breaks_the_framing_is_its_senders() {
+    let mut t = initialize("2025-06-18");
+    t.push(Traffic::Unframed {
+        from: Side::Server,
+        via: Via::Stdio,
+        error: mcpspec_wire::FrameError {
+            kind: mcpspec_wire::FrameErrorKind::Truncated,
+            line: 2,
+            bytes: b"{\"jsonrpc\"".to_vec(),
+        },
+    });
+    let found = judge(&mut Pair::new(Transport::Stdio, None), t);
+    assert_eq!(ids(&found), [(Side::Server, "stdio.newline-delimited")]);
+}
+
+#[test]
+fn several_stdio_lines_at_once_are_several_frames() {
+    let mut t = initialize("2025-06-18");
+    let two = b"{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}\n\n{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\"}\n";
+    t.push(Traffic::Message {
+        from: Side::Client,
+        via: Via::Stdio,
+        bytes: two.to_vec(),
+    });
+    t.push(server(json!({"jsonrpc": "2.0", "id": 2, "result": {}})));
+    t.push(server(json!({"jsonrpc": "2.0", "id": 3, "result": {}})));
+    let found = judge(&mut Pair::new(Transport::Stdio, None), t);
+    assert!(found.is_empty(), "{found:#?}");
+}
