@@ -531,3 +531,19 @@ fn every_fault_the_workflow_brings_out_is_blamed_on_its_side() {
     let wrong = wrong.into_inner().expect("lock");
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
+
+#[test]
+fn a_last_line_without_newline_is_relayed_as_is_and_blamed_on_the_server() {
+    let line = r#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"x"}}"#;
+    let server = format!("printf '%s' {}", q(line));
+    let run = mcpspec(&["proxy", "--", "sh", "-c", &server], LIMIT);
+    assert_eq!(run.stdout, line);
+    let found = violations(&run.stderr);
+    assert!(
+        found
+            .iter()
+            .any(|l| l.contains("server broke MUST stdio.newline-delimited")),
+        "{}",
+        run.stderr
+    );
+}

@@ -175,9 +175,7 @@ fn side(peer: Peer) -> Side {
     }
 }
 
-/// A tap as the two-sided judge takes it. A line the framing could not
-/// deliver is put to the judge as the bytes it kept (the judge reads them
-/// as the receiving peer would: unreadable).
+/// A tap as the two-sided judge takes it.
 fn traffic(tap: Tap) -> Traffic {
     match tap {
         Tap::Message {
@@ -187,10 +185,10 @@ fn traffic(tap: Tap) -> Traffic {
             via,
             bytes,
         },
-        Tap::Unframed { from, via, error } => Traffic::Message {
+        Tap::Unframed { from, via, error } => Traffic::Unframed {
             from: side(from),
             via,
-            bytes: error.bytes,
+            error,
         },
         Tap::Http { via, record } => Traffic::Http { via, record },
         Tap::Sse { via, event } => Traffic::Sse { via, event },
