@@ -333,20 +333,62 @@ fn stop_http(mut child: Child, lines: &std::sync::mpsc::Receiver<String>) -> (Op
 }
 
 #[test]
-fn http_clean_pair_finds_nothing() {
+fn http_two_clean_clients_at_once_are_two_sessions_and_nothing_is_found() {
     let server = HttpReference::start(&[]);
     let (proxy, url, lines) = http_proxy(&server.mcp());
     assert!(url.ends_with("/mcp"), "{url}");
-    let client = mcpspec(
-        &["reference", "client", "--timeout", "5s", "--url", &url],
+    let clients: Vec<support::Run> = std::thread::scope(|scope| {
+        let runs: Vec<_> = (0..2)
+            .map(|_| {
+                scope.spawn(|| {
+                    mcpspec(
+                        &["reference", "client", "--timeout", "5s", "--url", &url],
+                        LIMIT,
+                    )
+                })
+            })
+            .collect();
+        runs.into_iter()
+            .map(|r| r.join().expect("client"))
+            .collect()
+    });
+    let (code, err) = stop_http(proxy, &lines);
+    for client in &clients {
+        assert_eq!(client.code, Some(0), "{}", client.stderr);
+        assert!(client.stderr.contains("workflow done"), "{}", client.stderr);
+    }
+    assert_eq!(violations(&err), Vec::<&str>::new(), "{err}");
+    assert!(err.contains("2 session(s)"), "{err}");
+    assert_eq!(code, Some(0), "{err}");
+}
+
+#[test]
+fn http_client_fault_is_the_clients() {
+    let server = HttpReference::start(&[]);
+    let (proxy, url, lines) = http_proxy(&server.mcp());
+    let _ = mcpspec(
+        &[
+            "reference",
+            "client",
+            "--timeout",
+            "3s",
+            "--fault",
+            "http-bad-accept",
+            "--url",
+            &url,
+        ],
         LIMIT,
     );
     let (code, err) = stop_http(proxy, &lines);
-    assert_eq!(client.code, Some(0), "{}", client.stderr);
-    assert!(client.stderr.contains("workflow done"), "{}", client.stderr);
-    assert_eq!(violations(&err), Vec::<&str>::new(), "{err}");
-    assert!(err.contains("1 session(s)"), "{err}");
-    assert_eq!(code, Some(0), "{err}");
+    let found = violations(&err);
+    assert!(
+        found
+            .iter()
+            .any(|l| l.contains("client broke MUST http.post.accept")),
+        "{err}"
+    );
+    assert!(found.iter().all(|l| l.contains(": client broke ")), "{err}");
+    assert_eq!(code, Some(1), "{err}");
 }
 
 #[test]
