@@ -376,12 +376,12 @@ fn every_fault_the_workflow_brings_out_is_blamed_on_its_side() {
     let next = std::sync::Mutex::new(runs.into_iter());
     let wrong = std::sync::Mutex::new(Vec::new());
     std::thread::scope(|scope| {
-        for _ in 0..3 {
+        for _ in 0..2 {
             scope.spawn(|| loop {
                 let Some((side, fault)) = next.lock().expect("lock").next() else {
                     return;
                 };
-                let mut args = vec!["reference", "client", "--timeout", "2s"];
+                let mut args = vec!["reference", "client", "--timeout", "5s"];
                 if side == "client" {
                     args.extend_from_slice(&["--fault", fault]);
                 }
