@@ -298,9 +298,16 @@ async fn exchange(
         && parts.uri.path() == shared.path;
     let (conn, via) = match stream {
         true => (shared.sessions().open_stream(), Via::Legacy),
-        false => shared
-            .sessions()
-            .route(parts.method.as_str(), &target, session.as_deref(), &body),
+        false => {
+            let last = parts
+                .headers
+                .get("last-event-id")
+                .and_then(|v| v.to_str().ok());
+            let method = parts.method.as_str();
+            shared
+                .sessions()
+                .route(method, &target, session.as_deref(), last, &body)
+        }
     };
     let tapper = shared.order.as_ref();
     // A legacy POST: its stream's taps wait for its record (`super::order`).
@@ -374,6 +381,9 @@ async fn exchange(
         let on_event = {
             let shared = shared.clone();
             move |ev: &mcpspec_wire::SseEvent| {
+                if let Some(id) = ev.id.as_deref().filter(|id| !id.is_empty()) {
+                    shared.sessions().event_id(conn, via, id);
+                }
                 if via == Via::Legacy && ev.event == "endpoint" {
                     if let Some(target) = shared.endpoint_target(&ev.data) {
                         shared.sessions().endpoint(conn, target);

@@ -8,8 +8,11 @@
 //! | other, no session id | the latest connection opened without one (a new one if none) |
 //!
 //! Within a connection POSTs are numbered from 1 (`Via::Post(n)`), as the
-//! judge numbers them; a GET is `Via::Get`, a DELETE `Via::Delete`, any
-//! other method `Via::Raw(n)`.
+//! judge numbers them; a GET is `Via::Get`, unless its `Last-Event-ID` is
+//! the id of an event seen on the stream of POST `n` ([`Sessions::event_id`]):
+//! then it resumes that stream, `Via::Resumed(n)` (the answers it carries
+//! belong there, not on the standing GET stream); a DELETE is
+//! `Via::Delete`, any other method `Via::Raw(n)`.
 //!
 //! The legacy HTTP+SSE transport: each GET of the stream opens a connection
 //! (`Via::Legacy`, [`Sessions::open_stream`]); the `endpoint` event on it
@@ -33,7 +36,13 @@ pub(crate) struct Sessions {
     others: HashMap<u64, u64>,
     /// Legacy endpoints (path and query) and their connections.
     endpoints: HashMap<String, u64>,
+    /// SSE event ids seen on POST streams: (connection, id) → POST number.
+    event_ids: HashMap<(u64, String), u64>,
 }
+
+/// Event ids remembered at most (then forgotten all at once: a resumption
+/// after that is taken for the GET stream's).
+const EVENT_IDS_MAX: usize = 100_000;
 
 impl Sessions {
     pub(crate) fn count(&self) -> u64 {
@@ -56,6 +65,15 @@ impl Sessions {
         self.endpoints.insert(target, conn);
     }
 
+    /// An event with `id` came on `via` of `conn`.
+    pub(crate) fn event_id(&mut self, conn: u64, via: Via, id: &str) {
+        let Some(n) = via.post() else { return };
+        if self.event_ids.len() >= EVENT_IDS_MAX {
+            self.event_ids.clear();
+        }
+        self.event_ids.insert((conn, id.to_owned()), n);
+    }
+
     /// Whether `target` is a legacy endpoint a stream named.
     pub(crate) fn is_endpoint(&self, target: &str) -> bool {
         self.endpoints.contains_key(target)
@@ -67,6 +85,7 @@ impl Sessions {
         method: &str,
         target: &str,
         session: Option<&str>,
+        last_event_id: Option<&str>,
         body: &[u8],
     ) -> (u64, Via) {
         let conn = match session {
@@ -99,7 +118,12 @@ impl Sessions {
                 *n += 1;
                 Via::Post(*n)
             }
-            "GET" => Via::Get,
+            "GET" => {
+                match last_event_id.and_then(|id| self.event_ids.get(&(conn, id.to_owned()))) {
+                    Some(&n) => Via::Resumed(n),
+                    None => Via::Get,
+                }
+            }
             "DELETE" => Via::Delete,
             _ => {
                 let n = self.others.entry(conn).or_default();
@@ -136,16 +160,25 @@ mod tests {
     #[test]
     fn two_clients_are_two_connections_each_numbering_its_posts() {
         let mut s = Sessions::default();
-        assert_eq!(s.route("POST", "/mcp", None, INIT), (1, Via::Post(1)));
+        assert_eq!(s.route("POST", "/mcp", None, None, INIT), (1, Via::Post(1)));
         s.issued(1, "a");
-        assert_eq!(s.route("POST", "/mcp", None, INIT), (2, Via::Post(1)));
+        assert_eq!(s.route("POST", "/mcp", None, None, INIT), (2, Via::Post(1)));
         s.issued(2, "b");
-        assert_eq!(s.route("POST", "/mcp", Some("a"), PING), (1, Via::Post(2)));
-        assert_eq!(s.route("GET", "/mcp", Some("b"), b""), (2, Via::Get));
-        assert_eq!(s.route("POST", "/mcp", Some("b"), PING), (2, Via::Post(2)));
-        assert_eq!(s.route("DELETE", "/mcp", Some("a"), b""), (1, Via::Delete));
         assert_eq!(
-            s.route("POST", "/mcp", Some("zzz"), PING),
+            s.route("POST", "/mcp", Some("a"), None, PING),
+            (1, Via::Post(2))
+        );
+        assert_eq!(s.route("GET", "/mcp", Some("b"), None, b""), (2, Via::Get));
+        assert_eq!(
+            s.route("POST", "/mcp", Some("b"), None, PING),
+            (2, Via::Post(2))
+        );
+        assert_eq!(
+            s.route("DELETE", "/mcp", Some("a"), None, b""),
+            (1, Via::Delete)
+        );
+        assert_eq!(
+            s.route("POST", "/mcp", Some("zzz"), None, PING),
             (3, Via::Post(1))
         );
     }
@@ -153,10 +186,27 @@ mod tests {
     #[test]
     fn without_session_ids_requests_follow_the_latest_initialize() {
         let mut s = Sessions::default();
-        assert_eq!(s.route("POST", "/mcp", None, PING), (1, Via::Post(1)));
-        assert_eq!(s.route("POST", "/mcp", None, INIT), (2, Via::Post(1)));
-        assert_eq!(s.route("POST", "/mcp", None, PING), (2, Via::Post(2)));
+        assert_eq!(s.route("POST", "/mcp", None, None, PING), (1, Via::Post(1)));
+        assert_eq!(s.route("POST", "/mcp", None, None, INIT), (2, Via::Post(1)));
+        assert_eq!(s.route("POST", "/mcp", None, None, PING), (2, Via::Post(2)));
         assert_eq!(s.count(), 2);
+    }
+
+    #[test]
+    fn a_get_resuming_a_post_stream_is_that_streams() {
+        let mut s = Sessions::default();
+        assert_eq!(s.route("POST", "/mcp", None, None, INIT), (1, Via::Post(1)));
+        s.issued(1, "a");
+        assert_eq!(
+            s.route("POST", "/mcp", Some("a"), None, PING),
+            (1, Via::Post(2))
+        );
+        s.event_id(1, Via::Post(2), "ev-7");
+        s.event_id(1, Via::Get, "ev-9");
+        let get = |s: &mut Sessions, id| s.route("GET", "/mcp", Some("a"), Some(id), b"");
+        assert_eq!(get(&mut s, "ev-7"), (1, Via::Resumed(2)));
+        assert_eq!(get(&mut s, "ev-9"), (1, Via::Get));
+        assert_eq!(get(&mut s, "unknown"), (1, Via::Get));
     }
 
     #[test]
@@ -167,15 +217,15 @@ mod tests {
         s.endpoint(a, "/messages?sessionId=a".into());
         s.endpoint(b, "/messages?sessionId=b".into());
         assert_eq!(
-            s.route("POST", "/messages?sessionId=b", None, PING),
+            s.route("POST", "/messages?sessionId=b", None, None, PING),
             (b, Via::Post(1))
         );
         assert_eq!(
-            s.route("POST", "/messages?sessionId=a", None, PING),
+            s.route("POST", "/messages?sessionId=a", None, None, PING),
             (a, Via::Post(1))
         );
         assert_eq!(
-            s.route("POST", "/messages?sessionId=b", None, PING),
+            s.route("POST", "/messages?sessionId=b", None, None, PING),
             (b, Via::Post(2))
         );
     }
