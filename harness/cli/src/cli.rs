@@ -84,6 +84,10 @@ pub enum Command {
         #[command(subcommand)]
         command: crate::merge::ReportCommand,
     },
+    /// Relay a real client's traffic to a real server unchanged (stdio: `-- SERVER_CMD`;
+    /// Streamable HTTP: --listen, --upstream), judging both sides live (exit 1: a MUST broken)
+    #[command(after_help = crate::proxy::help())]
+    Proxy(crate::proxy::ProxyArgs),
 }
 
 #[derive(Debug, Subcommand)]

@@ -18,6 +18,8 @@
 //! mcpspec diff A B                            two transcripts or report directories (exit 1: differ)
 //! mcpspec review DIR [--filter P] [--accept|--reject]  pending snapshots of `server --snapshots DIR`
 //! mcpspec report merge DIR... --out DIR       compatibility matrix (matrix.html, matrix.md)
+//! mcpspec proxy [OPTIONS] -- SERVER_CMD ...  relay a host's server over stdio, judging both sides
+//! mcpspec proxy --listen ADDR --upstream URL  … in front of a Streamable HTTP server
 //! ```
 //!
 //! Every command returns an [`Exit`] (`mcpspec_model::exit`: 0 conforming;
@@ -38,6 +40,7 @@ mod list;
 mod merge;
 mod parity;
 mod progress;
+mod proxy;
 mod reference;
 mod reference_auth;
 mod reference_client;
@@ -86,6 +89,7 @@ fn main() -> ExitCode {
             Command::Diff(args) => diff::run(args),
             Command::Review(args) => review::run(args),
             Command::Report { command } => merge::run(command),
+            Command::Proxy(args) => proxy::run(args).await,
         }
     });
     // Child processes are killed when their handles drop; do not wait for
