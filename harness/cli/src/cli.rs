@@ -88,6 +88,11 @@ pub enum Command {
     /// Streamable HTTP: --listen, --upstream), judging both sides live (exit 1: a MUST broken)
     #[command(after_help = crate::proxy::help())]
     Proxy(crate::proxy::ProxyArgs),
+    /// Scenario files: write a regression scenario from a recorded case
+    Scenario {
+        #[command(subcommand)]
+        command: crate::from_transcript::ScenarioCommand,
+    },
 }
 
 #[derive(Debug, Subcommand)]

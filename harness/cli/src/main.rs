@@ -33,6 +33,7 @@
 mod cli;
 mod coverage;
 mod diff;
+mod from_transcript;
 mod fuzz;
 mod interrupt;
 mod judge;
@@ -86,6 +87,7 @@ fn main() -> ExitCode {
             Command::Fuzz { command } => fuzz::run(command).await,
             Command::Replay(args) => replay::run(args).await,
             Command::Judge(args) => judge::run(args),
+            Command::Scenario { command } => from_transcript::run(command),
             Command::Diff(args) => diff::run(args),
             Command::Review(args) => review::run(args),
             Command::Report { command } => merge::run(command),
