@@ -1,6 +1,7 @@
 //! Real MCP clients and a real server through `mcpspec proxy`: the
-//! TypeScript SDK and Python SDK hosts (`real-clients/`, installed by
-//! `.ci/run`) relayed over stdio to the built-in reference server, and the
+//! TypeScript SDK and Python SDK hosts and the Inspector CLI
+//! (`real-clients/`, installed by `.ci/run`) relayed over stdio to the
+//! built-in reference server, and the
 //! TypeScript host over Streamable HTTP to the TypeScript SDK's example
 //! server (`simpleStreamableHttp.js`), everything on 127.0.0.1. Each host's
 //! workflow must complete through the proxy, and the proxy's verdict on
@@ -111,6 +112,35 @@ fn python_sdk_host_through_the_stdio_proxy() {
     if present(&python) {
         host_through_stdio_proxy("proxy-py", &[&python.to_string_lossy(), "py-client.py"]);
     }
+}
+
+#[test]
+fn inspector_cli_through_the_stdio_proxy() {
+    let cli = clients().join("node_modules/@modelcontextprotocol/inspector-cli/build/index.js");
+    if !present(&cli) {
+        return;
+    }
+    let json = temp_dir("proxy-inspector").join("proxy.json");
+    // The Inspector takes `--` for itself: the proxy's own `--` goes through
+    // a shell.
+    let server = format!(
+        "exec '{BIN}' proxy --quiet --json '{}' -- '{BIN}' reference server",
+        json.display()
+    );
+    let argv = [
+        "node",
+        &cli.to_string_lossy(),
+        "/bin/sh",
+        "-c",
+        &server,
+        "--method",
+        "tools/list",
+    ];
+    let (code, out) = run(&argv, Duration::from_secs(120));
+    let context = format!("{}\n{out}", argv.join(" "));
+    assert_eq!(code, Some(0), "the Inspector failed: {context}");
+    assert!(out.contains("\"tools\""), "{context}");
+    both_sides_clean(&json, &context);
 }
 
 /// A free port on 127.0.0.1.
