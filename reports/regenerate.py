@@ -335,8 +335,10 @@ Pinned implementations ([implementations.yaml](implementations.yaml)):
 {chr(10).join(rows)}
 
 `<work>` stands for the scratch directory. Each `servers/<implementation>/<transport>/` and
-`clients/<client>/<transport>/` holds the run's `summary.md` and a compact `report.json` (the
-transcripts are not kept: regenerate to see them, they are in `$WORK/runs/`). The clients are
+`clients/<client>/<transport>/` holds the run's `summary.md` and a compact `report.json`: the
+transcripts are not kept (regenerate to see them, they are in `$WORK/runs/`), nor the cases of
+the versions the target does not offer (its `probes` say which it offers; the matrix shows
+those cases as not run, —), which keeps `reports/` under 5 MB. The clients are
 the hosts the tests use (harness/cli/tests/real-clients: `ts-client.mjs` on the TypeScript
 SDK, `py-client.py` on the Python SDK 2.x, the Inspector CLI) and
 [clients/py-client-1x.py](clients/py-client-1x.py), the same host on the Python SDK 1.x API.
