@@ -3,15 +3,17 @@
 
 Reads reports/implementations.yaml (the pinned implementations and how each one is
 started), installs the pins into a scratch directory (npm and PyPI), runs
-`mcpspec server --report-dir` against every implementation over every transport it
-offers (mcpspec tests every protocol version the target offers), keeps of each run a
-compact report.json (no transcripts, no scratch paths) and its summary.md under
-reports/servers/<implementation>/<transport>/, merges them with `mcpspec report merge`
+`mcpspec server --report-dir` against every server and `mcpspec client --report-dir`
+against every client, over every transport each offers (mcpspec tests every protocol
+version the target offers), keeps of each run a compact report.json (no transcripts, no
+scratch paths) and its summary.md under reports/servers/<implementation>/<transport>/
+(reports/clients/… for a client), merges them with `mcpspec report merge`
 into reports/matrix.md and reports/matrix.html, and writes reports/README.md (what was
 run, when, with which mcpspec commit, and the wall time).
 
   reports/regenerate.sh                          # everything
   reports/regenerate.sh --only server-memory     # one implementation (or impl/transport)
+  reports/regenerate.sh --jobs 2 --parallel 1    # gentler on a loaded machine
   reports/regenerate.sh --check server-everything/stdio
       # reruns one target into the scratch directory (nothing under reports/ changes) and
       # prints `mcpspec diff` against the committed report; exit 1 on a verdict change
@@ -37,6 +39,9 @@ import yaml
 REPO = Path(__file__).resolve().parent.parent
 REPORTS = REPO / "reports"
 SERVERS = REPORTS / "servers"
+CLIENTS = REPORTS / "clients"
+# implementations.yaml section → the directory of its committed reports.
+KINDS = {"servers": SERVERS, "clients": CLIENTS}
 WORK_TOKEN = "<work>"
 
 
@@ -68,6 +73,7 @@ def install(cfg, work):
     subprocess.run(["npm", "install", "--prefix", str(node_dir), "--no-audit", "--no-fund",
                     "--loglevel=error", *npm], check=True, stdout=sys.stderr)
     env["PATH"] = f"{node_dir / 'node_modules' / '.bin'}{os.pathsep}{env['PATH']}"
+    copy_hosts(cfg, work)
     for name, pins in cfg["packages"]["pypi"].items():
         venv = work / "venv" / name
         if not (venv / "bin" / "python").exists():
@@ -76,6 +82,14 @@ def install(cfg, work):
         subprocess.run([str(venv / "bin" / "pip"), "install", "-q", "--no-cache-dir", *pins],
                        check=True, stdout=sys.stderr)
     return env
+
+
+def copy_hosts(cfg, work):
+    """Copies each client's `host` script into the npm prefix, where its imports resolve to
+    the pinned packages (Node resolves a module from the importing file's directory)."""
+    for impl in cfg.get("clients", {}).values():
+        if impl.get("host"):
+            shutil.copy(REPO / impl["host"], work / "node" / Path(impl["host"]).name)
 
 
 def fixtures(work):
@@ -126,15 +140,27 @@ def scrub(text, work):
     return re.sub(r"127\.0\.0\.1:\d+", "127.0.0.1:<port>", text)
 
 
+def drop_unoffered(doc):
+    """Drops the results of the versions the target does not offer (each is `not_applicable`
+    with the same "does not offer" message, about half of all results): they are no verdict
+    on the target, `probes` keeps which versions it offers and why not the others, and
+    `summary` keeps the run's counts. The matrix shows such a case as not run (—). Without
+    this, reports/ would exceed its 5 MB budget."""
+    offered = {p["version"] for p in doc.get("probes", []) if p.get("supported")}
+    doc["results"] = [r for r in doc.get("results", [])
+                      if r["version"] in offered or r["outcome"] != "not_applicable"]
+
+
 def compact(src, dst, work):
-    """Copies report.json (transcript paths and per-case durations dropped, minified) and
-    summary.md, scrubbed of paths and ports."""
+    """Copies report.json (transcript paths and per-case durations dropped, the versions the
+    target does not offer dropped, minified) and summary.md, scrubbed of paths and ports."""
     dst.mkdir(parents=True, exist_ok=True)
     for old in dst.iterdir():
         if old.is_file():
             old.unlink()
     text = scrub((src / "report.json").read_text(), work)
     doc = json.loads(text)
+    drop_unoffered(doc)
     for r in doc.get("results", []):
         # No transcripts are kept; per-case durations would make every regeneration's diff
         # noise, so only the verdicts (and each run's total wall time) remain.
@@ -144,6 +170,22 @@ def compact(src, dst, work):
         json.dumps(doc, ensure_ascii=False, separators=(",", ":")) + "\n")
     summary = scrub((src / "summary.md").read_text(), work)
     (dst / "summary.md").write_text(summary)
+
+
+def run_client(mcpspec, name, transport, argv, impl, env, work, out_dir, jobs):
+    """Runs `mcpspec client` against one client × transport; returns (exit code, wall s)."""
+    venv = work / "venv" / impl.get("venv", "-")
+    shutil.rmtree(out_dir, ignore_errors=True)
+    out_dir.parent.mkdir(parents=True, exist_ok=True)
+    cmd = [mcpspec, "client", "--report-dir", str(out_dir), "-j", str(jobs), "--no-progress",
+           "--status-level", "none", "--final-status-level", "none", "--",
+           *expand(argv, work, venv)]
+    (work / "logs").mkdir(parents=True, exist_ok=True)
+    log(f"{name}/{transport}: client {' '.join(cmd[cmd.index('--') + 1:])}")
+    t0 = time.monotonic()
+    with open(work / "logs" / f"client-{name}-{transport}.mcpspec.log", "w") as lf:
+        code = subprocess.run(cmd, env=env, stdout=lf, stderr=subprocess.STDOUT).returncode
+    return code, time.monotonic() - t0
 
 
 def run_target(mcpspec, name, transport, spec, impl, env, work, out_dir, jobs):
@@ -201,15 +243,19 @@ def run_target(mcpspec, name, transport, spec, impl, env, work, out_dir, jobs):
 
 
 def targets(cfg, selection):
+    """(kind, name, transport, spec, impl) of each selected target; kind is a key of KINDS.
+    A selection names an implementation, an implementation/transport, or a kind (`clients`)."""
     out = []
-    for name, impl in cfg["servers"].items():
-        for transport, spec in impl["transports"].items():
-            key = f"{name}/{transport}"
-            if not selection or name in selection or key in selection:
-                out.append((name, transport, spec, impl))
+    for kind in KINDS:
+        for name, impl in cfg.get(kind, {}).items():
+            for transport, spec in impl["transports"].items():
+                key = f"{name}/{transport}"
+                if not selection or kind in selection or name in selection or key in selection:
+                    out.append((kind, name, transport, spec, impl))
     if selection and not out:
         sys.exit(f"no target matches {selection}; known: "
-                 + ", ".join(f"{n}/{t}" for n, i in cfg["servers"].items() for t in i["transports"]))
+                 + ", ".join(f"{n}/{t}" for k in KINDS for n, i in cfg.get(k, {}).items()
+                             for t in i["transports"]))
     return out
 
 
@@ -232,7 +278,10 @@ def git_commit():
 
 
 def report_dirs():
-    return sorted(p.parent for p in SERVERS.glob("*/*/report.json"))
+    """The committed report directories: the servers', then the clients' (the order of the
+    matrix's columns; harness/cli/tests/reports.rs merges them in the same order)."""
+    return [d for base in (SERVERS, CLIENTS)
+            for d in sorted(p.parent for p in base.glob("*/*/report.json"))]
 
 
 def merge(mcpspec):
@@ -244,54 +293,65 @@ def merge(mcpspec):
 def write_readme(cfg, ran, wall, mcpspec):
     version = subprocess.run([mcpspec, "--version"], capture_output=True, text=True).stdout.strip()
     rows = []
+    total_ms = 0
     for d in report_dirs():
         doc = json.loads((d / "report.json").read_text())
         s, run = doc["summary"], doc["run"]
         offered = [p["version"] for p in doc["probes"] if p.get("supported")]
         rel = d.relative_to(REPORTS)
-        rows.append(f"| [{rel.relative_to('servers')}]({rel}/summary.md) | `{run['target']}` | "
+        total_ms += run["wall_ms"]
+        rows.append(f"| [{rel}]({rel}/summary.md) | `{run['target']}` | "
                     f"{', '.join(offered)} | {run['exit_code']} | "
                     + " | ".join(str(s.get(k, 0)) for k in
                                  ("passed", "failed", "warned", "not_applicable", "errored"))
-                    + f" | {run['wall_ms'] / 1000:.0f} s |")
+                    + f" | {run['wall_ms'] / 1000:.0f} s | {run.get('jobs', '')} |")
     pins = "\n".join(f"- npm `{p}`" for p in cfg["packages"]["npm"])
     pins += "\n" + "\n".join(f"- PyPI `{p}` ({name})" for name, ps in cfg["packages"]["pypi"].items()
                              for p in ps)
     text = f"""# Conformance matrix of real MCP implementations
 
 **[matrix.md](matrix.md)** ([matrix.html](matrix.html)): every case mcpspec runs, per
-implementation × transport, at every protocol version the implementation offers. Each failure
-and warning is explained in [notes/](notes/) (one file per implementation: the requirement,
-one line of evidence, the spec basis).
+implementation × transport, at every protocol version the implementation offers: servers
+(`mcpspec server`, the `server/…` rows) and clients (`mcpspec client` playing a scripted
+server to a real client host, the `client/…` rows). Each failure and warning is explained in
+[notes/](notes/) (one file per implementation: the requirement, one line of evidence, the
+spec basis).
 
 ## What was run
 
 Regenerated {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} by `reports/regenerate.sh`
 with {version} at commit `{git_commit()}`; {len(ran)} target(s) run this time, the
 regeneration took **{wall:.0f} s** wall time on this machine (2 cores, shared;
-{RUN_PARALLEL} targets at a time, `-j {RUN_JOBS}` each).
+{RUN_PARALLEL} targets at a time, `-j {RUN_JOBS}` each). The committed targets' own wall
+times (the table's `wall`, each run with the `-j` shown) add up to **{total_ms / 1000:.0f} s**:
+a full regeneration one target at a time (`--parallel 1`) takes about that, plus the installs.
 
 Pinned implementations ([implementations.yaml](implementations.yaml)):
 
 {pins}
 
-| target | started as | versions offered | exit | pass | fail | warn | n/a | error | wall |
-|---|---|---|---:|---:|---:|---:|---:|---:|---:|
+| target | started as | versions offered | exit | pass | fail | warn | n/a | error | wall | -j |
+|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|
 {chr(10).join(rows)}
 
-`<work>` stands for the scratch directory. Each `servers/<implementation>/<transport>/`
-holds the run's `summary.md` and a compact `report.json` (the transcripts are not kept:
-regenerate to see them, they are in `$WORK/runs/`).
+`<work>` stands for the scratch directory. Each `servers/<implementation>/<transport>/` and
+`clients/<client>/<transport>/` holds the run's `summary.md` and a compact `report.json`: the
+transcripts are not kept (regenerate to see them, they are in `$WORK/runs/`), nor the cases of
+the versions the target does not offer (its `probes` say which it offers; the matrix shows
+those cases as not run, —), which keeps `reports/` under 5 MB. The clients are
+the hosts the tests use (harness/cli/tests/real-clients: `ts-client.mjs` on the TypeScript
+SDK, `py-client.py` on the Python SDK 2.x, the Inspector CLI) and
+[clients/py-client-1x.py](clients/py-client-1x.py), the same host on the Python SDK 1.x API.
 
 Errored cases (💥) are no verdict: on a loaded machine a Python server started per case can miss
 mcpspec's start-up window ("no answer to initialize … although the probe got one"); rerun with
-fewer `--parallel` targets or `--jobs`. Not covered yet (issue #20): an rmcp server, and the
-clients (TypeScript SDK, Python SDK 2.x and 1.x, Inspector CLI).
+fewer `--parallel` targets or `--jobs`. Not covered yet (issue #20): an rmcp server.
 
 ## How to regenerate
 
     reports/regenerate.sh                            # all targets (needs npm, PyPI, git)
     reports/regenerate.sh --only mcp-server-time     # one implementation, or impl/transport
+    reports/regenerate.sh --only clients             # every client (or: --only servers)
     reports/regenerate.sh --check server-everything/stdio
         # rerun one target and print `mcpspec diff` against the committed report
         # (exit 1 when a verdict changed; nothing under reports/ is rewritten)
@@ -364,39 +424,41 @@ def main():
     env = dict(os.environ)
     if args.skip_install:
         env["PATH"] = f"{work / 'node' / 'node_modules' / '.bin'}{os.pathsep}{env['PATH']}"
+        copy_hosts(cfg, work)
     else:
         env = install(cfg, work)
     fixtures(work)
     runs = work / ("check" if args.check else "runs")
 
     def one(t):
-        name, transport, spec, impl = t
-        out = runs / name / transport
-        code, secs = run_target(mcpspec, name, transport, spec, impl, env, work, out, RUN_JOBS)
+        kind, name, transport, spec, impl = t
+        out = runs / kind / name / transport
+        run = run_client if kind == "clients" else run_target
+        code, secs = run(mcpspec, name, transport, spec, impl, env, work, out, RUN_JOBS)
         log(f"{name}/{transport}: exit {code} in {secs:.0f} s")
         return t, code
 
     with ThreadPoolExecutor(max_workers=max(1, RUN_PARALLEL)) as pool:
         results = list(pool.map(one, chosen))
-    bad = [f"{t[0]}/{t[1]} (exit {c})" for t, c in results if c not in (0, 1)]
+    bad = [f"{t[1]}/{t[2]} (exit {c})" for t, c in results if c not in (0, 1)]
     if bad:
         log("could not run: " + ", ".join(bad) + f"; see {work / 'logs'}")
         sys.exit(3)
 
     if args.check:
         changed = False
-        for (name, transport, _, _), _ in results:
-            compacted = work / "check-compact" / name / transport
-            compact(runs / name / transport, compacted, work)
-            committed = SERVERS / name / transport
+        for (kind, name, transport, _, _), _ in results:
+            compacted = work / "check-compact" / kind / name / transport
+            compact(runs / kind / name / transport, compacted, work)
+            committed = KINDS[kind] / name / transport
             log(f"mcpspec diff {committed.relative_to(REPO)} <rerun>")
             code = subprocess.run([mcpspec, "diff", "--color", "never", str(committed),
                                    str(compacted)]).returncode
             changed |= code != 0
         sys.exit(1 if changed else 0)
 
-    for (name, transport, _, _), _ in results:
-        compact(runs / name / transport, SERVERS / name / transport, work)
+    for (kind, name, transport, _, _), _ in results:
+        compact(runs / kind / name / transport, KINDS[kind] / name / transport, work)
     merge(mcpspec)
     write_readme(cfg, results, time.monotonic() - t0, mcpspec)
     log(f"done in {time.monotonic() - t0:.0f} s: reports/matrix.md")

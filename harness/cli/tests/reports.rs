@@ -1,6 +1,7 @@
 //! The committed conformance matrix (`reports/`, written by
 //! `reports/regenerate.sh`), checked without the network: every
-//! `reports/servers/<implementation>/<transport>/report.json` fits
+//! `reports/servers/<implementation>/<transport>/report.json` (and
+//! `reports/clients/<client>/<transport>/report.json`) fits
 //! `schema/report.schema.json`, names only cases mcpspec still has (a
 //! renamed or removed scenario means the reports must be regenerated), and
 //! `reports/matrix.md` / `matrix.html` are exactly what `mcpspec report
@@ -15,19 +16,41 @@ use std::time::Duration;
 use serde_json::Value;
 use support::{mcpspec, temp_dir};
 
-/// The regeneration covers at least this many implementation × transport
-/// pairs (issue #20); fewer means directories went missing.
+/// The regeneration covers at least this many server implementation ×
+/// transport pairs (issue #20); fewer means directories went missing.
 const MIN_TARGETS: usize = 8;
+
+/// ... and at least this many clients (TypeScript SDK, Python SDK 2.x and
+/// 1.x, Inspector CLI), over one transport or more each.
+const MIN_CLIENTS: usize = 4;
 
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-/// The committed report directories, sorted as regenerate.py merges them.
+/// The committed report directories, in the order regenerate.py merges them:
+/// the servers' sorted, then the clients' sorted.
 fn report_dirs() -> Vec<PathBuf> {
-    let servers = repo().join("reports/servers");
+    let servers = dirs_under(&repo().join("reports/servers"));
+    assert!(
+        servers.len() >= MIN_TARGETS,
+        "only {} server report directories",
+        servers.len()
+    );
+    let clients = dirs_under(&repo().join("reports/clients"));
+    let named: BTreeSet<&Path> = clients.iter().filter_map(|d| d.parent()).collect();
+    assert!(
+        named.len() >= MIN_CLIENTS,
+        "only {} clients under reports/clients",
+        named.len()
+    );
+    servers.into_iter().chain(clients).collect()
+}
+
+/// `<base>/<implementation>/<transport>` directories holding a report.json, sorted.
+fn dirs_under(base: &Path) -> Vec<PathBuf> {
     let mut dirs = Vec::new();
-    for imp in std::fs::read_dir(&servers).expect("reports/servers exists") {
+    for imp in std::fs::read_dir(base).unwrap_or_else(|e| panic!("{}: {e}", base.display())) {
         let imp = imp.expect("entry").path();
         if !imp.is_dir() {
             continue;
@@ -40,12 +63,6 @@ fn report_dirs() -> Vec<PathBuf> {
         }
     }
     dirs.sort();
-    assert!(
-        dirs.len() >= MIN_TARGETS,
-        "only {} report directories under {}",
-        dirs.len(),
-        servers.display()
-    );
     dirs
 }
 
@@ -133,7 +150,8 @@ fn matrix_is_what_report_merge_makes_of_the_committed_dirs() {
             std::fs::read_to_string(repo().join("reports").join(file)).unwrap_or_default();
         assert!(
             fresh == committed,
-            "reports/{file} is not what `mcpspec report merge` makes of reports/servers/*/*; \
+            "reports/{file} is not what `mcpspec report merge` makes of reports/servers/*/* \
+             and reports/clients/*/*; \
              regenerate it (reports/regenerate.sh) or merge again"
         );
     }
