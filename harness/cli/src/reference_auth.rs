@@ -58,9 +58,34 @@ pub struct AuthFaults {
     pub no_application_type: bool,
     pub ignores_metadata_issuer: bool,
     pub no_openid: bool,
+    pub plain_http_redirect: bool,
+    pub unregistered_redirect: bool,
 }
 
+/// The `auth-plain-http-redirect` fault's redirect URI: plain http, remote.
+const PLAIN_HTTP_REDIRECT_URI: &str = "http://mcpspec-client.example/callback";
+/// The `auth-unregistered-redirect` fault's authorization redirect URI.
+const OTHER_REDIRECT_URI: &str = "http://127.0.0.1:1/mcpspec-other-callback";
+
 impl AuthFaults {
+    /// The redirect URI the client registers.
+    fn registered_redirect_uri(&self) -> &'static str {
+        if self.plain_http_redirect {
+            PLAIN_HTTP_REDIRECT_URI
+        } else {
+            REDIRECT_URI
+        }
+    }
+
+    /// The redirect URI of its authorization and token requests.
+    fn authorize_redirect_uri(&self) -> &'static str {
+        if self.unregistered_redirect {
+            OTHER_REDIRECT_URI
+        } else {
+            self.registered_redirect_uri()
+        }
+    }
+
     pub fn of(faults: &[ClientFault]) -> AuthFaults {
         let has = |f| faults.contains(&f);
         AuthFaults {
@@ -80,6 +105,8 @@ impl AuthFaults {
             no_application_type: has(ClientFault::AuthNoApplicationType),
             ignores_metadata_issuer: has(ClientFault::AuthIgnoresMetadataIssuer),
             no_openid: has(ClientFault::AuthNoOpenid),
+            plain_http_redirect: has(ClientFault::AuthPlainHttpRedirect),
+            unregistered_redirect: has(ClientFault::AuthUnregisteredRedirect),
         }
     }
 }
@@ -189,7 +216,7 @@ impl AuthFlow {
         let mut query: Vec<(&str, String)> = vec![
             ("response_type", "code".into()),
             ("client_id", client_id.clone()),
-            ("redirect_uri", REDIRECT_URI.into()),
+            ("redirect_uri", self.faults.authorize_redirect_uri().into()),
             ("state", state.clone()),
         ];
         if self.faults.plain_pkce {
@@ -233,7 +260,7 @@ impl AuthFlow {
         let mut form: Vec<(&str, String)> = vec![
             ("grant_type", "authorization_code".into()),
             ("code", code.to_owned()),
-            ("redirect_uri", REDIRECT_URI.into()),
+            ("redirect_uri", self.faults.authorize_redirect_uri().into()),
         ];
         if !self.faults.no_pkce {
             form.push(("code_verifier", verifier));
@@ -372,7 +399,7 @@ impl AuthFlow {
     ) -> Result<(String, Option<String>, String), String> {
         let mut body = json!({
             "client_name": CLIENT_NAME,
-            "redirect_uris": [REDIRECT_URI],
+            "redirect_uris": [self.faults.registered_redirect_uri()],
             "grant_types": ["authorization_code", "refresh_token"],
             "response_types": ["code"],
             "token_endpoint_auth_method": method,

@@ -291,6 +291,8 @@ pub static ORACLE: &[OracleCheck] = &[
     client_auth(&ids::AUTH_STATE),
     client_auth(&ids::AUTH_REGISTRATION_CLIENT_ID),
     client_auth(&ids::AUTH_DCR_APPLICATION_TYPE),
+    client_auth(&ids::AUTH_REDIRECT_URI_LOCALHOST_OR_HTTPS),
+    client_auth(&ids::AUTH_REDIRECT_URI_REGISTERED),
     client_auth(&ids::AUTH_SCOPE_SELECTION),
     client_auth(&ids::AUTH_TOKEN_ENDPOINT_AUTH_METHOD),
     client_auth(&ids::AUTH_BEARER_HEADER),

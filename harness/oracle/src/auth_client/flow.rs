@@ -36,6 +36,8 @@ pub(super) struct Flow {
     tokens_requested: usize,
     /// Client ids the registration endpoint issued.
     client_ids: Vec<String>,
+    /// Redirect URIs registered.
+    redirect_uris: Vec<String>,
     /// Access tokens the token endpoint issued.
     issued: Vec<String>,
     mcp_requests: usize,
@@ -68,6 +70,11 @@ impl Flow {
     fn registration(&mut self, record: &HttpRecord) -> Vec<Found> {
         let mut out: Vec<Found> = Vec::new();
         if let Some(body) = json(&record.request_body) {
+            let uris = body.get("redirect_uris").and_then(Value::as_array);
+            for uri in uris.into_iter().flatten().filter_map(Value::as_str) {
+                out.extend(localhost_or_https("the registration request", uri));
+                self.redirect_uris.push(uri.to_owned());
+            }
             match body.get("application_type").and_then(Value::as_str) {
                 Some("native" | "web") => {}
                 other => out.push((
@@ -115,6 +122,20 @@ impl Flow {
         }
         if n == 1 {
             out.extend(scope(script, param(&params, "scope")));
+        }
+        if let Some(uri) = param(&params, "redirect_uri") {
+            out.extend(localhost_or_https(&what, uri));
+            // Judged against what registration recorded, when the client
+            // registered (the script offers no other way to register URIs).
+            if !self.client_ids.is_empty() && !self.redirect_uris.iter().any(|r| r == uri) {
+                out.push((
+                    &ids::AUTH_REDIRECT_URI_REGISTERED,
+                    format!(
+                        "{what} names redirect_uri {uri:?}, which no registration request listed ({})",
+                        self.redirect_uris.join(", ")
+                    ),
+                ));
+            }
         }
         let back = record
             .response_header("location")
@@ -235,6 +256,24 @@ fn resource(script: &AuthScript, what: &str, value: Option<&str>) -> Vec<Found> 
         )],
         Some(_) => Vec::new(),
     }
+}
+
+/// `auth.redirect-uri.localhost-or-https`: an https URL, or an http URL on
+/// the loopback interface (`localhost`, 127.0.0.0/8, `[::1]`).
+pub(super) fn localhost_or_https(what: &str, uri: &str) -> Option<Found> {
+    let ok = url::Url::parse(uri).is_ok_and(|u| match (u.scheme(), u.host()) {
+        ("https", Some(_)) => true,
+        ("http", Some(url::Host::Domain(d))) => d.eq_ignore_ascii_case("localhost"),
+        ("http", Some(url::Host::Ipv4(a))) => a.is_loopback(),
+        ("http", Some(url::Host::Ipv6(a))) => a.is_loopback(),
+        _ => false,
+    });
+    (!ok).then(|| {
+        (
+            &ids::AUTH_REDIRECT_URI_LOCALHOST_OR_HTTPS,
+            format!("{what} names redirect_uri {uri:?}, neither a localhost URL nor an https one"),
+        )
+    })
 }
 
 /// `auth.pkce` on a token request: the verifier of the challenge `a` sent.

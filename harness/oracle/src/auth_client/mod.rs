@@ -21,6 +21,8 @@
 //! | `auth.state` | 2025-06-18 → | authorization, token | a `state`; no code redeemed from a response whose `state` differs |
 //! | `auth.registration.client-id` | 2026-07-28 → | authorization | the `client_id` is one registration issued |
 //! | `auth.dcr.application-type` | 2026-07-28 → | registration | `application_type` is `native` or `web` |
+//! | `auth.redirect-uri.localhost-or-https` | 2025-03-26 → | registration, authorization | every redirect URI is a localhost URL or an https one |
+//! | `auth.redirect-uri.registered` | 2025-06-18 → | authorization, after a registration | the `redirect_uri` is one the client registered |
 //! | `auth.scope.selection` | 2025-11-25 → | first authorization | the challenge's scope, else the metadata's `scopes_supported` |
 //! | `auth.token-endpoint.auth-method` | 2025-03-26 → | token | the client authenticates by an advertised method |
 //! | `auth.bearer-header` | 2025-03-26 → | MCP, once a token was issued | the request carries `Authorization: Bearer` |

@@ -213,6 +213,17 @@ pub(crate) fn breaking(id: &str) -> Option<Vec<String>> {
         "auth.dcr.application-type" => broken(v, |f, _| {
             at(f, E::Registration).request_body = json!({"redirect_uris": []}).to_string();
         }),
+        "auth.redirect-uri.localhost-or-https" => broken(v, |f, _| {
+            at(f, E::Registration).request_body =
+                json!({"application_type": "web", "redirect_uris": ["http://client.example/cb"]})
+                    .to_string();
+        }),
+        "auth.redirect-uri.registered" => broken(v, |f, _| {
+            edit(
+                at(f, E::Authorization),
+                set_param("redirect_uri", "http://127.0.0.1:9/other"),
+            );
+        }),
         "auth.scope.selection" => broken(v, |f, _| {
             edit(at(f, E::Authorization), drop_param("scope"));
         }),
@@ -274,6 +285,8 @@ fn each_broken_flow_draws_its_rule() {
         "auth.state",
         "auth.registration.client-id",
         "auth.dcr.application-type",
+        "auth.redirect-uri.localhost-or-https",
+        "auth.redirect-uri.registered",
         "auth.scope.selection",
         "auth.token-endpoint.auth-method",
         "auth.bearer-header",
@@ -308,7 +321,8 @@ fn rules_are_judged_only_at_the_versions_that_have_them() {
     assert_eq!(found, Vec::<String>::new());
     // Registration's client id and application_type are 2026-07-28 rules.
     let found = broken(Version::V2025_11_25, |f, _| {
-        at(f, E::Registration).request_body = "{}".into();
+        at(f, E::Registration).request_body =
+            json!({"redirect_uris": ["http://127.0.0.1:9/cb"]}).to_string();
         edit(at(f, E::Authorization), set_param("client_id", "made-up"));
     });
     assert_eq!(found, Vec::<String>::new());
@@ -331,6 +345,26 @@ fn a_verifier_that_does_not_match_and_a_redeemed_altered_state_are_reported() {
         )];
     });
     assert_eq!(found, vec!["auth.state"]);
+}
+
+#[test]
+fn loopback_and_https_redirect_uris_pass_and_others_do_not() {
+    for ok in [
+        "http://localhost:8080/cb",
+        "http://127.0.0.1/cb",
+        "http://[::1]:3/cb",
+        "https://app.example/cb",
+    ] {
+        assert!(super::flow::localhost_or_https("r", ok).is_none(), "{ok}");
+    }
+    for bad in [
+        "http://app.example/cb",
+        "http://10.0.0.1/cb",
+        "myapp:/cb",
+        "not a url",
+    ] {
+        assert!(super::flow::localhost_or_https("r", bad).is_some(), "{bad}");
+    }
 }
 
 #[test]

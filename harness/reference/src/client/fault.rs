@@ -97,6 +97,8 @@ pub enum ClientFault {
     AuthNoApplicationType,
     AuthIgnoresMetadataIssuer,
     AuthNoOpenid,
+    AuthPlainHttpRedirect,
+    AuthUnregisteredRedirect,
 }
 
 /// One row of [`TABLE`].
@@ -149,7 +151,7 @@ use Level::{Must, Should};
 
 /// Every fault, in the order `--list-faults` prints them (and in the order
 /// of the enum: `TABLE[f as usize].fault == f`).
-pub const TABLE: [FaultEntry; 68] = [
+pub const TABLE: [FaultEntry; 70] = [
     row(F::SkipInitialized, "skip-initialized", Must, &ids::LIFECYCLE_CLIENT_INITIALIZED_NOTIFICATION,
         "never sends notifications/initialized after the initialize result"),
     row(F::EarlyRequest, "early-request", Should, &ids::LIFECYCLE_CLIENT_NO_REQUESTS_BEFORE_RESPONSE,
@@ -295,6 +297,10 @@ pub const TABLE: [FaultEntry; 68] = [
         "uses authorization server metadata whose issuer is not the issuer it fetched it for").http_only(),
     row(F::AuthNoOpenid, "auth-no-openid", Must, &ids::AUTH_AS_METADATA_OPENID,
         "looks for authorization server metadata at the RFC 8414 URIs only, never at the OpenID Connect ones").http_only(),
+    row(F::AuthPlainHttpRedirect, "auth-plain-http-redirect", Must, &ids::AUTH_REDIRECT_URI_LOCALHOST_OR_HTTPS,
+        "registers and authorizes with a plain-http redirect URI on a remote host (neither localhost nor https)").http_only(),
+    row(F::AuthUnregisteredRedirect, "auth-unregistered-redirect", Must, &ids::AUTH_REDIRECT_URI_REGISTERED,
+        "authorizes with a redirect URI other than the one it registered").http_only(),
 ];
 
 impl ClientFault {
