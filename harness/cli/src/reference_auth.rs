@@ -60,8 +60,12 @@ pub struct AuthFaults {
     pub no_openid: bool,
     pub plain_http_redirect: bool,
     pub unregistered_redirect: bool,
+    pub foreign_token: bool,
 }
 
+/// The `auth-foreign-token` fault's token: one no authorization server of
+/// the server under test issued.
+pub const FOREIGN_TOKEN: &str = "a-token-issued-for-another-server";
 /// The `auth-plain-http-redirect` fault's redirect URI: plain http, remote.
 const PLAIN_HTTP_REDIRECT_URI: &str = "http://mcpspec-client.example/callback";
 /// The `auth-unregistered-redirect` fault's authorization redirect URI.
@@ -107,6 +111,7 @@ impl AuthFaults {
             no_openid: has(ClientFault::AuthNoOpenid),
             plain_http_redirect: has(ClientFault::AuthPlainHttpRedirect),
             unregistered_redirect: has(ClientFault::AuthUnregisteredRedirect),
+            foreign_token: has(ClientFault::AuthForeignToken),
         }
     }
 }

@@ -205,13 +205,12 @@ impl Flow {
         out
     }
 
-    /// A request to the MCP endpoint: once a token was issued, it carries
-    /// one in the Authorization header, and one the script issued.
+    /// A request to the MCP endpoint: any Bearer token it carries is one
+    /// the script issued (the server's only authorization server, fresh
+    /// for the case), and once a token was issued it carries one in the
+    /// Authorization header.
     pub(super) fn mcp(&mut self, record: &HttpRecord) -> Vec<Found> {
         self.mcp_requests += 1;
-        if self.issued.is_empty() {
-            return Vec::new();
-        }
         let what = format!(
             "{} {} (MCP request {} of the flow)",
             record.method,
@@ -223,7 +222,7 @@ impl Flow {
             scheme.eq_ignore_ascii_case("bearer").then(|| token.trim())
         });
         match bearer {
-            None => vec![(
+            None if !self.issued.is_empty() => vec![(
                 &ids::AUTH_BEARER_HEADER,
                 format!("{what} carried no Authorization: Bearer header, after the token endpoint issued a token"),
             )],
@@ -231,7 +230,7 @@ impl Flow {
                 &ids::AUTH_TOKEN_OWN_AUTHORIZATION_SERVER,
                 format!("{what} carried a Bearer token the server's authorization server never issued"),
             )],
-            Some(_) => Vec::new(),
+            _ => Vec::new(),
         }
     }
 }

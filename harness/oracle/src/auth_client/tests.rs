@@ -348,6 +348,17 @@ fn a_verifier_that_does_not_match_and_a_redeemed_altered_state_are_reported() {
 }
 
 #[test]
+fn a_token_shown_before_the_flow_must_be_the_servers_own_too() {
+    let v = Version::V2025_06_18;
+    let found = broken(v, |f, _| {
+        f[0].1.request_headers = vec![("authorization".into(), "Bearer stale".into())];
+    });
+    assert_eq!(found, vec!["auth.token.own-authorization-server"]);
+    // No token at all before the flow is how it starts.
+    assert_eq!(broken(v, |_, _| {}), Vec::<String>::new());
+}
+
+#[test]
 fn loopback_and_https_redirect_uris_pass_and_others_do_not() {
     for ok in [
         "http://localhost:8080/cb",

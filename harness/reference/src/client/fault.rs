@@ -99,6 +99,7 @@ pub enum ClientFault {
     AuthNoOpenid,
     AuthPlainHttpRedirect,
     AuthUnregisteredRedirect,
+    AuthForeignToken,
 }
 
 /// One row of [`TABLE`].
@@ -151,7 +152,7 @@ use Level::{Must, Should};
 
 /// Every fault, in the order `--list-faults` prints them (and in the order
 /// of the enum: `TABLE[f as usize].fault == f`).
-pub const TABLE: [FaultEntry; 70] = [
+pub const TABLE: [FaultEntry; 71] = [
     row(F::SkipInitialized, "skip-initialized", Must, &ids::LIFECYCLE_CLIENT_INITIALIZED_NOTIFICATION,
         "never sends notifications/initialized after the initialize result"),
     row(F::EarlyRequest, "early-request", Should, &ids::LIFECYCLE_CLIENT_NO_REQUESTS_BEFORE_RESPONSE,
@@ -301,6 +302,8 @@ pub const TABLE: [FaultEntry; 70] = [
         "registers and authorizes with a plain-http redirect URI on a remote host (neither localhost nor https)").http_only(),
     row(F::AuthUnregisteredRedirect, "auth-unregistered-redirect", Must, &ids::AUTH_REDIRECT_URI_REGISTERED,
         "authorizes with a redirect URI other than the one it registered").http_only(),
+    row(F::AuthForeignToken, "auth-foreign-token", Must, &ids::AUTH_TOKEN_OWN_AUTHORIZATION_SERVER,
+        "from 2025-06-18, shows the server a Bearer token it holds for another server on its first request, before authorizing").http_only(),
 ];
 
 impl ClientFault {
