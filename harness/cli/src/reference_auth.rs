@@ -61,6 +61,7 @@ pub struct AuthFaults {
     pub plain_http_redirect: bool,
     pub unregistered_redirect: bool,
     pub foreign_token: bool,
+    pub ignores_pkce_support: bool,
 }
 
 /// The `auth-foreign-token` fault's token: one no authorization server of
@@ -112,6 +113,7 @@ impl AuthFaults {
             plain_http_redirect: has(ClientFault::AuthPlainHttpRedirect),
             unregistered_redirect: has(ClientFault::AuthUnregisteredRedirect),
             foreign_token: has(ClientFault::AuthForeignToken),
+            ignores_pkce_support: has(ClientFault::AuthIgnoresPkceSupport),
         }
     }
 }
@@ -169,6 +171,17 @@ impl AuthFlow {
             ),
         };
         let meta = self.metadata(&issuer).await?;
+        // 2025-11-25: without code_challenge_methods_supported the
+        // authorization server does not support PKCE; do not go on.
+        let pkce_listed = meta
+            .as_ref()
+            .is_some_and(|m| m.get("code_challenge_methods_supported").is_some());
+        if v >= Version::V2025_11_25 && !pkce_listed && !self.faults.ignores_pkce_support {
+            return Err(
+                "the authorization server metadata lists no code_challenge_methods_supported: refusing to authorize without PKCE"
+                    .to_owned(),
+            );
+        }
         let endpoint = |name: &str, fallback: String| {
             meta.as_ref()
                 .and_then(|m| m.get(name))

@@ -285,6 +285,7 @@ pub static ORACLE: &[OracleCheck] = &[
     // A client's authorization flow, request by request (`crate::auth_client`).
     client_auth(&ids::AUTH_PKCE),
     client_auth(&ids::AUTH_PKCE_S256),
+    client_auth(&ids::AUTH_PKCE_VERIFY_SUPPORT),
     client_auth(&ids::AUTH_RESOURCE_INDICATORS),
     client_auth(&ids::AUTH_RESOURCE_ALWAYS),
     client_auth(&ids::AUTH_RESOURCE_CANONICAL),

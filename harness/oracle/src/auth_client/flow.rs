@@ -100,6 +100,12 @@ impl Flow {
         let n = self.authorizations.len() + 1;
         let what = format!("authorization request {n}");
         let mut out: Vec<Found> = Vec::new();
+        if !script.pkce_advertised {
+            out.push((
+                &ids::AUTH_PKCE_VERIFY_SUPPORT,
+                format!("{what} was made though the authorization server metadata lists no code_challenge_methods_supported (no PKCE support)"),
+            ));
+        }
         let challenge = param(&params, "code_challenge").filter(|c| !c.is_empty());
         match challenge {
             None => out.push((&ids::AUTH_PKCE, format!("{what} has no code_challenge"))),

@@ -16,6 +16,7 @@
 //! | `auth.no-token-in-query` | 2025-03-26 → | every HTTP request | no `access_token` in the URI query string |
 //! | `auth.pkce` | 2025-03-26 → | authorization, token | a `code_challenge`; the token request's `code_verifier` matches the challenge of the code it redeems |
 //! | `auth.pkce.s256` | 2025-11-25 → | authorization | the method is S256 and the challenge a base64url SHA-256 |
+//! | `auth.pkce.verify-support` | 2025-11-25 → | authorization | the metadata listed `code_challenge_methods_supported` (without it a client must not authorize) |
 //! | `auth.resource-indicators`, `auth.resource.always` | 2025-06-18 → | authorization, token | a `resource` parameter (the metadata never advertises support for it) |
 //! | `auth.resource.canonical` | 2025-06-18 → | authorization, token | the `resource` names the MCP server (its canonical URI) |
 //! | `auth.state` | 2025-06-18 → | authorization, token | a `state`; no code redeemed from a response whose `state` differs |
@@ -70,6 +71,8 @@ pub struct AuthScript {
     pub scopes_supported: Vec<String>,
     /// The metadata's `token_endpoint_auth_methods_supported`.
     pub token_auth_methods: Vec<String>,
+    /// Whether the metadata lists `code_challenge_methods_supported`.
+    pub pkce_advertised: bool,
 }
 
 /// Which scripted endpoint a request reached.

@@ -37,6 +37,7 @@ fn script(v: Version) -> AuthScript {
         challenge_scope: None,
         scopes_supported: vec!["mcp:read".into(), "mcp:write".into()],
         token_auth_methods: vec!["none".into()],
+        pkce_advertised: true,
     }
 }
 
@@ -224,6 +225,7 @@ pub(crate) fn breaking(id: &str) -> Option<Vec<String>> {
                 set_param("redirect_uri", "http://127.0.0.1:9/other"),
             );
         }),
+        "auth.pkce.verify-support" => broken(v, |_, s| s.pkce_advertised = false),
         "auth.scope.selection" => broken(v, |f, _| {
             edit(at(f, E::Authorization), drop_param("scope"));
         }),
@@ -279,6 +281,7 @@ fn each_broken_flow_draws_its_rule() {
     let ids = [
         "auth.pkce",
         "auth.pkce.s256",
+        "auth.pkce.verify-support",
         "auth.resource-indicators",
         "auth.resource.always",
         "auth.resource.canonical",

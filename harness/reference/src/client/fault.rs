@@ -100,6 +100,7 @@ pub enum ClientFault {
     AuthPlainHttpRedirect,
     AuthUnregisteredRedirect,
     AuthForeignToken,
+    AuthIgnoresPkceSupport,
 }
 
 /// One row of [`TABLE`].
@@ -152,7 +153,7 @@ use Level::{Must, Should};
 
 /// Every fault, in the order `--list-faults` prints them (and in the order
 /// of the enum: `TABLE[f as usize].fault == f`).
-pub const TABLE: [FaultEntry; 71] = [
+pub const TABLE: [FaultEntry; 72] = [
     row(F::SkipInitialized, "skip-initialized", Must, &ids::LIFECYCLE_CLIENT_INITIALIZED_NOTIFICATION,
         "never sends notifications/initialized after the initialize result"),
     row(F::EarlyRequest, "early-request", Should, &ids::LIFECYCLE_CLIENT_NO_REQUESTS_BEFORE_RESPONSE,
@@ -304,6 +305,8 @@ pub const TABLE: [FaultEntry; 71] = [
         "authorizes with a redirect URI other than the one it registered").http_only(),
     row(F::AuthForeignToken, "auth-foreign-token", Must, &ids::AUTH_TOKEN_OWN_AUTHORIZATION_SERVER,
         "from 2025-06-18, shows the server a Bearer token it holds for another server on its first request, before authorizing").http_only(),
+    row(F::AuthIgnoresPkceSupport, "auth-ignores-pkce-support", Must, &ids::AUTH_PKCE_VERIFY_SUPPORT,
+        "from 2025-11-25, authorizes though the authorization server metadata lists no code_challenge_methods_supported").http_only(),
 ];
 
 impl ClientFault {

@@ -42,6 +42,7 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
 use mcpspec_engine::oauth::challenge::BearerChallenge;
+use mcpspec_engine::oauth::pkce;
 use mcpspec_engine::Version;
 use mcpspec_oracle::AuthEndpoint;
 use mcpspec_scenario::AuthScript;
@@ -200,6 +201,7 @@ impl ScriptedAuth {
                 challenge_scope: self.script.scope.clone(),
                 scopes_supported: SCOPES_SUPPORTED.iter().map(|s| (*s).to_owned()).collect(),
                 token_auth_methods: vec![self.script.token_auth.clone()],
+                pkce_advertised: self.script.as_pkce != "absent",
             });
         seen.told |= script.is_some();
         let exchanges = std::mem::take(&mut seen.exchanges)
@@ -285,10 +287,12 @@ impl ScriptedAuth {
             "registration_endpoint": layout.register,
             "response_types_supported": ["code"],
             "grant_types_supported": ["authorization_code", "refresh_token"],
-            "code_challenge_methods_supported": ["S256"],
             "token_endpoint_auth_methods_supported": [self.script.token_auth],
             "scopes_supported": SCOPES_SUPPORTED,
         });
+        if self.script.as_pkce != "absent" {
+            doc["code_challenge_methods_supported"] = json!([pkce::S256]);
+        }
         if self.sends_iss() {
             doc["authorization_response_iss_parameter_supported"] = json!(true);
         }
