@@ -304,6 +304,9 @@ pub static ORACLE: &[OracleCheck] = &[
     client_auth(&ids::AUTH_AS_METADATA_DISCOVERY_ORDER),
     client_auth(&ids::AUTH_AS_METADATA_CLIENT),
     client_auth(&ids::AUTH_LEGACY_METADATA_FIRST),
+    client_auth(&ids::AUTH_PRM_RESOURCE_MATCH),
+    client_auth(&ids::AUTH_AS_METADATA_ISSUER_VALIDATE),
+    client_auth(&ids::AUTH_ISSUER_VALIDATE),
 ];
 
 /// The every-message check of a requirement, if it has one.

@@ -277,7 +277,7 @@ pub async fn run_case(case: &Case, cfg: &CaseConfig) -> CaseResult {
     }
     // A target that went away on its own owes every answer it had not sent,
     // however the steps ended (their own waits may only have been MAY checks).
-    feed_auth(&mut ctx);
+    crate::auth::feed(&mut ctx);
     owed_answers(&mut ctx);
     ctx.conn.end().await;
     ctx.canary = None; // stops the canary endpoint
@@ -304,31 +304,6 @@ pub async fn run_case(case: &Case, cfg: &CaseConfig) -> CaseResult {
     result.transcript = ctx.conn.take_transcript();
     result.duration = started.elapsed();
     result
-}
-
-/// Hands the oracle what the case's scripted authorization server saw
-/// since the last time: what it advertises first, then each request the
-/// client made to it (the oracle judges the client's authorization).
-fn feed_auth(ctx: &mut Ctx<'_>) {
-    let Some(auth) = &ctx.auth else {
-        return;
-    };
-    let (script, exchanges) = auth.drain();
-    if let Some(script) = &script {
-        let ago = exchanges
-            .first()
-            .map(|(ago, _, _)| *ago)
-            .unwrap_or_default();
-        ctx.conn
-            .observe_auth(ago, mcpspec_oracle::Observed::AuthScript(script));
-    }
-    for (ago, endpoint, record) in &exchanges {
-        let observed = mcpspec_oracle::Observed::AuthExchange {
-            endpoint: *endpoint,
-            record,
-        };
-        ctx.conn.observe_auth(*ago, observed);
-    }
 }
 
 /// The case's outcome: a broken MUST or SHOULD decides, whatever stopped
@@ -417,7 +392,7 @@ async fn play(ctx: &mut Ctx<'_>) -> Option<Stop> {
             let seen = auth.snapshot();
             ctx.vars.set("auth", seen);
         }
-        feed_auth(ctx);
+        crate::auth::feed(ctx);
         if serving {
             let holds = crate::client::held_methods(ctx.scenario, i, ctx.version);
             ctx.conn.hold(holds).await;

@@ -5,7 +5,7 @@
 //! each authorization response (its redirect), the tokens issued.
 
 use mcpspec_engine::ids;
-use mcpspec_engine::oauth::flow::initial_scope;
+use mcpspec_engine::oauth::flow::{check_iss, initial_scope};
 use mcpspec_engine::oauth::pkce;
 use mcpspec_engine::oauth::resource::names_server;
 use mcpspec_wire::event::HttpRecord;
@@ -21,6 +21,8 @@ struct Authorization {
     code: Option<String>,
     /// The `state` the redirect carried back.
     state_back: Option<String>,
+    /// The `iss` the redirect carried back.
+    iss_back: Option<String>,
 }
 
 impl Authorization {
@@ -152,6 +154,7 @@ impl Flow {
             params,
             code: param(&back, "code").map(str::to_owned),
             state_back: param(&back, "state").map(str::to_owned),
+            iss_back: param(&back, "iss").map(str::to_owned),
         });
         out
     }
@@ -189,6 +192,13 @@ impl Flow {
         });
         if let Some(a) = redeemed {
             out.extend(verifier(&what, a, param(&form, "code_verifier")));
+            if let Err(e) = check_iss(a.iss_back.as_deref(), &script.issuer, script.iss_advertised)
+            {
+                out.push((
+                    &ids::AUTH_ISSUER_VALIDATE,
+                    format!("{what} redeemed the code of an authorization response it should have refused: {e}"),
+                ));
+            }
             let sent = a.param("state");
             if sent.is_some() && a.state_back.as_deref() != sent {
                 out.push((

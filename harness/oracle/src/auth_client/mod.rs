@@ -33,6 +33,9 @@
 //! | `auth.prm.client-discovery` | 2025-06-18 → | registration, authorization, token | Protected Resource Metadata was fetched first |
 //! | `auth.as-metadata.discovery-order` (2025-06-18: `auth.as-metadata.client`, 2025-03-26: `auth.legacy.metadata-first`) | 2025-03-26 → | AS metadata fetch | the version's order |
 //! | `auth.as-metadata.client` (2025-03-26: and `auth.legacy.metadata-first`) | 2025-03-26 → | registration, authorization, token | authorization server metadata was fetched first |
+//! | `auth.prm.resource-match` | 2025-06-18 → | authorization, token | the Protected Resource Metadata last served named this server ([`refusal`]) |
+//! | `auth.as-metadata.issuer-validate` | 2026-07-28 → | registration, authorization, token | the authorization server metadata last served named the issuer its URL was built from |
+//! | `auth.issuer.validate` | 2026-07-28 → | token | the code redeemed came with the recorded issuer as `iss` (or none, when not advertised; RFC 9207) |
 //!
 //! Nothing is judged before it happens: a client that redeems no code is
 //! not judged on its verifier, one that never authorizes on nothing of the
@@ -42,6 +45,7 @@
 mod discovery;
 mod flow;
 mod query;
+mod refusal;
 #[cfg(test)]
 pub(crate) mod tests;
 
@@ -73,6 +77,9 @@ pub struct AuthScript {
     pub token_auth_methods: Vec<String>,
     /// Whether the metadata lists `code_challenge_methods_supported`.
     pub pkce_advertised: bool,
+    /// Whether the metadata advertises
+    /// `authorization_response_iss_parameter_supported` (RFC 9207).
+    pub iss_advertised: bool,
 }
 
 /// Which scripted endpoint a request reached.
@@ -103,6 +110,7 @@ pub(crate) struct State {
     script: Option<AuthScript>,
     discovery: discovery::State,
     flow: flow::Flow,
+    refusals: refusal::Refusals,
 }
 
 impl State {
@@ -134,12 +142,19 @@ impl State {
         match endpoint {
             AuthEndpoint::ProtectedResourceMetadata => {
                 found.extend(self.discovery.prm_fetch(version, &url, served));
+                if served {
+                    self.refusals.served(script, endpoint, record);
+                }
             }
             AuthEndpoint::AuthorizationServerMetadata => {
                 found.extend(self.discovery.as_fetch(version, &url, served));
+                if served {
+                    self.refusals.served(script, endpoint, record);
+                }
             }
             AuthEndpoint::Registration | AuthEndpoint::Authorization | AuthEndpoint::Token => {
                 found.extend(self.discovery.before_endpoints(version, endpoint));
+                found.extend(self.refusals.reached(endpoint));
                 found.extend(self.flow.judge(script, endpoint, record));
             }
             AuthEndpoint::Mcp => found.extend(self.flow.mcp(record)),

@@ -38,6 +38,7 @@ fn script(v: Version) -> AuthScript {
         scopes_supported: vec!["mcp:read".into(), "mcp:write".into()],
         token_auth_methods: vec!["none".into()],
         pkce_advertised: true,
+        iss_advertised: v >= Version::V2026_07_28,
     }
 }
 
@@ -92,10 +93,12 @@ fn clean(v: Version) -> Vec<(E, HttpRecord)> {
         ("scope", "mcp:read mcp:write"),
     ]);
     let mut auth = record("GET", &format!("/oauth/authorize?{authorize}"), Some(302));
-    auth.response_headers = vec![(
-        "location".into(),
-        "http://127.0.0.1:9/cb?code=k1&state=s1".into(),
-    )];
+    let back = if v >= Version::V2026_07_28 {
+        format!("http://127.0.0.1:9/cb?code=k1&state=s1&iss={}", issuer(v))
+    } else {
+        "http://127.0.0.1:9/cb?code=k1&state=s1".to_owned()
+    };
+    auth.response_headers = vec![("location".into(), back)];
     out.push((E::Authorization, auth));
     let mut token = record("POST", "/oauth/token", Some(200));
     token.request_body = query(&[
@@ -225,6 +228,20 @@ pub(crate) fn breaking(id: &str) -> Option<Vec<String>> {
                 set_param("redirect_uri", "http://127.0.0.1:9/other"),
             );
         }),
+        "auth.issuer.validate" => broken(v, |f, _| {
+            at(f, E::Authorization).response_headers = vec![(
+                "location".into(),
+                "http://127.0.0.1:9/cb?code=k1&state=s1".into(),
+            )];
+        }),
+        "auth.prm.resource-match" => broken(v, |f, _| {
+            at(f, E::ProtectedResourceMetadata).body =
+                json!({"resource": "http://127.0.0.1:4000/another/mcp"}).to_string();
+        }),
+        "auth.as-metadata.issuer-validate" => broken(v, |f, _| {
+            at(f, E::AuthorizationServerMetadata).body =
+                json!({"issuer": "http://127.0.0.1:4000/another-issuer"}).to_string();
+        }),
         "auth.pkce.verify-support" => broken(v, |_, s| s.pkce_advertised = false),
         "auth.scope.selection" => broken(v, |f, _| {
             edit(at(f, E::Authorization), drop_param("scope"));
@@ -282,6 +299,9 @@ fn each_broken_flow_draws_its_rule() {
         "auth.pkce",
         "auth.pkce.s256",
         "auth.pkce.verify-support",
+        "auth.issuer.validate",
+        "auth.prm.resource-match",
+        "auth.as-metadata.issuer-validate",
         "auth.resource-indicators",
         "auth.resource.always",
         "auth.resource.canonical",

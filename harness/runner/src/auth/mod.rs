@@ -202,6 +202,7 @@ impl ScriptedAuth {
                 scopes_supported: SCOPES_SUPPORTED.iter().map(|s| (*s).to_owned()).collect(),
                 token_auth_methods: vec![self.script.token_auth.clone()],
                 pkce_advertised: self.script.as_pkce != "absent",
+                iss_advertised: self.sends_iss(),
             });
         seen.told |= script.is_some();
         let exchanges = std::mem::take(&mut seen.exchanges)
@@ -474,6 +475,31 @@ impl ScriptedAuth {
             return (AuthEndpoint::Token, Some(self.token(r, seen)));
         }
         (AuthEndpoint::Other, Some(not_found()))
+    }
+}
+
+/// Hands the oracle what the case's scripted authorization server saw
+/// since the last time: what it advertises first, then each request the
+/// client made to it (the oracle judges the client's authorization).
+pub(crate) fn feed(ctx: &mut crate::case::Ctx<'_>) {
+    let Some(auth) = &ctx.auth else {
+        return;
+    };
+    let (script, exchanges) = auth.drain();
+    if let Some(script) = &script {
+        let ago = exchanges
+            .first()
+            .map(|(ago, _, _)| *ago)
+            .unwrap_or_default();
+        ctx.conn
+            .observe_auth(ago, mcpspec_oracle::Observed::AuthScript(script));
+    }
+    for (ago, endpoint, record) in &exchanges {
+        let observed = mcpspec_oracle::Observed::AuthExchange {
+            endpoint: *endpoint,
+            record,
+        };
+        ctx.conn.observe_auth(*ago, observed);
     }
 }
 
