@@ -68,6 +68,10 @@ pub enum Command {
     /// Re-run a fuzzing reproducer (exit 1 when its finding reproduces, 0 when not), or replay a
     /// transcript .jsonl against a target (exit 1 when its answers differ, 0 when not)
     Replay(crate::replay::ReplayArgs),
+    /// Judge recorded traffic offline, both sides at once: mcpspec transcripts, JSON-lines logs
+    /// of {direction, message}, HAR files (exit 1 when a MUST was broken, 2 unreadable input)
+    #[command(after_help = Exit::help())]
+    Judge(crate::judge::JudgeArgs),
     /// Compare two transcripts (.jsonl) or two report directories case by case, normalised
     /// (exit 0 same, 1 different, 2 usage or input error)
     Diff(crate::diff::DiffArgs),
@@ -80,6 +84,10 @@ pub enum Command {
         #[command(subcommand)]
         command: crate::merge::ReportCommand,
     },
+    /// Relay a real client's traffic to a real server unchanged (stdio: `-- SERVER_CMD`;
+    /// Streamable HTTP: --listen, --upstream), judging both sides live (exit 1: a MUST broken)
+    #[command(after_help = crate::proxy::help())]
+    Proxy(crate::proxy::ProxyArgs),
 }
 
 #[derive(Debug, Subcommand)]

@@ -13,9 +13,13 @@
 //! mcpspec fuzz client [OPTIONS] [-- CMD {server}]  … of a client, playing its server
 //! mcpspec replay FILE [-- CMD ...]            re-run a fuzzing reproducer (exit 1: reproduced)
 //!                                             or a transcript .jsonl (exit 1: answers differ)
+//! mcpspec judge FILE... [--json F] [--report-dir D]  recorded traffic (transcripts, JSON lines, HAR),
+//!                                             both sides judged offline (exit 1: a MUST broken)
 //! mcpspec diff A B                            two transcripts or report directories (exit 1: differ)
 //! mcpspec review DIR [--filter P] [--accept|--reject]  pending snapshots of `server --snapshots DIR`
 //! mcpspec report merge DIR... --out DIR       compatibility matrix (matrix.html, matrix.md)
+//! mcpspec proxy [OPTIONS] -- SERVER_CMD ...  relay a host's server over stdio, judging both sides
+//! mcpspec proxy --listen ADDR --upstream URL  … in front of a Streamable HTTP server
 //! ```
 //!
 //! Every command returns an [`Exit`] (`mcpspec_model::exit`: 0 conforming;
@@ -31,10 +35,12 @@ mod coverage;
 mod diff;
 mod fuzz;
 mod interrupt;
+mod judge;
 mod list;
 mod merge;
 mod parity;
 mod progress;
+mod proxy;
 mod reference;
 mod reference_auth;
 mod reference_client;
@@ -79,9 +85,11 @@ fn main() -> ExitCode {
             } => reference_client::run(args).await,
             Command::Fuzz { command } => fuzz::run(command).await,
             Command::Replay(args) => replay::run(args).await,
+            Command::Judge(args) => judge::run(args),
             Command::Diff(args) => diff::run(args),
             Command::Review(args) => review::run(args),
             Command::Report { command } => merge::run(command),
+            Command::Proxy(args) => proxy::run(args).await,
         }
     });
     // Child processes are killed when their handles drop; do not wait for

@@ -17,7 +17,7 @@
 //!                 │   transport rules (stdio lines, HTTP exchanges, SSE)
 //!                 ▲
 //!   fed by: runner (scenario cases, both roles) · reference self-checks
-//!           · black-box fuzzers (`mcpspec fuzz`) · later: proxy, offline judge
+//!           · black-box fuzzers (`mcpspec fuzz`) · both sides at once ([`Pair`]): `mcpspec judge`, proxy
 //! ```
 //!
 //! An [`Oracle`] judges one connection from one side: it knows the role of
@@ -34,6 +34,7 @@
 //! | `content` | what a message says beyond its schema: capabilities declared before use, progress tokens, cancellations, `_meta` keys, JSON Schemas and URI templates inside results, sampling conversations |
 //! | [`server_http`] | a server's HTTP answers: POST status and content type, refusals, responses on the GET stream, SSE event ids, the legacy transport's message events |
 //! | [`client_http`] | a client's HTTP requests: Accept, the endpoint, one message per POST, the session echo, the protocol-version header |
+//! | [`pair`] | no rule of its own: both sides of one connection judged at once (two oracles), for recorded or relayed traffic |
 //! | [`auth_client`] | a client's authorization: no access token in the query string of any HTTP request; in a scripted flow ([`Observed::AuthScript`], [`Observed::AuthExchange`]), each request to the authorization server and the protected endpoint (PKCE, `resource`, `state`, discovery order, scopes, client authentication, the Bearer token) |
 //!
 //! Requirement ids and levels come from the engine's catalogue
@@ -49,12 +50,14 @@ pub mod checks;
 pub mod client_http;
 mod content;
 pub mod frames;
+pub mod pair;
 pub mod schema;
 pub mod server_http;
 
 pub use auth_client::{AuthEndpoint, AuthScript};
 pub use checks::{Checker, OracleCheck, ORACLE};
 pub use mcpspec_engine::Violation;
+pub use pair::{Pair, PairViolation, Side, Traffic};
 pub use server_http::Refusal;
 
 /// One thing a judge can see on a connection.

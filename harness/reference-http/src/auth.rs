@@ -9,14 +9,16 @@
 //!   GET /.well-known/oauth-protected-resource/mcp   Protected Resource
 //!   GET /.well-known/oauth-protected-resource       Metadata (RFC 9728)
 //!   GET /.well-known/oauth-authorization-server     AS metadata (RFC 8414) ┐
-//!   POST /register   GET /authorize   POST /token                          ┘ `issuer`
+//!   GET /.well-known/openid-configuration  GET /jwks  the same (OpenID)      │ `issuer`
+//!   POST /register   GET /authorize   POST /token                          ┘ `issuer`, `token`
 //! ```
 //!
 //! The authorization server is a demo one, as SDK example servers ship:
 //! clients register dynamically (RFC 7591, public clients only), the
 //! authorize endpoint approves at once (no login page) and redirects with
 //! `code`, `state` and `iss`, and the token endpoint redeems a code only
-//! with the PKCE S256 verifier. The `resource` parameter (RFC 8707) picks
+//! with the PKCE S256 verifier, answering with an access token and a
+//! refresh token (rotated on every refresh: clients are public). The `resource` parameter (RFC 8707) picks
 //! the token's audience among the two resources this server knows: the MCP
 //! endpoint `{origin}/mcp` and `{origin}/other` (a resource that is not the
 //! MCP server, whose tokens the MCP endpoint must refuse). Tokens are opaque
@@ -30,9 +32,13 @@
 //! `auth-other-audience-accepted`, `auth-prm-resource-mismatch`,
 //! `auth-prm-no-authorization-servers`, `auth-as-metadata-no-s256`,
 //! `auth-challenge-no-scope`, `auth-missing-token-accepted`,
-//! `auth-prm-missing`, `auth-as-metadata-missing` (each named `http-auth-*`).
+//! `auth-prm-missing`, `auth-as-metadata-missing`,
+//! `auth-redirect-uri-prefix-match`, `auth-open-redirect`,
+//! `auth-refresh-not-rotated`, `auth-iss-not-advertised`, `auth-oidc-no-pkce`,
+//! `auth-plain-http-endpoint` (each named `http-auth-*`).
 
 mod issuer;
+mod token;
 
 use std::collections::HashMap;
 use std::sync::{Mutex, MutexGuard};
@@ -81,6 +87,8 @@ pub(crate) struct Auth {
     codes: Mutex<HashMap<String, issuer::Code>>,
     /// Registered clients → their redirect URIs.
     clients: Mutex<HashMap<String, Vec<String>>>,
+    /// Live refresh tokens → what they stand for.
+    refresh: Mutex<HashMap<String, token::Refresh>>,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -95,6 +103,7 @@ impl Auth {
             tokens: Mutex::default(),
             codes: Mutex::default(),
             clients: Mutex::default(),
+            refresh: Mutex::default(),
         }
     }
 
@@ -137,7 +146,9 @@ pub(crate) fn routes() -> Router<App> {
         .route(issuer::METADATA_PATH, get(issuer::metadata))
         .route(issuer::REGISTER_PATH, post(issuer::register))
         .route(issuer::AUTHORIZE_PATH, get(issuer::authorize))
-        .route(issuer::TOKEN_PATH, post(issuer::token))
+        .route(issuer::OPENID_PATH, get(issuer::openid_configuration))
+        .route(issuer::JWKS_PATH, get(issuer::jwks))
+        .route(issuer::TOKEN_PATH, post(token::token))
 }
 
 /// Why a request's token is refused.

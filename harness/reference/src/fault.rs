@@ -32,6 +32,7 @@ use std::fmt;
 
 /// The entry of each fault (`Fault::info`): name, rule, description, transports.
 mod table;
+mod table_auth;
 
 /// A transport a fault can be committed over.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -239,6 +240,11 @@ pub enum Fault {
     AuthPrmMissing,
     AuthAsMetadataMissing,
     AuthRedirectUriPrefixMatch,
+    AuthOpenRedirect,
+    AuthRefreshNotRotated,
+    AuthIssNotAdvertised,
+    AuthOidcNoPkce,
+    AuthPlainHttpEndpoint,
 }
 
 impl Fault {
@@ -400,6 +406,11 @@ impl Fault {
         Fault::AuthPrmMissing,
         Fault::AuthAsMetadataMissing,
         Fault::AuthRedirectUriPrefixMatch,
+        Fault::AuthOpenRedirect,
+        Fault::AuthRefreshNotRotated,
+        Fault::AuthIssNotAdvertised,
+        Fault::AuthOidcNoPkce,
+        Fault::AuthPlainHttpEndpoint,
     ];
 
     /// Kebab-case name, as given to `--fault`.

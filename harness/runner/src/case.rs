@@ -294,7 +294,7 @@ pub async fn run_case(case: &Case, cfg: &CaseConfig) -> CaseResult {
         }
         None => stop,
     };
-    findings.extend(oracle_findings(&ctx.conn, version));
+    findings.extend(oracle_findings(ctx.conn.violations(), version));
     result.outcome = decide(stop, &findings);
     if ctx.conn.dropped_lines() > 0 {
         let n = ctx.conn.dropped_lines();
@@ -554,11 +554,16 @@ pub fn has_capability(caps: &Value, path: &str) -> bool {
     !matches!(v, Value::Null | Value::Bool(false))
 }
 
-/// The engine's violations as findings (at most 5 per requirement, then a count).
-fn oracle_findings(conn: &Conn, version: Version) -> Vec<Finding> {
+/// The oracle's violations as findings (at most 5 per requirement, then a
+/// count). Also how a judged connection's violations are reported
+/// ([`crate::judged`]).
+pub fn oracle_findings<'a>(
+    violations: impl IntoIterator<Item = &'a mcpspec_engine::Violation>,
+    version: Version,
+) -> Vec<Finding> {
     let mut out: Vec<Finding> = Vec::new();
     let mut per_req: std::collections::HashMap<&str, usize> = Default::default();
-    for v in conn.violations() {
+    for v in violations {
         let n = per_req.entry(v.requirement.id).or_default();
         *n += 1;
         if *n > 5 {

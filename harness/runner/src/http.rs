@@ -31,10 +31,12 @@ pub async fn run(ctx: &mut Ctx<'_>, at: Option<(usize, &Step)>, h: &HttpStep) ->
     if let Some(stop) = crate::server_auth::undiscovered(ctx, h) {
         return Err(stop);
     }
+    let mut fetched: Option<String> = None;
     let response = if h.keep_open {
         open_standing_stream(ctx, at).await?
     } else {
         let req = request(ctx, h)?;
+        fetched.clone_from(&req.url);
         let read_for = req.read_for;
         // Legacy SSE: what is POSTed to the case's own endpoint is answered
         // on the case's stream, where the oracle expects it.
@@ -80,7 +82,7 @@ pub async fn run(ctx: &mut Ctx<'_>, at: Option<(usize, &Step)>, h: &HttpStep) ->
         ctx.vars.set(label, json!({ "response": response.clone() }));
     }
     if let Some(doc) = h.judge {
-        crate::server_auth::judge(ctx, at, doc, &response)?;
+        crate::server_auth::judge(ctx, at, doc, fetched.as_deref(), &response)?;
     }
     match &h.expect {
         Some(m) => {
@@ -239,7 +241,25 @@ pub fn response_object(r: &RawResponse) -> Value {
         "messages": messages,
         "open": r.stream_open,
         "challenge": crate::server_auth::challenge_object(r.header("www-authenticate")),
+        "redirect": redirect_object(r.header("location")),
     })
+}
+
+/// Where a `Location` header sends the user agent, as the `redirect` member
+/// of a response object: `{uri, query}` (the URI without its query, and
+/// the query's parameters decoded, the first of a repeated one), or null
+/// without the header or when it is not an absolute URI.
+fn redirect_object(location: Option<&str>) -> Value {
+    let Some(mut url) = location.and_then(|l| url::Url::parse(l).ok()) else {
+        return Value::Null;
+    };
+    let mut query = Map::new();
+    for (k, v) in url.query_pairs() {
+        query.entry(k.into_owned()).or_insert_with(|| json!(v));
+    }
+    url.set_query(None);
+    url.set_fragment(None);
+    json!({ "uri": url.as_str(), "query": query })
 }
 
 /// JSON-RPC-looking values: an object, or the objects of a batch array.
@@ -417,5 +437,20 @@ mod tests {
             json!({"event": "message", "data": "", "id": "1-1", "retry": 500})
         );
         assert_eq!(o["messages"], json!([]));
+    }
+
+    #[test]
+    fn a_location_header_becomes_a_redirect_object() {
+        assert_eq!(redirect_object(None), Value::Null);
+        assert_eq!(redirect_object(Some("/relative?code=1")), Value::Null);
+        assert_eq!(
+            redirect_object(Some(
+                "http://127.0.0.1:9/cb?code=a%2Fb&state=s&iss=http%3A%2F%2Fh&code=2#frag"
+            )),
+            json!({
+                "uri": "http://127.0.0.1:9/cb",
+                "query": { "code": "a/b", "state": "s", "iss": "http://h" },
+            })
+        );
     }
 }

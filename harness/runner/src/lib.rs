@@ -10,6 +10,8 @@
 //! - [`run`]: the version probe and the parallel scheduler; emits [`Event`]s.
 //! - [`case`] / [`steps`]: one case — fresh target process, handshake, steps.
 //! - [`conn`]: transport + oracle + inbox + transcript for one case.
+//! - [`judged`]: traffic judged outside a scenario (`mcpspec judge`, the
+//!   proxy) as the same run events, a case per connection and side.
 //! - [`auth`]: a client case's protected mode (the scripted authorization
 //!   server); [`server_auth`]: a server case's authorization gate,
 //!   discovery and metadata checks.
@@ -41,6 +43,7 @@ pub mod case;
 pub mod client;
 pub mod conn;
 pub mod http;
+pub mod judged;
 pub mod plan;
 pub mod resume;
 pub mod run;

@@ -18,7 +18,9 @@
 //!   document, else the first one); `auth.issuer` (the first of the PRM's
 //!   `authorization_servers`; at 2025-03-26 the authorization base URL) and
 //!   `auth.as_metadata_url` (the first of the version's well-known URLs for
-//!   it that serves a document, else the first).
+//!   it that serves a document, else the first); `auth.openid_metadata_url`
+//!   (the first OpenID Connect discovery URL of the version that serves a
+//!   document; unbound when none does).
 //!
 //! The URLs, the challenge parser and the document checks are the engine's
 //! sans-IO primitives (`mcpspec_engine::oauth`): one rule, one place.
@@ -33,6 +35,9 @@ use serde_json::{json, Value};
 
 use crate::case::{Ctx, Stop};
 use crate::outcome::Blame;
+
+/// The well-known path segment of OpenID Connect discovery.
+const OPENID_WELL_KNOWN: &str = "/.well-known/openid-configuration";
 
 /// The tokens the user gave the run.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -224,6 +229,14 @@ async fn bind(ctx: &mut Ctx<'_>, tokens: &AuthTokens, url: &str, probe: &RawResp
             };
             auth.insert("as_metadata_kind".into(), json!(kind));
         }
+        // OpenID Connect discovery, where the version names it and one of
+        // its URLs serves a document (whichever came first above).
+        for c in candidates.iter().filter(|c| c.kind == MetadataKind::OpenId) {
+            if get_document(ctx, &c.url).await.is_some() {
+                auth.insert("openid_metadata_url".into(), json!(c.url));
+                break;
+            }
+        }
         auth.insert("issuer".into(), json!(issuer));
     }
     ctx.vars.set("auth", Value::Object(auth));
@@ -232,13 +245,20 @@ async fn bind(ctx: &mut Ctx<'_>, tokens: &AuthTokens, url: &str, probe: &RawResp
 /// Not applicable: the step goes to the authorization server's metadata
 /// (`judge: authorization_server_metadata`, or a URL built on
 /// `${auth.as_metadata_url}`), but discovery found no authorization server
-/// — the Protected Resource Metadata cases judge why.
+/// — the Protected Resource Metadata cases judge why; or to its OpenID
+/// Connect discovery document (`${auth.openid_metadata_url}`), which it
+/// does not serve (a choice: one of the two documents is enough).
 pub(crate) fn undiscovered(ctx: &Ctx<'_>, h: &HttpStep) -> Option<Stop> {
-    let uses = match &h.url {
-        HttpUrl::Path(p) => p.contains("${auth.as_metadata_url}"),
-        _ => false,
-    };
-    let needs = uses || h.judge == Some(MetadataDoc::AuthorizationServer);
+    let uses = |var: &str| matches!(&h.url, HttpUrl::Path(p) if p.contains(var));
+    if uses("${auth.openid_metadata_url}") && ctx.vars.get("auth.openid_metadata_url").is_none() {
+        return Some(Stop::NotApplicable(
+            "the authorization server serves no OpenID Connect discovery document at the URLs \
+             the version names (serving RFC 8414 metadata alone is allowed)"
+                .to_owned(),
+        ));
+    }
+    let needs =
+        uses("${auth.as_metadata_url}") || h.judge == Some(MetadataDoc::AuthorizationServer);
     (needs && ctx.vars.get("auth.as_metadata_url").is_none()).then(|| {
         Stop::NotApplicable(
             "no authorization server metadata was discovered: the Protected Resource Metadata \
@@ -248,12 +268,15 @@ pub(crate) fn undiscovered(ctx: &Ctx<'_>, h: &HttpStep) -> Option<Stop> {
     })
 }
 
-/// Checks the body of an `http` step's 2xx response as the metadata
-/// document `doc`: each defect is a finding naming the rule it breaks.
+/// Checks the body of an `http` step's 2xx response, fetched from `url`, as
+/// the metadata document `doc`: each defect is a finding naming the rule it
+/// breaks. Authorization server metadata fetched from an OpenID Connect
+/// discovery URL is read as OpenID metadata.
 pub(crate) fn judge(
     ctx: &mut Ctx<'_>,
     at: Option<(usize, &Step)>,
     doc: MetadataDoc,
+    url: Option<&str>,
     response: &Value,
 ) -> Result<(), Stop> {
     // A document that was not served is the step's `expect` to judge (its
@@ -281,13 +304,16 @@ pub(crate) fn judge(
                         .to_owned(),
                 ));
             };
-            let kind = match ctx
-                .vars
-                .get("auth.as_metadata_kind")
-                .and_then(Value::as_str)
-            {
-                Some("openid") => MetadataKind::OpenId,
-                _ => MetadataKind::OAuth,
+            let openid = url.is_some_and(|u| u.contains(OPENID_WELL_KNOWN))
+                || ctx
+                    .vars
+                    .get("auth.as_metadata_kind")
+                    .and_then(Value::as_str)
+                    == Some("openid");
+            let kind = if openid {
+                MetadataKind::OpenId
+            } else {
+                MetadataKind::OAuth
             };
             oauth::metadata::check_authorization_server_metadata(ctx.version, &body, &issuer, kind)
         }

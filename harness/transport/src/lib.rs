@@ -30,6 +30,7 @@ pub mod event;
 pub mod legacy;
 mod order;
 pub mod peer;
+pub mod proxy;
 pub mod raw;
 pub mod serve;
 pub mod stdio;

@@ -1,9 +1,10 @@
-//! Tokens from the reference server's demo authorization server (`mcpspec
-//! reference server --http … --auth`), obtained as a client would: dynamic
-//! registration, the authorization code flow with PKCE S256 (the authorize
-//! endpoint approves at once), and the token request naming the resource
-//! (RFC 8707). The requests are plain HTTP/1.1 over a TCP connection to
-//! 127.0.0.1, each bounded in time.
+//! Tokens from a demo authorization server (the reference server's, `mcpspec
+//! reference server --http … --auth`, or an SDK example's), obtained as a
+//! public client would: dynamic registration (`token_endpoint_auth_method:
+//! none`), the authorization code flow with PKCE S256 (the authorize endpoint
+//! approves at once), and the token request naming the resource (RFC 8707).
+//! The requests are plain HTTP/1.1 over a TCP connection to the loopback
+//! host of `base`, each bounded in time.
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
@@ -68,8 +69,12 @@ pub fn token_for(base: &str, resource: &str) -> String {
         "POST",
         "/register",
         "application/json",
-        &json!({ "redirect_uris": [REDIRECT], "client_name": "mcpspec self-validation" })
-            .to_string(),
+        &json!({
+            "redirect_uris": [REDIRECT],
+            "client_name": "mcpspec self-validation",
+            "token_endpoint_auth_method": "none",
+        })
+        .to_string(),
     );
     assert_eq!(reg.status, 201, "registration: {}", reg.body);
     let reg: Value = serde_json::from_str(&reg.body).expect("registration JSON");

@@ -9,8 +9,12 @@
 //!   1.0), served by an authorization server: `issuer` identical to the
 //!   issuer the well-known URL was built from (RFC 8414 §3.3), the
 //!   authorization and token endpoints and `response_types_supported`
-//!   present, endpoint fields http(s) URLs, and `code_challenge_methods_supported`
-//!   listing `S256` (clients refuse to proceed without it from 2025-11-25).
+//!   present (in an OpenID document also `jwks_uri`, `subject_types_supported`
+//!   and `id_token_signing_alg_values_supported`, which OpenID Connect
+//!   Discovery requires), endpoint fields http(s) URLs, and `code_challenge_methods_supported`
+//!   listing `S256` (clients refuse to proceed without it from 2025-11-25),
+//!   and the issuer and endpoints served over `https` (`auth.https`) unless
+//!   their host is a loopback one (see [`plain_http_off_loopback`]).
 //!
 //! Which requirement a defect names depends on the version: at 2025-03-26
 //! serving metadata at all is a SHOULD of the MCP server.
@@ -43,6 +47,26 @@ fn defect(rule: &'static Requirement, detail: impl Into<String>) -> Defect {
 fn is_http_url(v: Option<&Value>) -> bool {
     v.and_then(Value::as_str)
         .is_some_and(|u| parse_http(u).is_ok())
+}
+
+/// Whether `v` is an `http:` URL (not `https:`) whose host is not a
+/// loopback one. OAuth 2.1 §1.5 wants TLS on every endpoint of an
+/// authorization server; on `localhost`, `127.0.0.0/8` or `::1` mcpspec
+/// tests a development set-up, whose TLS belongs to the deployment, so only
+/// a plain-HTTP endpoint elsewhere is judged.
+pub fn plain_http_off_loopback(v: Option<&Value>) -> bool {
+    let Some(url) = v.and_then(Value::as_str).and_then(|u| parse_http(u).ok()) else {
+        return false;
+    };
+    if url.scheme() != "http" {
+        return false;
+    }
+    match url.host() {
+        Some(url::Host::Domain(d)) => !d.eq_ignore_ascii_case("localhost"),
+        Some(url::Host::Ipv4(ip)) => !ip.is_loopback(),
+        Some(url::Host::Ipv6(ip)) => !ip.is_loopback(),
+        None => false,
+    }
 }
 
 fn is_string_array(v: &Value) -> bool {
@@ -147,6 +171,23 @@ pub fn check_authorization_server_metadata(
             out.push(defect(rule, format!("`{field}` is not an http(s) URL")));
         }
     }
+    for field in [
+        "issuer",
+        "authorization_endpoint",
+        "token_endpoint",
+        "registration_endpoint",
+        "revocation_endpoint",
+        "introspection_endpoint",
+        "jwks_uri",
+        "userinfo_endpoint",
+    ] {
+        if plain_http_off_loopback(obj.get(field)) && ids::AUTH_HTTPS.applies_to(version) {
+            out.push(defect(
+                &ids::AUTH_HTTPS,
+                format!("`{field}` is served over plain http, not https"),
+            ));
+        }
+    }
     if !obj
         .get("response_types_supported")
         .is_some_and(is_string_array)
@@ -174,6 +215,26 @@ pub fn check_authorization_server_metadata(
     ] {
         if obj.get(field).is_some_and(|v| !v.is_boolean()) {
             out.push(defect(rule, format!("`{field}` is not a boolean")));
+        }
+    }
+    if kind == MetadataKind::OpenId {
+        // OpenID Connect Discovery 1.0 §3 requires these beyond RFC 8414.
+        if !is_http_url(obj.get("jwks_uri")) {
+            out.push(defect(
+                rule,
+                "`jwks_uri` is missing or not an http(s) URL (OpenID Connect Discovery requires it)",
+            ));
+        }
+        for field in [
+            "subject_types_supported",
+            "id_token_signing_alg_values_supported",
+        ] {
+            if !obj.get(field).is_some_and(is_string_array) {
+                out.push(defect(
+                    rule,
+                    format!("`{field}` is missing or not an array of strings (OpenID Connect Discovery requires it)"),
+                ));
+            }
         }
     }
     if !supports_s256(doc) {

@@ -52,6 +52,9 @@ fn as_doc(issuer: &str) -> Value {
         "response_types_supported": ["code"],
         "code_challenge_methods_supported": ["S256"],
         "authorization_response_iss_parameter_supported": true,
+        "jwks_uri": format!("{issuer}/jwks"),
+        "subject_types_supported": ["public"],
+        "id_token_signing_alg_values_supported": ["RS256"],
     })
 }
 
@@ -78,7 +81,7 @@ fn a_good_authorization_server_metadata_document_passes() {
 #[test]
 fn authorization_server_metadata_defects_name_their_rule() {
     let issuer = "http://127.0.0.1:3001";
-    let mut doc = as_doc("http://attacker.example");
+    let mut doc = as_doc("https://attacker.example");
     doc["code_challenge_methods_supported"] = json!(["plain"]);
     doc["authorization_response_iss_parameter_supported"] = json!("yes");
     let provided = ids::AUTH_AS_METADATA_PROVIDED.id;
@@ -116,4 +119,70 @@ fn authorization_server_metadata_defects_name_their_rule() {
         "{d:?}"
     );
     assert_eq!(d.len(), 4, "{d:?}");
+}
+
+#[test]
+fn plain_http_endpoints_are_judged_off_loopback_only() {
+    for host in [
+        "http://127.0.0.1:3001",
+        "http://localhost:3001",
+        "http://[::1]:3001",
+    ] {
+        let d = check_authorization_server_metadata(
+            Version::V2025_11_25,
+            &as_doc(host),
+            host,
+            MetadataKind::OAuth,
+        );
+        assert!(d.is_empty(), "{host}: {d:?}");
+    }
+    let issuer = "http://auth.example";
+    let d = check_authorization_server_metadata(
+        Version::V2025_06_18,
+        &as_doc(issuer),
+        issuer,
+        MetadataKind::OAuth,
+    );
+    assert_eq!(rules(&d), [ids::AUTH_HTTPS.id; 5], "{d:?}");
+    assert!(d[1].detail.contains("authorization_endpoint"), "{d:?}");
+    // One endpoint elsewhere over plain http is enough.
+    let issuer = "http://127.0.0.1:3001";
+    let mut doc = as_doc(issuer);
+    doc["token_endpoint"] = json!("http://tokens.example/token");
+    let d = check_authorization_server_metadata(
+        Version::V2026_07_28,
+        &doc,
+        issuer,
+        MetadataKind::OAuth,
+    );
+    assert_eq!(rules(&d), [ids::AUTH_HTTPS.id], "{d:?}");
+}
+
+#[test]
+fn an_openid_document_needs_what_openid_discovery_requires() {
+    let issuer = "http://127.0.0.1:3001";
+    let mut doc = as_doc(issuer);
+    for field in [
+        "jwks_uri",
+        "subject_types_supported",
+        "id_token_signing_alg_values_supported",
+    ] {
+        doc.as_object_mut().unwrap().remove(field);
+    }
+    // RFC 8414 metadata needs none of them.
+    let oauth = check_authorization_server_metadata(
+        Version::V2025_11_25,
+        &doc,
+        issuer,
+        MetadataKind::OAuth,
+    );
+    assert!(oauth.is_empty(), "{oauth:?}");
+    let d = check_authorization_server_metadata(
+        Version::V2025_11_25,
+        &doc,
+        issuer,
+        MetadataKind::OpenId,
+    );
+    assert_eq!(rules(&d), [ids::AUTH_AS_METADATA_PROVIDED.id; 3], "{d:?}");
+    assert!(d[0].detail.contains("jwks_uri"), "{d:?}");
 }

@@ -1,8 +1,7 @@
 //! The demo authorization server of OAuth mode (issuer: the listener's
 //! origin): RFC 8414 metadata, dynamic client registration (RFC 7591,
 //! public clients), an authorize endpoint that approves at once, and a
-//! token endpoint for the authorization code grant with PKCE S256 and
-//! resource indicators (RFC 8707).
+//! token endpoint (`token.rs`).
 //!
 //! Errors follow OAuth 2.1: at the authorize endpoint, before the client and
 //! redirect URI are known good, a 400 page; after, a redirect with `error`;
@@ -11,7 +10,12 @@
 //! Faults: `auth-as-metadata-no-s256` advertises only `plain` in
 //! `code_challenge_methods_supported`; `auth-as-metadata-missing` serves no
 //! metadata (404); `auth-redirect-uri-prefix-match` accepts a redirect URI
-//! that starts with a registered one.
+//! that starts with a registered one; `auth-open-redirect` redirects an
+//! unregistered redirect URI with an error; `auth-iss-not-advertised` drops
+//! `authorization_response_iss_parameter_supported` (while still sending
+//! `iss`); `auth-oidc-no-pkce` drops `code_challenge_methods_supported` from
+//! the OpenID copy; `auth-plain-http-endpoint` advertises a revocation
+//! endpoint over plain http off loopback. The token endpoint is `token.rs`.
 
 use std::collections::HashMap;
 
@@ -19,7 +23,6 @@ use axum::extract::State;
 use axum::http::{header, HeaderValue, StatusCode, Uri};
 use axum::response::Response;
 use bytes::Bytes;
-use mcpspec_engine::oauth::pkce;
 use mcpspec_reference::Fault;
 use serde_json::{json, Value};
 
@@ -27,18 +30,20 @@ use super::{json_response, lock, SCOPE};
 use crate::App;
 
 pub(crate) const METADATA_PATH: &str = "/.well-known/oauth-authorization-server";
+pub(crate) const OPENID_PATH: &str = "/.well-known/openid-configuration";
 pub(crate) const REGISTER_PATH: &str = "/register";
 pub(crate) const AUTHORIZE_PATH: &str = "/authorize";
 pub(crate) const TOKEN_PATH: &str = "/token";
+pub(crate) const JWKS_PATH: &str = "/jwks";
 
 /// A code the authorize endpoint handed out, and what redeeming it must match.
 #[derive(Debug, Clone)]
 pub(crate) struct Code {
-    client_id: String,
-    redirect_uri: String,
-    challenge: String,
+    pub(super) client_id: String,
+    pub(super) redirect_uri: String,
+    pub(super) challenge: String,
     /// The resource the token will be for.
-    resource: String,
+    pub(super) resource: String,
 }
 
 /// 128 random bits as hex: tokens, codes, client ids.
@@ -51,12 +56,63 @@ fn not_found() -> Response {
     json_response(StatusCode::NOT_FOUND, &json!({ "error": "not_found" }))
 }
 
-fn oauth_error(status: StatusCode, error: &str, description: &str) -> Response {
+pub(super) fn oauth_error(status: StatusCode, error: &str, description: &str) -> Response {
     json_response(
         status,
         &json!({ "error": error, "error_description": description }),
     )
 }
+
+/// The metadata document, as RFC 8414 §2 and OpenID Connect Discovery §3
+/// both read it (`openid`: the OpenID Connect discovery copy).
+fn metadata_doc(app: &App, origin: &str, openid: bool) -> Value {
+    let o = origin;
+    let methods = if app.has(Fault::AuthAsMetadataNoS256) {
+        json!(["plain"])
+    } else {
+        json!(["S256"])
+    };
+    let mut doc = json!({
+        "issuer": o,
+        "authorization_endpoint": format!("{o}{AUTHORIZE_PATH}"),
+        "token_endpoint": format!("{o}{TOKEN_PATH}"),
+        "registration_endpoint": format!("{o}{REGISTER_PATH}"),
+        "response_types_supported": ["code"],
+        "grant_types_supported": ["authorization_code", "refresh_token"],
+        "code_challenge_methods_supported": methods,
+        "token_endpoint_auth_methods_supported": ["none"],
+        "scopes_supported": [SCOPE],
+        "authorization_response_iss_parameter_supported": true,
+    });
+    let Value::Object(m) = &mut doc else {
+        return doc;
+    };
+    if openid {
+        // OpenID Connect Discovery 1.0 §3 requires these too (an SDK client
+        // refuses the document without them); the demo issues no ID token,
+        // so its key set is empty.
+        m.insert("jwks_uri".into(), json!(format!("{o}{JWKS_PATH}")));
+        m.insert("subject_types_supported".into(), json!(["public"]));
+        m.insert(
+            "id_token_signing_alg_values_supported".into(),
+            json!(["RS256"]),
+        );
+    }
+    if app.has(Fault::AuthIssNotAdvertised) {
+        m.remove("authorization_response_iss_parameter_supported");
+    }
+    if openid && app.has(Fault::AuthOidcNoPkce) {
+        m.remove("code_challenge_methods_supported");
+    }
+    if app.has(Fault::AuthPlainHttpEndpoint) {
+        m.insert("revocation_endpoint".into(), json!(PLAIN_HTTP_REVOCATION));
+    }
+    doc
+}
+
+/// Where `auth-plain-http-endpoint` says tokens are revoked: plain http on a
+/// host that is not loopback (nothing is ever sent there).
+const PLAIN_HTTP_REVOCATION: &str = "http://auth.mcpspec.example/revoke";
 
 /// The authorization server metadata (RFC 8414 §2).
 pub(crate) async fn metadata(State(app): State<App>) -> Response {
@@ -66,27 +122,25 @@ pub(crate) async fn metadata(State(app): State<App>) -> Response {
     if app.has(Fault::AuthAsMetadataMissing) {
         return oauth_error(StatusCode::NOT_FOUND, "not_found", "no metadata here");
     }
-    let o = &auth.origin;
-    let methods = if app.has(Fault::AuthAsMetadataNoS256) {
-        json!(["plain"])
-    } else {
-        json!(["S256"])
+    json_response(StatusCode::OK, &metadata_doc(&app, &auth.origin, false))
+}
+
+/// The same metadata at the OpenID Connect discovery URL (an issuer without
+/// a path: `/.well-known/openid-configuration`), where 2025-11-25 clients
+/// look when RFC 8414's is not served.
+pub(crate) async fn openid_configuration(State(app): State<App>) -> Response {
+    let Some(auth) = app.auth() else {
+        return not_found();
     };
-    json_response(
-        StatusCode::OK,
-        &json!({
-            "issuer": o,
-            "authorization_endpoint": format!("{o}{AUTHORIZE_PATH}"),
-            "token_endpoint": format!("{o}{TOKEN_PATH}"),
-            "registration_endpoint": format!("{o}{REGISTER_PATH}"),
-            "response_types_supported": ["code"],
-            "grant_types_supported": ["authorization_code"],
-            "code_challenge_methods_supported": methods,
-            "token_endpoint_auth_methods_supported": ["none"],
-            "scopes_supported": [SCOPE],
-            "authorization_response_iss_parameter_supported": true,
-        }),
-    )
+    json_response(StatusCode::OK, &metadata_doc(&app, &auth.origin, true))
+}
+
+/// The key set the OpenID document names: empty (no ID token is issued).
+pub(crate) async fn jwks(State(app): State<App>) -> Response {
+    if app.auth().is_none() {
+        return not_found();
+    }
+    json_response(StatusCode::OK, &json!({ "keys": [] }))
 }
 
 /// Dynamic client registration (RFC 7591 §3): public clients only.
@@ -119,13 +173,16 @@ pub(crate) async fn register(State(app): State<App>, body: Bytes) -> Response {
         m.insert("client_id".into(), json!(client_id));
         m.insert("redirect_uris".into(), json!(uris));
         m.insert("token_endpoint_auth_method".into(), json!("none"));
-        m.insert("grant_types".into(), json!(["authorization_code"]));
+        m.insert(
+            "grant_types".into(),
+            json!(["authorization_code", "refresh_token"]),
+        );
         m.insert("response_types".into(), json!(["code"]));
     }
     json_response(StatusCode::CREATED, &doc)
 }
 
-fn form(bytes: &[u8]) -> HashMap<String, String> {
+pub(super) fn form(bytes: &[u8]) -> HashMap<String, String> {
     url::form_urlencoded::parse(bytes).into_owned().collect()
 }
 
@@ -145,6 +202,14 @@ pub(crate) async fn authorize(State(app): State<App>, uri: Uri) -> Response {
             .any(|u| u == redirect_uri || (prefix && redirect_uri.starts_with(u.as_str())))
     });
     if !known {
+        if app.has(Fault::AuthOpenRedirect) {
+            if let Ok(mut elsewhere) = url::Url::parse(redirect_uri) {
+                elsewhere
+                    .query_pairs_mut()
+                    .append_pair("error", "invalid_request");
+                return redirect(&elsewhere);
+            }
+        }
         return oauth_error(
             StatusCode::BAD_REQUEST,
             "invalid_request",
@@ -207,57 +272,14 @@ pub(crate) async fn authorize(State(app): State<App>, uri: Uri) -> Response {
         }
         pairs.append_pair("iss", &auth.origin);
     }
+    redirect(&back)
+}
+
+/// 302 Found to `to`.
+fn redirect(to: &url::Url) -> Response {
     let mut response = crate::checks::empty(StatusCode::FOUND);
-    if let Ok(v) = HeaderValue::from_str(back.as_str()) {
+    if let Ok(v) = HeaderValue::from_str(to.as_str()) {
         response.headers_mut().insert(header::LOCATION, v);
     }
     response
-}
-
-/// The token endpoint: the authorization code grant, PKCE S256 checked.
-pub(crate) async fn token(State(app): State<App>, body: Bytes) -> Response {
-    let Some(auth) = app.auth() else {
-        return not_found();
-    };
-    let f = form(&body);
-    let get = |k: &str| f.get(k).map(String::as_str).unwrap_or("");
-    if get("grant_type") != "authorization_code" {
-        return oauth_error(
-            StatusCode::BAD_REQUEST,
-            "unsupported_grant_type",
-            "only authorization_code",
-        );
-    }
-    // A code is good once: taken out whatever happens next.
-    let Some(code) = lock(&auth.codes).remove(get("code")) else {
-        return oauth_error(
-            StatusCode::BAD_REQUEST,
-            "invalid_grant",
-            "unknown or used code",
-        );
-    };
-    let invalid = |why: &str| oauth_error(StatusCode::BAD_REQUEST, "invalid_grant", why);
-    if code.client_id != get("client_id") || code.redirect_uri != get("redirect_uri") {
-        return invalid("client_id or redirect_uri differ from the authorization request");
-    }
-    if pkce::verify_s256(get("code_verifier"), &code.challenge).is_err() {
-        return invalid("code_verifier does not match the code_challenge (S256)");
-    }
-    if !get("resource").is_empty() && get("resource") != code.resource {
-        return oauth_error(
-            StatusCode::BAD_REQUEST,
-            "invalid_target",
-            "resource differs from the authorization request",
-        );
-    }
-    let token = auth.issue(code.resource);
-    json_response(
-        StatusCode::OK,
-        &json!({
-            "access_token": token,
-            "token_type": "Bearer",
-            "expires_in": super::TOKEN_LIFETIME.as_secs(),
-            "scope": SCOPE,
-        }),
-    )
 }

@@ -12,8 +12,8 @@ use serde_json::{json, Value};
 
 use crate::support::*;
 
-const VERIFIER: &str = "mcpspec-test-verifier-0123456789-abcdefghijklmnopqrstuvwxyz";
-const REDIRECT: &str = "http://127.0.0.1:9/callback";
+pub const VERIFIER: &str = "mcpspec-test-verifier-0123456789-abcdefghijklmnopqrstuvwxyz";
+pub const REDIRECT: &str = "http://127.0.0.1:9/callback";
 
 fn initialize() -> Value {
     request(
@@ -27,14 +27,14 @@ fn initialize() -> Value {
     )
 }
 
-fn form(pairs: &[(&str, &str)]) -> String {
+pub fn form(pairs: &[(&str, &str)]) -> String {
     url::form_urlencoded::Serializer::new(String::new())
         .extend_pairs(pairs)
         .finish()
 }
 
 /// A query parameter of a URL.
-fn param(url: &str, name: &str) -> Option<String> {
+pub fn param(url: &str, name: &str) -> Option<String> {
     url::Url::parse(url)
         .ok()?
         .query_pairs()
@@ -44,6 +44,13 @@ fn param(url: &str, name: &str) -> Option<String> {
 
 /// The whole flow a client performs; the token for `resource`.
 pub async fn token_for(addr: SocketAddr, resource: &str) -> String {
+    let (_, tok) = grant_for(addr, resource).await;
+    tok["access_token"].as_str().unwrap().to_owned()
+}
+
+/// The whole flow a client performs: its client id and the token
+/// endpoint's answer (access and refresh token) for `resource`.
+pub async fn grant_for(addr: SocketAddr, resource: &str) -> (String, Value) {
     let reg = Req::post("/register")
         .json(&json!({ "redirect_uris": [REDIRECT], "client_name": "t" }))
         .send(addr)
@@ -84,10 +91,10 @@ pub async fn token_for(addr: SocketAddr, resource: &str) -> String {
         .await;
     assert_eq!(tok.status, 200, "{}", tok.text());
     assert_eq!(tok.json()["token_type"], "Bearer");
-    tok.json()["access_token"].as_str().unwrap().to_owned()
+    (client_id, tok.json())
 }
 
-fn mcp(addr: SocketAddr) -> String {
+pub fn mcp(addr: SocketAddr) -> String {
     format!("http://{addr}/mcp")
 }
 

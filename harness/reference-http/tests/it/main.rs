@@ -4,6 +4,7 @@
 #![allow(clippy::unwrap_used)]
 
 mod auth;
+mod auth_server;
 mod faults;
 mod legacy;
 mod param_faults;

@@ -28,16 +28,16 @@ impl Info {
     }
 
     /// Restricts the fault to the transports whose rule it breaks.
-    const fn only(self, transports: &'static [Transport]) -> Info {
+    pub(super) const fn only(self, transports: &'static [Transport]) -> Info {
         Info { transports, ..self }
     }
 }
 
 const STDIO: &[Transport] = &[Transport::Stdio];
-const HTTP: &[Transport] = &[Transport::StreamableHttp];
+pub(super) const HTTP: &[Transport] = &[Transport::StreamableHttp];
 const SSE: &[Transport] = &[Transport::LegacySse];
 
-const fn info(
+pub(super) const fn info(
     name: &'static str,
     level: Level,
     requirement: &'static Requirement,
@@ -645,55 +645,8 @@ impl Fault {
                 "http-foreign-progress-on-stream", Must, &ids::HTTP_SSE_NOTIFICATIONS_RELATED, "basic/transports/streamable-http#receiving-messages",
                 "at 2026-07-28, opens every POST's SSE stream with a progress notification for a token no request of that POST supplied",
             ).only(HTTP),
-            // ── authorization (OAuth mode of the HTTP reference, `--auth`) ──
-            Fault::AuthNoChallenge => info(
-                "http-auth-no-challenge", Must, &ids::AUTH_TOKEN_ERROR_RESPONSE, "basic/authorization#token-handling",
-                "in OAuth mode, answers a request without a valid token with HTTP 401 but no WWW-Authenticate challenge",
-            ).only(HTTP),
-            Fault::AuthChallengeNoResourceMetadata => info(
-                "http-auth-challenge-no-resource-metadata", Must, &ids::AUTH_WWW_AUTHENTICATE_RESOURCE_METADATA, "basic/authorization#authorization-server-location",
-                "in OAuth mode, leaves resource_metadata out of the WWW-Authenticate challenge of its 401 answers (from 2025-06-18 it names the Protected Resource Metadata URL)",
-            ).only(HTTP),
-            Fault::AuthInvalidTokenAccepted => info(
-                "http-auth-invalid-token-accepted", Must, &ids::AUTH_INVALID_TOKEN_401, "basic/authorization#token-handling",
-                "in OAuth mode, serves a request whose bearer token it never issued (a missing token still earns 401)",
-            ).only(HTTP),
-            Fault::AuthOtherAudienceAccepted => info(
-                "http-auth-other-audience-accepted", Must, &ids::AUTH_AUDIENCE, "basic/authorization#token-handling",
-                "in OAuth mode, serves a request whose token its authorization server issued for another resource",
-            ).only(HTTP),
-            Fault::AuthPrmResourceMismatch => info(
-                "http-auth-prm-resource-mismatch", Must, &ids::AUTH_PROTECTED_RESOURCE_METADATA, "basic/authorization#authorization-server-location",
-                "in OAuth mode, names another resource than its MCP endpoint in the resource member of its Protected Resource Metadata",
-            ).only(HTTP),
-            Fault::AuthPrmNoAuthorizationServers => info(
-                "http-auth-prm-no-authorization-servers", Must, &ids::AUTH_PRM_AUTHORIZATION_SERVERS, "basic/authorization#authorization-server-location",
-                "in OAuth mode, leaves authorization_servers out of its Protected Resource Metadata",
-            ).only(HTTP),
-            Fault::AuthAsMetadataNoS256 => info(
-                "http-auth-as-metadata-no-s256", Must, &ids::AUTH_OAUTH21_IMPLEMENTED, "basic/authorization#authorization-code-protection",
-                "in OAuth mode, its authorization server advertises only plain in code_challenge_methods_supported (no S256)",
-            ).only(HTTP),
-            Fault::AuthChallengeNoScope => info(
-                "http-auth-challenge-no-scope", Should, &ids::AUTH_SCOPE_CHALLENGE, "basic/authorization#protected-resource-metadata-discovery-requirements",
-                "in OAuth mode, leaves the scope parameter out of the WWW-Authenticate challenge of its 401 answers",
-            ).only(HTTP),
-            Fault::AuthMissingTokenAccepted => info(
-                "http-auth-missing-token-accepted", Must, &ids::AUTH_ERROR_STATUS, "basic/authorization#error-handling",
-                "in OAuth mode, serves a request that carries no Authorization header at all (a token that is present is still checked)",
-            ).only(HTTP),
-            Fault::AuthPrmMissing => info(
-                "http-auth-prm-missing", Must, &ids::AUTH_PRM_DISCOVERABLE, "basic/authorization#protected-resource-metadata-discovery-requirements",
-                "in OAuth mode, answers 404 at every Protected Resource Metadata URL, the one its challenge names included",
-            ).only(HTTP),
-            Fault::AuthAsMetadataMissing => info(
-                "http-auth-as-metadata-missing", Must, &ids::AUTH_AS_METADATA_PROVIDED, "basic/authorization#overview",
-                "in OAuth mode, its authorization server answers 404 at its metadata URL (RFC 8414)",
-            ).only(HTTP),
-            Fault::AuthRedirectUriPrefixMatch => info(
-                "http-auth-redirect-uri-prefix-match", Must, &ids::AUTH_REDIRECT_URI_EXACT_MATCH, "basic/authorization#open-redirection",
-                "in OAuth mode, its authorize endpoint accepts any redirect_uri that starts with a registered one, and redirects there",
-            ).only(HTTP),
+            // ── authorization: the entries are in `table_auth.rs` ──
+            f => f.auth_info(),
         }
     }
 }

@@ -361,7 +361,12 @@ fn detector(fault: Fault) -> Detector {
         | Fault::AuthMissingTokenAccepted
         | Fault::AuthPrmMissing
         | Fault::AuthAsMetadataMissing
-        | Fault::AuthRedirectUriPrefixMatch => {
+        | Fault::AuthRedirectUriPrefixMatch
+        | Fault::AuthOpenRedirect
+        | Fault::AuthRefreshNotRotated
+        | Fault::AuthIssNotAdvertised
+        | Fault::AuthOidcNoPkce
+        | Fault::AuthPlainHttpEndpoint => {
             |_| unreachable!("an HTTP-layer fault has no sans-IO detector")
         }
     }
