@@ -58,9 +58,39 @@ pub struct AuthFaults {
     pub no_application_type: bool,
     pub ignores_metadata_issuer: bool,
     pub no_openid: bool,
+    pub plain_http_redirect: bool,
+    pub unregistered_redirect: bool,
+    pub foreign_token: bool,
+    pub ignores_pkce_support: bool,
 }
 
+/// The `auth-foreign-token` fault's token: one no authorization server of
+/// the server under test issued.
+pub const FOREIGN_TOKEN: &str = "a-token-issued-for-another-server";
+/// The `auth-plain-http-redirect` fault's redirect URI: plain http, remote.
+const PLAIN_HTTP_REDIRECT_URI: &str = "http://mcpspec-client.example/callback";
+/// The `auth-unregistered-redirect` fault's authorization redirect URI.
+const OTHER_REDIRECT_URI: &str = "http://127.0.0.1:1/mcpspec-other-callback";
+
 impl AuthFaults {
+    /// The redirect URI the client registers.
+    fn registered_redirect_uri(&self) -> &'static str {
+        if self.plain_http_redirect {
+            PLAIN_HTTP_REDIRECT_URI
+        } else {
+            REDIRECT_URI
+        }
+    }
+
+    /// The redirect URI of its authorization and token requests.
+    fn authorize_redirect_uri(&self) -> &'static str {
+        if self.unregistered_redirect {
+            OTHER_REDIRECT_URI
+        } else {
+            self.registered_redirect_uri()
+        }
+    }
+
     pub fn of(faults: &[ClientFault]) -> AuthFaults {
         let has = |f| faults.contains(&f);
         AuthFaults {
@@ -80,6 +110,10 @@ impl AuthFaults {
             no_application_type: has(ClientFault::AuthNoApplicationType),
             ignores_metadata_issuer: has(ClientFault::AuthIgnoresMetadataIssuer),
             no_openid: has(ClientFault::AuthNoOpenid),
+            plain_http_redirect: has(ClientFault::AuthPlainHttpRedirect),
+            unregistered_redirect: has(ClientFault::AuthUnregisteredRedirect),
+            foreign_token: has(ClientFault::AuthForeignToken),
+            ignores_pkce_support: has(ClientFault::AuthIgnoresPkceSupport),
         }
     }
 }
@@ -137,6 +171,17 @@ impl AuthFlow {
             ),
         };
         let meta = self.metadata(&issuer).await?;
+        // 2025-11-25: without code_challenge_methods_supported the
+        // authorization server does not support PKCE; do not go on.
+        let pkce_listed = meta
+            .as_ref()
+            .is_some_and(|m| m.get("code_challenge_methods_supported").is_some());
+        if v >= Version::V2025_11_25 && !pkce_listed && !self.faults.ignores_pkce_support {
+            return Err(
+                "the authorization server metadata lists no code_challenge_methods_supported: refusing to authorize without PKCE"
+                    .to_owned(),
+            );
+        }
         let endpoint = |name: &str, fallback: String| {
             meta.as_ref()
                 .and_then(|m| m.get(name))
@@ -189,7 +234,7 @@ impl AuthFlow {
         let mut query: Vec<(&str, String)> = vec![
             ("response_type", "code".into()),
             ("client_id", client_id.clone()),
-            ("redirect_uri", REDIRECT_URI.into()),
+            ("redirect_uri", self.faults.authorize_redirect_uri().into()),
             ("state", state.clone()),
         ];
         if self.faults.plain_pkce {
@@ -233,7 +278,7 @@ impl AuthFlow {
         let mut form: Vec<(&str, String)> = vec![
             ("grant_type", "authorization_code".into()),
             ("code", code.to_owned()),
-            ("redirect_uri", REDIRECT_URI.into()),
+            ("redirect_uri", self.faults.authorize_redirect_uri().into()),
         ];
         if !self.faults.no_pkce {
             form.push(("code_verifier", verifier));
@@ -372,7 +417,7 @@ impl AuthFlow {
     ) -> Result<(String, Option<String>, String), String> {
         let mut body = json!({
             "client_name": CLIENT_NAME,
-            "redirect_uris": [REDIRECT_URI],
+            "redirect_uris": [self.faults.registered_redirect_uri()],
             "grant_types": ["authorization_code", "refresh_token"],
             "response_types": ["code"],
             "token_endpoint_auth_method": method,

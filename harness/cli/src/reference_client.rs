@@ -52,7 +52,9 @@ use mcpspec_transport::{CommandSpec, Connection, Event, HttpRecord, Target, Via}
 use tokio::time::{sleep_until, timeout_at, Instant};
 
 use crate::cli::ReferenceClientArgs;
-use crate::reference_auth::{with_token, AuthFaults, AuthFlow, MAX_AUTHORIZATIONS};
+use crate::reference_auth::{
+    with_token, AuthFaults, AuthFlow, Token, FOREIGN_TOKEN, MAX_AUTHORIZATIONS,
+};
 
 /// How long a server process may take to exit once its stdin is closed.
 const CLOSE_WAIT: Duration = Duration::from_secs(2);
@@ -97,6 +99,10 @@ pub async fn run(args: ReferenceClientArgs) -> Exit {
         );
     }
     let mut target = target;
+    if auth.as_ref().is_some_and(|f| f.faults().foreign_token) {
+        // A token the client holds for another server, shown to this one.
+        target = with_token(target, &Token(FOREIGN_TOKEN.to_owned()), false);
+    }
     let mut authorizations = 0u32;
     loop {
         let mut conn = match target

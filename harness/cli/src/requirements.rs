@@ -120,6 +120,10 @@ pub fn rows(version: Version, scenarios: &[Arc<Scenario>]) -> Vec<Row> {
     let client_http_case = scenarios
         .iter()
         .any(|s| at(&s) && is_client(s) && over_http(s));
+    // The authorization flow is judged only where a case scripts one.
+    let client_auth_case = scenarios
+        .iter()
+        .any(|s| at(&s) && is_client(s) && s.auth.is_some());
     let server_http_case = scenarios
         .iter()
         .any(|s| at(&s) && !is_client(s) && over_http(s));
@@ -132,7 +136,9 @@ pub fn rows(version: Version, scenarios: &[Arc<Scenario>]) -> Vec<Row> {
             scenarios.sort();
             scenarios.dedup();
             let oracle = oracle::check_of(req.id).filter(|c| {
-                if c.by.http_only() && c.by.server_only() {
+                if c.by.auth_only() {
+                    client_auth_case
+                } else if c.by.http_only() && c.by.server_only() {
                     server_http_case
                 } else if c.by.http_only() {
                     client_http_case

@@ -28,6 +28,9 @@ pub enum Checker {
     ClientStatelessSession,
     /// [`crate::client_http`]: every HTTP request a client under test makes.
     ClientHttp,
+    /// [`crate::auth_client`]: every request of a client's authorization
+    /// flow, in cases that script a protected server (`auth:`).
+    ClientAuth,
     /// [`crate::server_http`] and the HTTP rules of [`crate::frames`]:
     /// every HTTP answer, body and SSE event of a server under test.
     ServerHttp,
@@ -48,6 +51,9 @@ impl Checker {
                 "the oracle judges every message a client under test sends"
             }
             Checker::ClientHttp => "the oracle judges every HTTP request a client under test makes",
+            Checker::ClientAuth => {
+                "the oracle judges every request of a client's authorization flow against a scripted protected server"
+            }
             Checker::ServerHttp => {
                 "the oracle judges every HTTP answer and SSE event a server under test sends"
             }
@@ -58,7 +64,10 @@ impl Checker {
     pub fn client_only(self) -> bool {
         matches!(
             self,
-            Checker::ClientSession | Checker::ClientStatelessSession | Checker::ClientHttp
+            Checker::ClientSession
+                | Checker::ClientStatelessSession
+                | Checker::ClientHttp
+                | Checker::ClientAuth
         )
     }
 
@@ -69,7 +78,16 @@ impl Checker {
 
     /// Whether the check runs only over the HTTP transports.
     pub fn http_only(self) -> bool {
-        matches!(self, Checker::ClientHttp | Checker::ServerHttp)
+        matches!(
+            self,
+            Checker::ClientHttp | Checker::ClientAuth | Checker::ServerHttp
+        )
+    }
+
+    /// Whether the check runs only in client cases that script a protected
+    /// server (`auth:`).
+    pub fn auth_only(self) -> bool {
+        matches!(self, Checker::ClientAuth)
     }
 
     /// Whether the check runs only over stdio.
@@ -124,6 +142,13 @@ const fn client_http(requirement: &'static Requirement) -> OracleCheck {
     OracleCheck {
         requirement,
         by: Checker::ClientHttp,
+    }
+}
+
+const fn client_auth(requirement: &'static Requirement) -> OracleCheck {
+    OracleCheck {
+        requirement,
+        by: Checker::ClientAuth,
     }
 }
 
@@ -257,6 +282,31 @@ pub static ORACLE: &[OracleCheck] = &[
     client_http(&ids::HTTP_POST_CLIENT_NO_RESPONSES),
     client_http(&ids::HTTP_POST_BATCH_BODY),
     stdio(&ids::STDIO_CLIENT_STDIN_ONLY_MCP),
+    // A client's authorization flow, request by request (`crate::auth_client`).
+    client_auth(&ids::AUTH_PKCE),
+    client_auth(&ids::AUTH_PKCE_S256),
+    client_auth(&ids::AUTH_PKCE_VERIFY_SUPPORT),
+    client_auth(&ids::AUTH_RESOURCE_INDICATORS),
+    client_auth(&ids::AUTH_RESOURCE_ALWAYS),
+    client_auth(&ids::AUTH_RESOURCE_CANONICAL),
+    client_auth(&ids::AUTH_STATE),
+    client_auth(&ids::AUTH_REGISTRATION_CLIENT_ID),
+    client_auth(&ids::AUTH_DCR_APPLICATION_TYPE),
+    client_auth(&ids::AUTH_REDIRECT_URI_LOCALHOST_OR_HTTPS),
+    client_auth(&ids::AUTH_REDIRECT_URI_REGISTERED),
+    client_auth(&ids::AUTH_SCOPE_SELECTION),
+    client_auth(&ids::AUTH_TOKEN_ENDPOINT_AUTH_METHOD),
+    client_auth(&ids::AUTH_BEARER_HEADER),
+    client_auth(&ids::AUTH_TOKEN_OWN_AUTHORIZATION_SERVER),
+    client_auth(&ids::AUTH_WWW_AUTHENTICATE_PARSE),
+    client_auth(&ids::AUTH_PRM_DISCOVERY_ORDER),
+    client_auth(&ids::AUTH_PRM_CLIENT_DISCOVERY),
+    client_auth(&ids::AUTH_AS_METADATA_DISCOVERY_ORDER),
+    client_auth(&ids::AUTH_AS_METADATA_CLIENT),
+    client_auth(&ids::AUTH_LEGACY_METADATA_FIRST),
+    client_auth(&ids::AUTH_PRM_RESOURCE_MATCH),
+    client_auth(&ids::AUTH_AS_METADATA_ISSUER_VALIDATE),
+    client_auth(&ids::AUTH_ISSUER_VALIDATE),
 ];
 
 /// The every-message check of a requirement, if it has one.

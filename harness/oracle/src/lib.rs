@@ -35,17 +35,17 @@
 //! | [`server_http`] | a server's HTTP answers: POST status and content type, refusals, responses on the GET stream, SSE event ids, the legacy transport's message events |
 //! | [`client_http`] | a client's HTTP requests: Accept, the endpoint, one message per POST, the session echo, the protocol-version header |
 //! | [`pair`] | no rule of its own: both sides of one connection judged at once (two oracles), for recorded or relayed traffic |
-//! | `auth_client` | a client's authorization on every HTTP request: no access token in the query string |
+//! | [`auth_client`] | a client's authorization: no access token in the query string of any HTTP request; in a scripted flow ([`Observed::AuthScript`], [`Observed::AuthExchange`]), each request to the authorization server and the protected endpoint (PKCE, `resource`, `state`, discovery order, scopes, client authentication, the Bearer token) |
 //!
 //! Requirement ids and levels come from the engine's catalogue
 //! ([`mcpspec_engine::catalogue`]); [`ORACLE`] lists the requirements judged
 //! on every message, by which part, for coverage.
 
 use mcpspec_engine::{Role, Session, Version};
-use mcpspec_wire::event::{Event, Transport, Via};
+use mcpspec_wire::event::{Event, HttpRecord, Transport, Via};
 use mcpspec_wire::{Id, Message};
 
-mod auth_client;
+pub mod auth_client;
 pub mod checks;
 pub mod client_http;
 mod content;
@@ -54,6 +54,7 @@ pub mod pair;
 pub mod schema;
 pub mod server_http;
 
+pub use auth_client::{AuthEndpoint, AuthScript};
 pub use checks::{Checker, OracleCheck, ORACLE};
 pub use mcpspec_engine::Violation;
 pub use pair::{Pair, PairViolation, Side, Traffic};
@@ -90,6 +91,18 @@ pub enum Observed<'a> {
         last_event_id: &'a str,
         retry_ms: Option<u64>,
     },
+    /// Judging a client's authorization: what this side's scripted
+    /// authorization server advertises ([`auth_client`]). Told once, before
+    /// the first [`Observed::AuthExchange`].
+    AuthScript(&'a AuthScript),
+    /// Judging a client's authorization: one request the client made to a
+    /// scripted `endpoint`, with the script's answer (no status when the
+    /// script let an MCP request through). Headers are unredacted: the
+    /// tokens are this side's own.
+    AuthExchange {
+        endpoint: AuthEndpoint,
+        record: &'a HttpRecord,
+    },
     /// The connection is about to be ended by this side: what the peer
     /// still owes is judged now.
     End,
@@ -109,6 +122,7 @@ pub struct Oracle {
     content: content::State,
     server_http: server_http::State,
     client_http: client_http::State,
+    auth_client: auth_client::State,
     /// How the peer went away, once it has.
     gone: Option<String>,
     /// See [`Oracle::walked_away_from`].
@@ -130,6 +144,7 @@ impl Oracle {
             content: content::State::default(),
             server_http: server_http::State::default(),
             client_http: client_http::State::default(),
+            auth_client: auth_client::State::default(),
             gone: None,
             walked_away: None,
         }
@@ -152,6 +167,13 @@ impl Oracle {
                 .client_http
                 .cuts
                 .cut(post, last_event_id, retry_ms, at_ms),
+            Observed::AuthScript(script) => self.auth_client.script(self.version, script),
+            Observed::AuthExchange { endpoint, record } => {
+                if self.judged == Role::Client {
+                    self.auth_client
+                        .exchange(self.version, at_ms, endpoint, record, &mut out);
+                }
+            }
             Observed::End => self.end(at_ms, &mut out),
         }
         out

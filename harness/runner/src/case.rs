@@ -277,6 +277,7 @@ pub async fn run_case(case: &Case, cfg: &CaseConfig) -> CaseResult {
     }
     // A target that went away on its own owes every answer it had not sent,
     // however the steps ended (their own waits may only have been MAY checks).
+    crate::auth::feed(&mut ctx);
     owed_answers(&mut ctx);
     ctx.conn.end().await;
     ctx.canary = None; // stops the canary endpoint
@@ -391,6 +392,7 @@ async fn play(ctx: &mut Ctx<'_>) -> Option<Stop> {
             let seen = auth.snapshot();
             ctx.vars.set("auth", seen);
         }
+        crate::auth::feed(ctx);
         if serving {
             let holds = crate::client::held_methods(ctx.scenario, i, ctx.version);
             ctx.conn.hold(holds).await;

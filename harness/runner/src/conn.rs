@@ -275,6 +275,14 @@ impl Conn {
         self.observe(now, Observed::End);
     }
 
+    /// Hands the oracle what this side's scripted authorization server saw
+    /// `ago` (it keeps its own record; see `crate::auth`).
+    pub fn observe_auth(&mut self, ago: Duration, observed: Observed<'_>) {
+        let ago = u64::try_from(ago.as_millis()).unwrap_or(u64::MAX);
+        let at = self.now_ms().saturating_sub(ago);
+        self.observe(at, observed);
+    }
+
     /// Sends one message as a line; the oracle records it.
     pub async fn send(&mut self, msg: &Message) -> Result<(), String> {
         let stamped = match self.side {

@@ -184,6 +184,10 @@ pub struct AuthScript {
     /// The `issuer` the authorization server metadata names: its own, or
     /// another (`mismatch`: a client must not use the document).
     pub as_issuer: String,
+    /// Whether the authorization server metadata lists
+    /// `code_challenge_methods_supported` (`s256`), or leaves it out
+    /// (`absent`: a client must not authorize, 2025-11-25 on).
+    pub as_pkce: String,
 }
 
 impl AuthScript {
@@ -196,6 +200,7 @@ impl AuthScript {
     pub const AS_METADATA_CHOICES: &'static [&'static str] = &["all", "openid_only"];
     pub const TOKEN_USE_CHOICES: &'static [&'static str] = &["accepted", "refused"];
     pub const AS_ISSUER_CHOICES: &'static [&'static str] = &["correct", "mismatch"];
+    pub const AS_PKCE_CHOICES: &'static [&'static str] = &["s256", "absent"];
 }
 
 impl Default for AuthScript {
@@ -210,6 +215,7 @@ impl Default for AuthScript {
             as_metadata: Self::AS_METADATA_CHOICES[0].to_owned(),
             token_use: Self::TOKEN_USE_CHOICES[0].to_owned(),
             as_issuer: Self::AS_ISSUER_CHOICES[0].to_owned(),
+            as_pkce: Self::AS_PKCE_CHOICES[0].to_owned(),
         }
     }
 }

@@ -314,8 +314,8 @@ fn accepted() -> Vec<(&'static str, String)> {
         (
             "a protected client case",
             scenario(
-                "transports: [http]\nauth: { metadata_hint: well_known, scope: \"a b\", prm_resource: mismatch, iss: wrong, state: altered, token_auth: client_secret_basic, as_metadata: openid_only, token_use: refused, as_issuer: mismatch }\n",
-                "  - assert: { value: \"${auth.checks.pkce}\", matches: ok }\n",
+                "transports: [http]\nauth: { metadata_hint: well_known, scope: \"a b\", prm_resource: mismatch, iss: wrong, state: altered, token_auth: client_secret_basic, as_metadata: openid_only, token_use: refused, as_issuer: mismatch, as_pkce: absent }\n",
+                "  - assume: { value: \"${auth.tokens}\", matches: { $gte: 1 }, reason: no token }\n",
             )
             .replace("id: server/example/schema", "id: client/example/schema"),
         ),

@@ -97,6 +97,10 @@ pub enum ClientFault {
     AuthNoApplicationType,
     AuthIgnoresMetadataIssuer,
     AuthNoOpenid,
+    AuthPlainHttpRedirect,
+    AuthUnregisteredRedirect,
+    AuthForeignToken,
+    AuthIgnoresPkceSupport,
 }
 
 /// One row of [`TABLE`].
@@ -149,7 +153,7 @@ use Level::{Must, Should};
 
 /// Every fault, in the order `--list-faults` prints them (and in the order
 /// of the enum: `TABLE[f as usize].fault == f`).
-pub const TABLE: [FaultEntry; 68] = [
+pub const TABLE: [FaultEntry; 72] = [
     row(F::SkipInitialized, "skip-initialized", Must, &ids::LIFECYCLE_CLIENT_INITIALIZED_NOTIFICATION,
         "never sends notifications/initialized after the initialize result"),
     row(F::EarlyRequest, "early-request", Should, &ids::LIFECYCLE_CLIENT_NO_REQUESTS_BEFORE_RESPONSE,
@@ -295,6 +299,14 @@ pub const TABLE: [FaultEntry; 68] = [
         "uses authorization server metadata whose issuer is not the issuer it fetched it for").http_only(),
     row(F::AuthNoOpenid, "auth-no-openid", Must, &ids::AUTH_AS_METADATA_OPENID,
         "looks for authorization server metadata at the RFC 8414 URIs only, never at the OpenID Connect ones").http_only(),
+    row(F::AuthPlainHttpRedirect, "auth-plain-http-redirect", Must, &ids::AUTH_REDIRECT_URI_LOCALHOST_OR_HTTPS,
+        "registers and authorizes with a plain-http redirect URI on a remote host (neither localhost nor https)").http_only(),
+    row(F::AuthUnregisteredRedirect, "auth-unregistered-redirect", Must, &ids::AUTH_REDIRECT_URI_REGISTERED,
+        "authorizes with a redirect URI other than the one it registered").http_only(),
+    row(F::AuthForeignToken, "auth-foreign-token", Must, &ids::AUTH_TOKEN_OWN_AUTHORIZATION_SERVER,
+        "from 2025-06-18, shows the server a Bearer token it holds for another server on its first request, before authorizing").http_only(),
+    row(F::AuthIgnoresPkceSupport, "auth-ignores-pkce-support", Must, &ids::AUTH_PKCE_VERIFY_SUPPORT,
+        "from 2025-11-25, authorizes though the authorization server metadata lists no code_challenge_methods_supported").http_only(),
 ];
 
 impl ClientFault {

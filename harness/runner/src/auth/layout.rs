@@ -13,6 +13,8 @@ const OPENID: &str = "/.well-known/openid-configuration";
 /// URLs of one case's protected server and authorization server.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Layout {
+    /// `http://127.0.0.1:PORT`.
+    pub origin: String,
     pub mcp_path: String,
     /// The MCP endpoint's URL (its canonical resource URI).
     pub server_url: String,
@@ -68,6 +70,7 @@ impl Layout {
             register: format!("{issuer}/register"),
             issuer,
             mcp_path,
+            origin: origin.to_owned(),
         }
     }
 

@@ -26,20 +26,28 @@
 //!
 //! The script is lenient on purpose: a token request without PKCE, without
 //! `resource`, or with a token in the query still gets its token and its
-//! way to the MCP server, so that the case goes on and the step that judges
-//! the rule ([`checks`]) fails with the rule's id, rather than the case
-//! ending in an error. It refuses only what it cannot go on with (an
-//! unknown code, a malformed registration).
+//! way to the MCP server, so that the case goes on and the oracle reports
+//! the rule broken, rather than the case ending in an error. It refuses only
+//! what it cannot go on with (an unknown code, a malformed registration).
+//!
+//! The script judges nothing. Every request it sees, with its answer, is
+//! kept as an HTTP record of the endpoint it reached; the runner hands them
+//! to the case's oracle ([`ScriptedAuth::drain`]: `Observed::AuthScript`
+//! once, then `Observed::AuthExchange` each), which judges the client's
+//! authorization (`mcpspec_oracle::auth_client`).
 
-mod checks;
 mod layout;
 
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::time::{Duration, Instant};
 
 use mcpspec_engine::oauth::challenge::BearerChallenge;
+use mcpspec_engine::oauth::pkce;
 use mcpspec_engine::Version;
+use mcpspec_oracle::AuthEndpoint;
 use mcpspec_scenario::AuthScript;
 use mcpspec_transport::{Gate, GateReply, GateRequest};
+use mcpspec_wire::event::HttpRecord;
 use serde_json::{json, Map, Value};
 
 pub use layout::Layout;
@@ -70,22 +78,6 @@ impl Authorization {
     }
 }
 
-/// One token request, as received.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct TokenRequest {
-    pub form: Vec<(String, String)>,
-    /// How the client authenticated: `none`, `client_secret_basic`, `client_secret_post`.
-    pub client_auth: &'static str,
-    /// The authorization request the code came from, by index.
-    pub redeems: Option<usize>,
-}
-
-impl TokenRequest {
-    pub fn param(&self, name: &str) -> Option<&str> {
-        first(&self.form, name)
-    }
-}
-
 /// Everything the gate saw, in order.
 #[derive(Debug, Default)]
 pub(crate) struct Seen {
@@ -98,17 +90,21 @@ pub(crate) struct Seen {
     pub as_fetches: Vec<(String, bool)>,
     pub registrations: Vec<Value>,
     pub authorizations: Vec<Authorization>,
-    pub tokens: Vec<TokenRequest>,
+    /// Token requests.
+    pub tokens: usize,
     /// Tokens issued.
     pub issued: Vec<String>,
-    /// Client ids registration issued.
-    pub client_ids: Vec<String>,
     /// MCP requests refused with 401.
     pub unauthorized: u64,
     /// MCP requests let through with a token in the Authorization header.
     pub bearer: u64,
     /// MCP requests with a token in the query string.
     pub query_token: u64,
+    /// Every request, its endpoint and the script's answer, not yet handed
+    /// to the oracle; when it arrived.
+    pub exchanges: Vec<(Instant, AuthEndpoint, HttpRecord)>,
+    /// The oracle was told the script ([`ScriptedAuth::drain`]).
+    pub told: bool,
 }
 
 fn first<'a>(pairs: &'a [(String, String)], name: &str) -> Option<&'a str> {
@@ -139,8 +135,7 @@ impl ScriptedAuth {
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// `${auth}`: what the gate saw, and the verdict of each rule it can
-    /// judge (`checks.<rule>`: `ok`, or what was wrong).
+    /// `${auth}`: what the gate saw (counts and URLs; the oracle judges).
     pub fn snapshot(&self) -> Value {
         let seen = self.seen();
         let mut out = Map::new();
@@ -154,12 +149,10 @@ impl ScriptedAuth {
         out.insert("as_fetches".into(), json!(urls(&seen.as_fetches)));
         out.insert("registrations".into(), json!(seen.registrations.len()));
         out.insert("authorizations".into(), json!(seen.authorizations.len()));
-        out.insert("tokens".into(), json!(seen.tokens.len()));
+        out.insert("tokens".into(), json!(seen.tokens));
         out.insert("unauthorized".into(), json!(seen.unauthorized));
         out.insert("bearer".into(), json!(seen.bearer));
         out.insert("query_token".into(), json!(seen.query_token));
-        let checks = checks::judge(&self.script, self.version, &seen);
-        out.insert("checks".into(), Value::Object(checks));
         Value::Object(out)
     }
 
@@ -173,7 +166,7 @@ impl ScriptedAuth {
             || !seen.as_fetches.is_empty()
             || !seen.registrations.is_empty()
             || !seen.authorizations.is_empty()
-            || !seen.tokens.is_empty()
+            || seen.tokens > 0
             || seen.bearer > 0
             || seen.query_token > 0;
         (seen.unauthorized > 0 && !tried).then(|| {
@@ -185,10 +178,49 @@ impl ScriptedAuth {
         })
     }
 
+    /// What the oracle must know of the script (once: the first time after
+    /// the first request fixed the layout), and the requests not yet handed over, each with how
+    /// long ago it arrived.
+    pub fn drain(
+        &self,
+    ) -> (
+        Option<mcpspec_oracle::AuthScript>,
+        Vec<(Duration, AuthEndpoint, HttpRecord)>,
+    ) {
+        let mut seen = self.seen();
+        let untold = !seen.told;
+        let script = seen
+            .layout
+            .as_ref()
+            .filter(|_| untold)
+            .map(|l| mcpspec_oracle::AuthScript {
+                origin: l.origin.clone(),
+                server_url: l.server_url.clone(),
+                issuer: l.issuer.clone(),
+                resource_metadata: self.names_prm().then(|| l.prm_advertised.clone()),
+                challenge_scope: self.script.scope.clone(),
+                scopes_supported: SCOPES_SUPPORTED.iter().map(|s| (*s).to_owned()).collect(),
+                token_auth_methods: vec![self.script.token_auth.clone()],
+                pkce_advertised: self.script.as_pkce != "absent",
+                iss_advertised: self.sends_iss(),
+            });
+        seen.told |= script.is_some();
+        let exchanges = std::mem::take(&mut seen.exchanges)
+            .into_iter()
+            .map(|(at, e, r)| (at.elapsed(), e, r))
+            .collect();
+        (script, exchanges)
+    }
+
+    /// Whether the 401 names the Protected Resource Metadata URL.
+    fn names_prm(&self) -> bool {
+        self.version >= Version::V2025_06_18 && self.script.metadata_hint == "challenge"
+    }
+
     /// The 401 challenge of the MCP endpoint.
     fn challenge(&self, layout: &Layout) -> String {
         let mut c = BearerChallenge::default();
-        if self.version >= Version::V2025_06_18 && self.script.metadata_hint == "challenge" {
+        if self.names_prm() {
             c.resource_metadata = Some(layout.prm_advertised.clone());
         }
         c.scope.clone_from(&self.script.scope);
@@ -217,7 +249,7 @@ impl ScriptedAuth {
             return None;
         }
         if query_token.as_deref().is_some_and(valid) {
-            // Lenient: the step judging `checks.bearer` says what was wrong.
+            // Lenient: the oracle reports the token in the query.
             return None;
         }
         seen.unauthorized += 1;
@@ -256,10 +288,12 @@ impl ScriptedAuth {
             "registration_endpoint": layout.register,
             "response_types_supported": ["code"],
             "grant_types_supported": ["authorization_code", "refresh_token"],
-            "code_challenge_methods_supported": ["S256"],
             "token_endpoint_auth_methods_supported": [self.script.token_auth],
             "scopes_supported": SCOPES_SUPPORTED,
         });
+        if self.script.as_pkce != "absent" {
+            doc["code_challenge_methods_supported"] = json!([pkce::S256]);
+        }
         if self.sends_iss() {
             doc["authorization_response_iss_parameter_supported"] = json!(true);
         }
@@ -282,7 +316,6 @@ impl ScriptedAuth {
         seen.registrations.push(Value::Object(body.clone()));
         let n = seen.registrations.len();
         let client_id = format!("mcpspec-client-{n}");
-        seen.client_ids.push(client_id.clone());
         let mut out = body;
         out.insert("client_id".into(), json!(client_id));
         out.insert(
@@ -336,18 +369,7 @@ impl ScriptedAuth {
     }
 
     fn token(&self, r: &GateRequest<'_>, seen: &mut Seen) -> GateReply {
-        let body = String::from_utf8_lossy(r.body).into_owned();
-        let form = form(&body);
-        let basic = r
-            .header("authorization")
-            .is_some_and(|v| v.len() > 6 && v[..6].eq_ignore_ascii_case("basic "));
-        let client_auth = if basic {
-            "client_secret_basic"
-        } else if first(&form, "client_secret").is_some() {
-            "client_secret_post"
-        } else {
-            "none"
-        };
+        let form = form(&String::from_utf8_lossy(r.body));
         let code = first(&form, "code").map(str::to_owned);
         let redeems = code.as_deref().and_then(|c| {
             seen.authorizations
@@ -357,11 +379,7 @@ impl ScriptedAuth {
         let scope = redeems
             .and_then(|i| seen.authorizations[i].param("scope"))
             .map(str::to_owned);
-        seen.tokens.push(TokenRequest {
-            form,
-            client_auth,
-            redeems,
-        });
+        seen.tokens += 1;
         if redeems.is_none() {
             return GateReply::json(
                 400,
@@ -381,6 +399,36 @@ impl ScriptedAuth {
 impl Gate for ScriptedAuth {
     fn answer(&self, r: &GateRequest<'_>) -> Option<GateReply> {
         let mut seen = self.seen();
+        let (endpoint, reply) = self.route(r, &mut seen);
+        let record = record_of(r, reply.as_ref());
+        seen.exchanges.push((Instant::now(), endpoint, record));
+        reply
+    }
+}
+
+/// The request and the script's answer (none: let through), as the
+/// oracle reads it: headers unredacted, body whole.
+fn record_of(r: &GateRequest<'_>, reply: Option<&GateReply>) -> HttpRecord {
+    HttpRecord {
+        method: r.method.to_owned(),
+        target: match r.query {
+            Some(q) => format!("{}?{q}", r.path),
+            None => r.path.to_owned(),
+        },
+        request_headers: r.headers.clone(),
+        request_body: String::from_utf8_lossy(r.body).into_owned(),
+        status: reply.map(|a| a.status),
+        response_headers: reply.map(|a| a.headers.clone()).unwrap_or_default(),
+        body: reply
+            .map(|a| String::from_utf8_lossy(&a.body).into_owned())
+            .unwrap_or_default(),
+        error: None,
+    }
+}
+
+impl ScriptedAuth {
+    /// The endpoint `r` reached and the script's answer to it.
+    fn route(&self, r: &GateRequest<'_>, seen: &mut Seen) -> (AuthEndpoint, Option<GateReply>) {
         let layout = seen
             .layout
             .get_or_insert_with(|| Layout::new(r.origin, self.version, &self.script))
@@ -392,38 +440,66 @@ impl Gate for ScriptedAuth {
         seen.requests.push(line);
         let url = format!("{}{}", r.origin, r.path);
         if r.path == layout.mcp_path {
-            return self.mcp(r, &mut seen, &layout);
+            return (AuthEndpoint::Mcp, self.mcp(r, seen, &layout));
         }
         let get = r.method == "GET";
         if get && Layout::is_prm(r.path) {
             // No Protected Resource Metadata before 2025-06-18.
             let served = self.version >= Version::V2025_06_18 && layout.prm_urls.contains(&url);
             seen.prm_fetches.push((url, served));
-            return Some(if served {
+            let reply = if served {
                 self.prm(&layout)
             } else {
                 not_found()
-            });
+            };
+            return (AuthEndpoint::ProtectedResourceMetadata, Some(reply));
         }
         if get && Layout::is_as_metadata(r.path) {
             let served = layout.serves_as_metadata(&url);
             seen.as_fetches.push((url, served));
-            return Some(if served {
+            let reply = if served {
                 self.as_metadata(&layout)
             } else {
                 not_found()
-            });
+            };
+            return (AuthEndpoint::AuthorizationServerMetadata, Some(reply));
         }
         if url == layout.register && r.method == "POST" {
-            return Some(self.register(r, &mut seen));
+            return (AuthEndpoint::Registration, Some(self.register(r, seen)));
         }
         if url == layout.authorize && get {
-            return Some(self.authorize(r, &mut seen, &layout));
+            let reply = self.authorize(r, seen, &layout);
+            return (AuthEndpoint::Authorization, Some(reply));
         }
         if url == layout.token && r.method == "POST" {
-            return Some(self.token(r, &mut seen));
+            return (AuthEndpoint::Token, Some(self.token(r, seen)));
         }
-        Some(not_found())
+        (AuthEndpoint::Other, Some(not_found()))
+    }
+}
+
+/// Hands the oracle what the case's scripted authorization server saw
+/// since the last time: what it advertises first, then each request the
+/// client made to it (the oracle judges the client's authorization).
+pub(crate) fn feed(ctx: &mut crate::case::Ctx<'_>) {
+    let Some(auth) = &ctx.auth else {
+        return;
+    };
+    let (script, exchanges) = auth.drain();
+    if let Some(script) = &script {
+        let ago = exchanges
+            .first()
+            .map(|(ago, _, _)| *ago)
+            .unwrap_or_default();
+        ctx.conn
+            .observe_auth(ago, mcpspec_oracle::Observed::AuthScript(script));
+    }
+    for (ago, endpoint, record) in &exchanges {
+        let observed = mcpspec_oracle::Observed::AuthExchange {
+            endpoint: *endpoint,
+            record,
+        };
+        ctx.conn.observe_auth(*ago, observed);
     }
 }
 

@@ -316,6 +316,11 @@ pub(crate) static AUTH: MapDef = MapDef::new(&[
         "correct (default) or mismatch: the issuer the authorization server metadata names",
         Shape::OneOf(crate::AuthScript::AS_ISSUER_CHOICES),
     ),
+    opt(
+        "as_pkce",
+        "s256 (default) or absent: whether the authorization server metadata lists code_challenge_methods_supported",
+        Shape::OneOf(crate::AuthScript::AS_PKCE_CHOICES),
+    ),
 ]);
 
 /// Keys every step accepts next to its step key.

@@ -428,7 +428,7 @@ fn auth(ctx: &Ctx, id: &str, node: &Node) -> Result<crate::AuthScript, ScenarioE
     let mut f = ctx.map(node, "`auth`")?;
     let mut script = crate::AuthScript::default();
     use crate::AuthScript as A;
-    let slots: [(&str, &[&str], &mut String); 8] = [
+    let slots: [(&str, &[&str], &mut String); 9] = [
         (
             "metadata_hint",
             A::METADATA_HINT_CHOICES,
@@ -449,6 +449,7 @@ fn auth(ctx: &Ctx, id: &str, node: &Node) -> Result<crate::AuthScript, ScenarioE
         ),
         ("token_use", A::TOKEN_USE_CHOICES, &mut script.token_use),
         ("as_issuer", A::AS_ISSUER_CHOICES, &mut script.as_issuer),
+        ("as_pkce", A::AS_PKCE_CHOICES, &mut script.as_pkce),
     ];
     for (key, choices, slot) in slots {
         if let Some(n) = f.take(key) {

@@ -1,16 +1,6 @@
-//! A client's authorization, judged on every HTTP request it makes (the
-//! harness serves the client under test over Streamable HTTP or legacy
-//! HTTP+SSE).
-//!
-//! | rule | versions | what is checked |
-//! |---|---|---|
-//! | `auth.no-token-in-query` | 2025-03-26 → | no request names an `access_token` in its URI query string |
-//!
-//! The rest of a client's authorization (PKCE, `resource`, `state`, the
-//! discovery order, scopes, the token endpoint's client authentication,
-//! refusals) is only visible in a flow the harness provokes: the runner's
-//! scripted authorization server records it and the `client/auth/*`
-//! scenarios judge it (`${auth.checks}`), naming their rules themselves.
+//! `auth.no-token-in-query`, judged on every HTTP request a client makes
+//! (the harness serves the client under test over Streamable HTTP or legacy
+//! HTTP+SSE), whether or not the case scripts an authorization flow.
 
 use mcpspec_engine::{ids, Requirement, Version};
 use mcpspec_wire::event::HttpRecord;
