@@ -10,6 +10,13 @@
 //! `real-clients/<client>.expected.yaml`: the genuine deviations each client
 //! shows, one line each with its spec basis. A new failure, or a listed one
 //! that no longer happens, fails the test.
+//!
+//! The two SDK hosts also run with `--auth` (their SDK's OAuth client
+//! support) through the `client/auth` scenarios, at the version each asks
+//! for and counter-offered 2025-06-18: every authorization flow the harness
+//! scripts, judged, against `real-clients/<client>-oauth.expected.yaml`; at
+//! least one case must pass at each version (a run of cases all not
+//! applicable judged nothing).
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -29,6 +36,11 @@ fn installed() -> bool {
 
 /// `mcpspec client --expected-failures <baseline> -- client…` must exit 0.
 fn passes_against_baseline(baseline: &str, client: &[&str]) {
+    passes_against_baseline_with(baseline, &[], client);
+}
+
+/// The same, with `options` before `--`.
+fn passes_against_baseline_with(baseline: &str, options: &[&str], client: &[&str]) {
     let expected = dir().join(baseline);
     let expected = expected.to_string_lossy();
     let mut args = vec![
@@ -37,8 +49,9 @@ fn passes_against_baseline(baseline: &str, client: &[&str]) {
         "5s",
         "--expected-failures",
         &expected,
-        "--",
     ];
+    args.extend_from_slice(options);
+    args.push("--");
     args.extend_from_slice(client);
     let run = mcpspec(&args, Duration::from_secs(300));
     assert_eq!(
@@ -97,6 +110,64 @@ fn python_sdk_host_over_streamable_http() {
         passes_against_baseline(
             "py-sdk.expected.yaml",
             &[&python.to_string_lossy(), &script, "--url", "{url}"],
+        );
+    }
+}
+
+/// The `client/auth` scenarios, at the version the client asks for and at
+/// 2025-06-18, against `baseline`; each run passes at least one case.
+fn authorizes_against_baseline(name: &str, baseline: &str, client: &[&str]) {
+    for version in [None, Some("2025-06-18")] {
+        let out = support::temp_dir(&format!("{name}-oauth-{}", version.unwrap_or("asked")));
+        let json = out.join("report.json");
+        let json = json.to_string_lossy();
+        let mut options = vec!["--filter", "client/auth/", "--json", &json];
+        if let Some(v) = version {
+            options.extend(["--spec-version", v]);
+        }
+        passes_against_baseline_with(baseline, &options, client);
+        let doc: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&*json).expect("report.json"))
+                .expect("report.json is JSON");
+        let passed = doc["results"]
+            .as_array()
+            .expect("results")
+            .iter()
+            .filter(|r| r["outcome"] == "pass")
+            .count();
+        assert!(
+            passed > 0,
+            "{name} at {version:?}: no authorization case passed: {doc}"
+        );
+    }
+}
+
+#[test]
+fn typescript_sdk_host_authorizes() {
+    if installed() {
+        authorizes_against_baseline(
+            "ts-sdk",
+            "ts-sdk-oauth.expected.yaml",
+            &["node", &ts_client(), "--auth", "--url", "{url}"],
+        );
+    }
+}
+
+#[test]
+fn python_sdk_host_authorizes() {
+    let python = dir().join(".venv/bin/python");
+    if present(&python) {
+        let script = dir().join("py-client.py").to_string_lossy().into_owned();
+        authorizes_against_baseline(
+            "py-sdk",
+            "py-sdk-oauth.expected.yaml",
+            &[
+                &python.to_string_lossy(),
+                &script,
+                "--auth",
+                "--url",
+                "{url}",
+            ],
         );
     }
 }

@@ -2,7 +2,7 @@
 test for `mcpspec client`. Run it with the interpreter of a venv that has `mcp` installed:
 
     python py-client.py [--mode auto|legacy|2026-07-28] [--timeout S] -- CMD [ARGS...]   stdio
-    python py-client.py [...] --url URL                                                Streamable HTTP
+    python py-client.py [...] [--auth] --url URL                                       Streamable HTTP
     python py-client.py [...] --sse-url URL                                            legacy HTTP+SSE
 
 Declares roots (listChanged), sampling and elicitation by passing callbacks (one file:// root, a
@@ -11,7 +11,11 @@ default, probes `server/discover` at 2026-07-28 and falls back to `initialize`; 
 `initialize` first; a modern version adopts it with no handshake), ping (handshake-era versions
 only: 2026-07-28 removed ping), list tools, resources and prompts following nextCursor, call the
 first tool with arguments made from its inputSchema, read the first resource, close. One line per
-step on stdout. Exit 0 when the workflow completed, 1 when a step failed, 2 on usage.
+step on stdout. `--auth` gives the Streamable HTTP client the SDK's OAuth support
+(`OAuthClientProvider`, tokens kept in memory): on a 401 the SDK discovers the authorization server,
+registers and hands the authorize URL to this host, which plays the user agent (it follows the URL
+without a login, as a demo authorization server approves at once) and gives the SDK the code,
+state and iss of the redirect. Exit 0 when the workflow completed, 1 when a step failed, 2 on usage.
 """
 
 from __future__ import annotations
@@ -31,6 +35,13 @@ from mcp.client.session import ClientRequestContext
 from mcp.client.sse import sse_client
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
+from mcp.client.auth import AuthorizationCodeResult, OAuthClientProvider
+from mcp.shared._httpx_utils import create_mcp_http_client
+from mcp.shared.auth import OAuthClientInformationFull, OAuthClientMetadata, OAuthToken
+from pydantic import AnyUrl
+from urllib.parse import parse_qs, urlsplit
+
+import httpx2
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, LATEST_HANDSHAKE_VERSION, LATEST_MODERN_VERSION
 
 MAX_PAGES = 50
@@ -101,11 +112,86 @@ async def list_all(label: str, fetch: Any, key: str) -> list[Any]:
     return items
 
 
+REDIRECT_URI = "http://127.0.0.1:9/py-client-callback"
+
+
+class MemoryStorage:
+    """The SDK's TokenStorage protocol, in memory."""
+
+    def __init__(self) -> None:
+        self.tokens: OAuthToken | None = None
+        self.client: OAuthClientInformationFull | None = None
+
+    async def get_tokens(self) -> OAuthToken | None:
+        return self.tokens
+
+    async def set_tokens(self, tokens: OAuthToken) -> None:
+        self.tokens = tokens
+        step("oauth tokens saved", {"scope": tokens.scope})
+
+    async def get_client_info(self) -> OAuthClientInformationFull | None:
+        return self.client
+
+    async def set_client_info(self, client_info: OAuthClientInformationFull) -> None:
+        self.client = client_info
+
+
+class UserAgent:
+    """The user agent's part of the flow: follow the authorize URL once, without a login, and
+    read the redirect the authorization server answers with."""
+
+    def __init__(self) -> None:
+        self.result: AuthorizationCodeResult | None = None
+
+    async def redirect(self, url: str) -> None:
+        parsed = urlsplit(url)
+        step("oauth authorize", f"{parsed.scheme}://{parsed.netloc}{parsed.path}")
+        async with httpx2.AsyncClient(follow_redirects=False, timeout=10) as http:
+            res = await http.get(url)
+        location = res.headers.get("location")
+        if not location:
+            raise RuntimeError(f"the authorize endpoint answered {res.status_code} without a redirect")
+        query = parse_qs(urlsplit(location).query)
+        first = lambda k: query.get(k, [None])[0]  # noqa: E731
+        if first("error"):
+            raise RuntimeError(f"the authorization server refused: {first('error')}")
+        if not first("code"):
+            raise RuntimeError("no code in the redirect")
+        self.result = AuthorizationCodeResult(code=first("code"), state=first("state"), iss=first("iss"))
+
+    async def callback(self) -> AuthorizationCodeResult:
+        if self.result is None:
+            raise RuntimeError("no authorization response was received")
+        result, self.result = self.result, None
+        step("oauth code received", None)
+        return result
+
+
+def oauth_client(url: str) -> httpx2.AsyncClient:
+    agent = UserAgent()
+    provider = OAuthClientProvider(
+        server_url=url,
+        client_metadata=OAuthClientMetadata(
+            client_name="mcpspec-py-client",
+            redirect_uris=[AnyUrl(REDIRECT_URI)],
+            grant_types=["authorization_code", "refresh_token"],
+            response_types=["code"],
+            token_endpoint_auth_method="none",
+        ),
+        storage=MemoryStorage(),
+        redirect_handler=agent.redirect,
+        callback_handler=agent.callback,
+    )
+    return create_mcp_http_client(auth=provider)
+
+
 def make_server(opts: argparse.Namespace) -> Any:
     if opts.command:
         # stdio_client passes the child only HOME, LOGNAME, PATH, SHELL, TERM, USER (plus `env`).
         return stdio_client(StdioServerParameters(command=opts.command[0], args=opts.command[1:]))
     if opts.url:
+        if opts.auth:
+            return streamable_http_client(opts.url, http_client=oauth_client(opts.url))
         return streamable_http_client(opts.url)
     return sse_client(opts.sse_url)
 
@@ -166,12 +252,15 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="py-client.py", description=__doc__.split("\n\n")[0])
     parser.add_argument("--url")
     parser.add_argument("--sse-url")
+    parser.add_argument("--auth", action="store_true", help="with --url: authorize with OAuth on a 401")
     parser.add_argument("--mode", default="auto", help="auto (default), legacy, or a modern version such as 2026-07-28")
     parser.add_argument("--timeout", type=float, default=30.0, help="overall and per-request limit in seconds")
     opts = parser.parse_args(argv)
     opts.command = command
     if sum(bool(x) for x in (command, opts.url, opts.sse_url)) != 1:
         parser.error("give exactly one of -- CMD, --url, --sse-url")
+    if opts.auth and not opts.url:
+        parser.error("--auth goes with --url")
     return opts
 
 

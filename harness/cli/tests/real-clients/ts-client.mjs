@@ -3,7 +3,7 @@
 // used as a client under test for `mcpspec client`.
 //
 //   node ts-client.mjs [--timeout SECONDS] [--trace] -- CMD [ARGS...]   stdio (StdioClientTransport)
-//   node ts-client.mjs [--timeout SECONDS] [--trace] [--delete-session] --url URL   Streamable HTTP
+//   node ts-client.mjs [--timeout SECONDS] [--trace] [--delete-session] [--auth] --url URL   Streamable HTTP
 //   node ts-client.mjs [--timeout SECONDS] [--trace] --sse-url URL      legacy HTTP+SSE
 //
 // Declares roots (listChanged), sampling and elicitation and answers them (one file:// root, a fixed
@@ -11,11 +11,17 @@
 // resources and prompts following nextCursor, call the first tool with arguments made from its
 // inputSchema, read the first resource, close. One line per step on stdout; --trace prints every
 // JSON-RPC message on stderr; --delete-session ends a Streamable HTTP session with DELETE before close
-// (the SDK's close() alone does not). Exit 0 when the workflow completed, 1 when a step failed, 2 on usage.
+// (the SDK's close() alone does not). --auth gives the Streamable HTTP transport the SDK's OAuth
+// support (an OAuthClientProvider kept in memory): on a 401 the SDK discovers the authorization
+// server, registers, and sends the user agent to the authorize URL; this host plays that user agent
+// (it follows the URL without a login, as a demo authorization server approves at once), hands the
+// code to transport.finishAuth() and connects again. Exit 0 when the workflow completed, 1 when a
+// step failed, 2 on usage.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import {
   CreateMessageRequestSchema,
   ElicitRequestSchema,
@@ -24,6 +30,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { pathToFileURL } from 'node:url';
 import { readFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
 
 const MAX_PAGES = 50;
 
@@ -50,6 +57,8 @@ function parseArgs(argv) {
       opts.trace = true;
     } else if (a === '--delete-session') {
       opts.deleteSession = true;
+    } else if (a === '--auth') {
+      opts.auth = true;
     } else {
       usage(`unknown argument ${a}`);
     }
@@ -57,6 +66,7 @@ function parseArgs(argv) {
   const chosen = [opts.command, opts.url, opts.sseUrl].filter(Boolean).length;
   if (chosen !== 1) usage('give exactly one of -- CMD, --url, --sse-url');
   if (!(opts.timeout > 0)) usage('--timeout must be a positive number of seconds');
+  if (opts.auth && !opts.url) usage('--auth goes with --url');
   return opts;
 }
 
@@ -113,8 +123,94 @@ function makeTransport(opts) {
   if (opts.command) {
     return new StdioClientTransport({ command: opts.command[0], args: opts.command.slice(1), stderr: 'inherit' });
   }
-  if (opts.url) return new StreamableHTTPClientTransport(new URL(opts.url));
+  if (opts.url) {
+    const authProvider = opts.auth ? (opts.authProvider ??= new HostOAuthProvider()) : undefined;
+    return new StreamableHTTPClientTransport(new URL(opts.url), { authProvider });
+  }
   return new SSEClientTransport(new URL(opts.sseUrl));
+}
+
+// The SDK's OAuth client provider contract, kept in memory. The redirect URI is a loopback one
+// nothing listens on: the host reads the code off the authorize endpoint's redirect instead.
+const REDIRECT_URI = 'http://127.0.0.1:9/ts-client-callback';
+class HostOAuthProvider {
+  constructor() {
+    this.code = undefined;
+    this.sentState = undefined;
+  }
+  // The SDK puts this in the authorization request; the answer must bring it back unchanged.
+  state() {
+    this.sentState = randomUUID();
+    return this.sentState;
+  }
+  get redirectUrl() {
+    return REDIRECT_URI;
+  }
+  get clientMetadata() {
+    return {
+      client_name: 'mcpspec-ts-client',
+      redirect_uris: [REDIRECT_URI],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    };
+  }
+  clientInformation() {
+    return this.info;
+  }
+  saveClientInformation(info) {
+    this.info = info;
+  }
+  tokens() {
+    return this.saved;
+  }
+  saveTokens(tokens) {
+    this.saved = tokens;
+    step('oauth tokens saved', { scope: tokens.scope ?? null });
+  }
+  saveCodeVerifier(verifier) {
+    this.verifier = verifier;
+  }
+  codeVerifier() {
+    if (!this.verifier) throw new Error('no code verifier saved');
+    return this.verifier;
+  }
+  // The user agent's part: follow the authorize URL once, without a login.
+  async redirectToAuthorization(url) {
+    step('oauth authorize', url.origin + url.pathname);
+    const res = await fetch(url, { redirect: 'manual' });
+    const location = res.headers.get('location');
+    if (!location) throw new Error(`the authorize endpoint answered ${res.status} without a redirect`);
+    const back = new URL(location, url);
+    const error = back.searchParams.get('error');
+    if (back.searchParams.get('state') !== this.sentState) {
+      throw new Error('the authorization response does not bring back the state sent: discarded');
+    }
+    if (error) throw new Error(`the authorization server refused: ${error}`);
+    this.code = back.searchParams.get('code') ?? undefined;
+    if (!this.code) throw new Error(`no code in the redirect to ${back.origin}${back.pathname}`);
+  }
+}
+
+// Connects; with --auth, a 401 runs the SDK's authorization flow (the provider above plays the user
+// agent) and the connection is tried again with a fresh transport, once.
+async function connect(client, opts, seen) {
+  const transport = makeTransport(opts);
+  watchTransport(transport, opts.trace, seen);
+  try {
+    await client.connect(transport);
+    return transport;
+  } catch (error) {
+    const provider = opts.authProvider;
+    if (!opts.auth || !(error instanceof UnauthorizedError) || !provider?.code) throw error;
+    step('oauth code received');
+    await transport.finishAuth(provider.code);
+    provider.code = undefined;
+    const again = makeTransport(opts);
+    watchTransport(again, opts.trace, seen);
+    await client.connect(again);
+    return again;
+  }
 }
 
 // Watches every message: prints it with --trace, and notes the version the server's initialize
@@ -179,11 +275,9 @@ async function run(opts) {
     process.stderr.write(`ts-client: transport error: ${error?.message ?? error}\n`);
   };
 
-  const transport = makeTransport(opts);
-  watchTransport(transport, opts.trace, seen);
   step('sdk', { version: sdkVersion(), offers: LATEST_PROTOCOL_VERSION });
 
-  await client.connect(transport);
+  const transport = await connect(client, opts, seen);
   const server = client.getServerVersion();
   step('connected', { server: `${server?.name} ${server?.version}`, negotiated: seen.negotiated, capabilities: Object.keys(client.getServerCapabilities() ?? {}) });
 

@@ -32,6 +32,8 @@ pub struct Layout {
     pub authorize: String,
     pub token: String,
     pub register: String,
+    /// The (empty) key set the OpenID document names.
+    pub jwks: String,
 }
 
 impl Layout {
@@ -68,6 +70,7 @@ impl Layout {
             authorize: format!("{issuer}/authorize"),
             token: format!("{issuer}/token"),
             register: format!("{issuer}/register"),
+            jwks: format!("{issuer}/jwks"),
             issuer,
             mcp_path,
             origin: origin.to_owned(),

@@ -275,7 +275,10 @@ impl ScriptedAuth {
         )
     }
 
-    fn as_metadata(&self, layout: &Layout) -> GateReply {
+    /// The authorization server metadata; served at an OpenID Connect
+    /// discovery URL (`openid`), also the members OpenID Connect Discovery
+    /// 1.0 §3 requires (an SDK refuses the document without them).
+    fn as_metadata(&self, layout: &Layout, openid: bool) -> GateReply {
         let issuer = if self.script.as_issuer == "mismatch" {
             &layout.wrong_issuer
         } else {
@@ -296,6 +299,11 @@ impl ScriptedAuth {
         }
         if self.sends_iss() {
             doc["authorization_response_iss_parameter_supported"] = json!(true);
+        }
+        if openid {
+            doc["jwks_uri"] = json!(layout.jwks);
+            doc["subject_types_supported"] = json!(["public"]);
+            doc["id_token_signing_alg_values_supported"] = json!(["RS256"]);
         }
         GateReply::json(200, &doc)
     }
@@ -456,9 +464,10 @@ impl ScriptedAuth {
         }
         if get && Layout::is_as_metadata(r.path) {
             let served = layout.serves_as_metadata(&url);
+            let openid = url.contains(OPENID_WELL_KNOWN);
             seen.as_fetches.push((url, served));
             let reply = if served {
-                self.as_metadata(&layout)
+                self.as_metadata(&layout, openid)
             } else {
                 not_found()
             };
@@ -473,6 +482,13 @@ impl ScriptedAuth {
         }
         if url == layout.token && r.method == "POST" {
             return (AuthEndpoint::Token, Some(self.token(r, seen)));
+        }
+        if url == layout.jwks && get {
+            // The key set an OpenID document names: empty (no ID token is issued).
+            return (
+                AuthEndpoint::Other,
+                Some(GateReply::json(200, &json!({ "keys": [] }))),
+            );
         }
         (AuthEndpoint::Other, Some(not_found()))
     }
@@ -502,6 +518,9 @@ pub(crate) fn feed(ctx: &mut crate::case::Ctx<'_>) {
         ctx.conn.observe_auth(*ago, observed);
     }
 }
+
+/// The well-known path segment of OpenID Connect discovery.
+const OPENID_WELL_KNOWN: &str = "/.well-known/openid-configuration";
 
 fn not_found() -> GateReply {
     GateReply::json(404, &json!({ "error": "not_found" }))

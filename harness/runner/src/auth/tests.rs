@@ -267,10 +267,21 @@ fn discovery_out_of_order_is_reported_and_a_new_search_starts_over() {
         get(&auth, "/.well-known/oauth-authorization-server/oauth", None).status,
         404
     );
+    let openid = get(&auth, "/.well-known/openid-configuration/oauth", None);
+    assert_eq!(openid.status, 200);
+    // What OpenID Connect Discovery requires beyond RFC 8414, and the key
+    // set it names, served.
+    let doc: serde_json::Value = serde_json::from_slice(&openid.body).unwrap();
     assert_eq!(
-        get(&auth, "/.well-known/openid-configuration/oauth", None).status,
-        200
+        doc["subject_types_supported"],
+        serde_json::json!(["public"])
     );
+    assert!(
+        doc["id_token_signing_alg_values_supported"].is_array(),
+        "{doc}"
+    );
+    assert_eq!(doc["jwks_uri"], format!("{ORIGIN}/oauth/jwks"));
+    assert_eq!(get(&auth, "/oauth/jwks", None).status, 200);
     // A second search starts over at the first URL.
     get(&auth, "/.well-known/oauth-authorization-server/oauth", None);
     assert_eq!(judged(&auth, v), Vec::<String>::new());
