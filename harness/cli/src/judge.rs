@@ -28,10 +28,11 @@ use clap::Args;
 use mcpspec_engine::{Role, Version};
 use mcpspec_model::Exit;
 use mcpspec_oracle::pair::{Pair, Traffic};
-use mcpspec_report::{HumanReporter, JsonReporter, ReportDir, SarifReporter};
-use mcpspec_runner::judged::{report, transcript_line, JudgedConnection};
-use mcpspec_runner::Reporter;
+use mcpspec_report::HumanReporter;
+use mcpspec_runner::judged::{transcript_line, JudgedConnection};
 use mcpspec_wire::event::Transport;
+
+use crate::judged_outputs::{self, Outputs};
 
 #[derive(Debug, Args)]
 pub struct JudgeArgs {
@@ -113,61 +114,23 @@ pub fn run(args: JudgeArgs) -> Exit {
             connections.push(judge(name, recording, args.spec_version));
         }
     }
-    let mut report_dir = match args.report_dir.clone() {
-        Some(dir) => match ReportDir::create(dir, false, None) {
-            Ok(r) => Some(r),
-            Err(e) => {
-                eprintln!("error: {e}");
-                return Exit::Usage;
-            }
-        },
-        None => None,
-    };
-    let mut human = HumanReporter::stdout(args.verbose);
-    let mut json = args.json.clone().map(|p| JsonReporter::new(p, false, None));
-    let mut sarif = args
-        .sarif
-        .clone()
-        .map(|p| SarifReporter::new(p, false, None));
     let target = args
         .files
         .iter()
         .map(|f| f.display().to_string())
         .collect::<Vec<_>>()
         .join(" ");
-    let summary = {
-        let mut reporters: Vec<&mut dyn Reporter> = vec![&mut human];
-        if let Some(j) = json.as_mut() {
-            reporters.push(j);
-        }
-        if let Some(s) = sarif.as_mut() {
-            reporters.push(s);
-        }
-        if let Some(d) = report_dir.as_mut() {
-            reporters.push(d);
-        }
-        report(
-            &format!("recorded traffic: {target}"),
-            &connections,
-            &mut reporters,
-        )
-    };
-    let mut errors: Vec<String> = Vec::new();
-    errors.extend(json.and_then(|j| j.error));
-    errors.extend(sarif.and_then(|s| s.error));
-    if let Some(d) = &report_dir {
-        errors.extend(d.errors.iter().cloned());
-        if d.errors.is_empty() {
-            println!("reports: {}", d.path().join("index.html").display());
-        }
-    }
-    for e in &errors {
-        eprintln!("error: {e}");
-    }
-    if !errors.is_empty() {
-        return Exit::Usage;
-    }
-    summary.exit_code(false)
+    judged_outputs::write(
+        &format!("recorded traffic: {target}"),
+        &connections,
+        Outputs {
+            human: Some(HumanReporter::stdout(args.verbose)),
+            json: args.json.clone(),
+            sarif: args.sarif.clone(),
+            report_dir: args.report_dir.clone(),
+            notes_to_stderr: false,
+        },
+    )
 }
 
 /// Judges one recording as connection `name`.

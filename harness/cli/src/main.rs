@@ -37,6 +37,7 @@ mod from_transcript;
 mod fuzz;
 mod interrupt;
 mod judge;
+mod judged_outputs;
 mod list;
 mod merge;
 mod parity;

@@ -27,14 +27,14 @@ use std::time::Duration;
 use clap::Args;
 use mcpspec_engine::{Level, Version};
 use mcpspec_model::Exit;
-use mcpspec_report::{HumanReporter, JsonReporter, ReportDir};
-use mcpspec_runner::{judged, Reporter};
+use mcpspec_report::HumanReporter;
 use mcpspec_transport::proxy::http::{HttpProxy, HttpProxyOptions};
 use mcpspec_transport::proxy::stdio::{self, StdioOptions};
 use mcpspec_transport::CommandSpec;
 use mcpspec_wire::event::Transport;
 
 use crate::cli::{parse_duration, with_exit_codes};
+use crate::judged_outputs::{self, Outputs};
 pub use judging::Judging;
 
 pub const PROXY_HELP: &str = "\
@@ -293,45 +293,17 @@ fn finish(args: &ProxyArgs, target: &str, mut judging: Judging, ending: &str) ->
         judging.count()
     );
     let connections = judging.connections();
-    let mut report_dir = match args.report_dir.clone() {
-        Some(dir) => match ReportDir::create(dir, false, None) {
-            Ok(r) => Some(r),
-            Err(e) => {
-                eprintln!("error: {e}");
-                return Exit::Usage;
-            }
+    judged_outputs::write(
+        target,
+        &connections,
+        Outputs {
+            // Stdout may be the MCP channel: the human report goes to stderr.
+            human: (!args.quiet)
+                .then(|| HumanReporter::new(Box::new(std::io::stderr()), false, false)),
+            json: args.json.clone(),
+            sarif: None,
+            report_dir: args.report_dir.clone(),
+            notes_to_stderr: true,
         },
-        None => None,
-    };
-    let mut json = args.json.clone().map(|p| JsonReporter::new(p, false, None));
-    // Stdout may be the MCP channel: the human report goes to stderr.
-    let mut human =
-        (!args.quiet).then(|| HumanReporter::new(Box::new(std::io::stderr()), false, false));
-    let summary = {
-        let mut reporters: Vec<&mut dyn Reporter> = Vec::new();
-        if let Some(h) = human.as_mut() {
-            reporters.push(h);
-        }
-        if let Some(j) = json.as_mut() {
-            reporters.push(j);
-        }
-        if let Some(d) = report_dir.as_mut() {
-            reporters.push(d);
-        }
-        judged::report(target, &connections, &mut reporters)
-    };
-    let mut errors: Vec<String> = json.and_then(|j| j.error).into_iter().collect();
-    if let Some(d) = &report_dir {
-        errors.extend(d.errors.iter().cloned());
-        if d.errors.is_empty() {
-            eprintln!("reports: {}", d.path().join("index.html").display());
-        }
-    }
-    for e in &errors {
-        eprintln!("error: {e}");
-    }
-    if !errors.is_empty() {
-        return Exit::Usage;
-    }
-    summary.exit_code(false)
+    )
 }

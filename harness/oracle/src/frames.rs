@@ -77,6 +77,11 @@ impl Oracle {
 
     /// One frame of the peer's.
     pub(crate) fn frame(&mut self, at_ms: u64, via: Via, frame: &Frame, out: &mut Vec<Violation>) {
+        // The body of a GET or DELETE that opened no stream answers no
+        // message (`server_http::State::plain_body`).
+        if self.judged == Role::Server && self.server_http.plain_body(via) {
+            return;
+        }
         // A legacy server answers on its SSE stream, never in the body of the
         // POST (a client under test posts its messages: that is its way). An
         // HTTP refusal of the POST may carry a JSON-RPC error: a refusal.

@@ -80,6 +80,9 @@ pub(crate) struct State {
     refused: Vec<(Id, Refusal)>,
     /// SSE event ids seen on the session's streams.
     event_ids: HashSet<String>,
+    /// GETs and DELETEs (`via`) whose answer opened no SSE stream: their
+    /// body, if any, is the refusal's (see [`State::plain_body`]).
+    plain: HashSet<Via>,
 }
 
 impl State {
@@ -131,7 +134,20 @@ impl State {
         version: Version,
         out: &mut Vec<Violation>,
     ) {
-        let Via::Post(n) = via else { return };
+        let Via::Post(n) = via else {
+            let stream = record.status.is_some_and(|s| (200..300).contains(&s))
+                && record.response_header("content-type").is_some_and(|ct| {
+                    ct.trim_start()
+                        .to_ascii_lowercase()
+                        .starts_with("text/event-stream")
+                });
+            if stream {
+                self.plain.remove(&via);
+            } else {
+                self.plain.insert(via);
+            }
+            return;
+        };
         let Some(entry) = post_index(n).and_then(|i| self.posts.get_mut(i)) else {
             return;
         };
@@ -198,6 +214,16 @@ impl State {
                 how: refused,
             },
         );
+    }
+
+    /// Whether `via` is the body of a GET or DELETE that opened no SSE
+    /// stream (a refusal, the 404 of a session or stream that is gone).
+    /// Messages only ever answer a GET on an SSE stream, so no JSON-RPC
+    /// message there answers anything: a JSON-RPC error the server put in
+    /// such a body (with a null id, as SDKs do) is the refusal's text, and
+    /// the exchange itself is what is judged.
+    pub(crate) fn plain_body(&self, via: Via) -> bool {
+        self.plain.contains(&via)
     }
 
     /// Whether `via` is the body of a POST refused with an error status.

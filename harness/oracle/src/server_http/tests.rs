@@ -307,3 +307,49 @@ fn a_legacy_refusal_of_an_unreadable_post_is_no_message_outside_the_stream() {
     );
     assert_eq!(s.ids(), ["sse.message-event"]);
 }
+
+/// A GET (here a resumption, and a standing GET) answered 404 with a
+/// JSON-RPC error of a null id, as SDKs and the reference answer a session
+/// or stream that is gone: the body answers no message, so it breaks no
+/// rule of responses; the same error in a POST's 200 answer still does.
+#[test]
+fn a_refused_get_body_answers_no_message() {
+    const GONE: &str =
+        r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"Session not found"}}"#;
+    for via in [Via::Resumed(1), Via::Get] {
+        let mut oracle = Oracle::new(Role::Server, V2025, Transport::Http);
+        oracle.observe(0, Observed::SentBytes(REQUEST.as_bytes()));
+        let mut refused = record(404, Some("application/json"), GONE);
+        refused.method = "GET".into();
+        let http = Event::Http(Box::new(refused));
+        let mut found = oracle.observe(1, Observed::Received { via, event: &http });
+        found.extend(oracle.observe(
+            1,
+            Observed::Received {
+                via,
+                event: &frame(GONE),
+            },
+        ));
+        assert!(found.is_empty(), "{via}: {found:?}");
+    }
+    // In the body of a POST answered 200, it is a response with a null id.
+    let mut oracle = Oracle::new(Role::Server, V2025, Transport::Http);
+    let mut found = oracle.observe(0, Observed::Posted(REQUEST.as_bytes()));
+    found.extend(oracle.observe(0, Observed::SentBytes(REQUEST.as_bytes())));
+    let ok = Event::Http(Box::new(record(200, Some("application/json"), GONE)));
+    for event in [&ok, &frame(GONE)] {
+        found.extend(oracle.observe(
+            1,
+            Observed::Received {
+                via: Via::Post(1),
+                event,
+            },
+        ));
+    }
+    assert!(
+        found
+            .iter()
+            .any(|v| v.requirement.id == "jsonrpc.response.id-matches"),
+        "{found:?}"
+    );
+}

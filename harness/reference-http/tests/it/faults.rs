@@ -22,6 +22,7 @@ fn every_http_fault_is_tested_here() {
         include_str!("faults.rs"),
         include_str!("param_faults.rs"),
         include_str!("auth.rs"),
+        include_str!("auth_server.rs"),
     ]
     .concat();
     for f in Fault::ALL
