@@ -52,7 +52,8 @@ use super::sessions::Sessions;
 use super::sse_relay::{relay_sse, RelayBody};
 use super::{Peer, Tap, Tapped, Tapper};
 use crate::client::{looks_like_json, media_type, response_into};
-use crate::event::{body_text, keep_request_header, recorded_value};
+use crate::event::body_text;
+use crate::serve::handle::request_side;
 
 /// How the HTTP proxy behaves.
 #[derive(Debug, Clone)]
@@ -454,36 +455,19 @@ fn plain(status: StatusCode, body: Bytes, headers: HeaderMap) -> Response<ProxyB
     resp
 }
 
-/// The request side of a record, as the serving transport keeps it. The
-/// upstream's endpoint is recorded under `as_path` (the harness's own path
-/// for it, where the judge of a client expects its messages), keeping the
-/// query; a request elsewhere keeps its path.
+/// The request side of a record, as the serving transport keeps it
+/// ([`request_side`]), with the body. The upstream's endpoint is recorded
+/// under `as_path` (the harness's own path for it, where the judge of a
+/// client expects its messages), keeping the query; a request elsewhere
+/// keeps its path.
 fn request_record(
     parts: &hyper::http::request::Parts,
     body: &[u8],
     as_path: Option<&str>,
 ) -> HttpRecord {
-    let path = as_path.unwrap_or(parts.uri.path());
-    let target = match parts.uri.query() {
-        Some(q) => format!("{path}?{q}"),
-        None => path.to_owned(),
-    };
     HttpRecord {
-        method: parts.method.as_str().to_owned(),
-        target,
-        request_headers: parts
-            .headers
-            .iter()
-            .filter(|(n, _)| keep_request_header(n.as_str(), false))
-            .map(|(n, v)| {
-                (
-                    n.as_str().to_owned(),
-                    recorded_value(n.as_str(), v.as_bytes()),
-                )
-            })
-            .collect(),
         request_body: body_text(body),
-        ..HttpRecord::default()
+        ..request_side(parts, as_path)
     }
 }
 

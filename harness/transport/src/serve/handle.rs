@@ -99,7 +99,7 @@ pub(super) async fn handle(shared: Arc<Shared>, req: Request<Incoming>) -> Respo
         .gate
         .is_none()
         .then(|| via_of(&shared, &parts.method));
-    let mut record = request_side(&parts);
+    let mut record = request_side(&parts, None);
     let read = read_body(incoming, shared.max_line).await;
     record.request_body = body_text(&read.bytes);
     let gated = match (&shared.gate, &read.end) {
@@ -463,12 +463,15 @@ fn header(headers: &HeaderMap, name: &str) -> Option<String> {
         .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned())
 }
 
-/// The request side of a record.
-fn request_side(parts: &Parts) -> HttpRecord {
-    let target = parts
-        .uri
-        .path_and_query()
-        .map_or_else(|| parts.uri.path().to_owned(), |pq| pq.as_str().to_owned());
+/// The request side of a record, as the serving transport keeps it: the
+/// request target with its query, under `as_path` when given (the proxy
+/// records an upstream's endpoint under the harness's own path for it).
+pub(crate) fn request_side(parts: &Parts, as_path: Option<&str>) -> HttpRecord {
+    let path = as_path.unwrap_or(parts.uri.path());
+    let target = match parts.uri.query() {
+        Some(q) => format!("{path}?{q}"),
+        None => path.to_owned(),
+    };
     HttpRecord {
         method: parts.method.as_str().to_owned(),
         target,

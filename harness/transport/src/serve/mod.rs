@@ -36,7 +36,7 @@
 //! (reported as `Via::Raw(n)`, record only).
 
 mod gate;
-mod handle;
+pub(crate) mod handle;
 mod resume;
 mod sse;
 mod state;
