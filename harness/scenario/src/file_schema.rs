@@ -337,7 +337,14 @@ fn step_schema() -> Value {
             let keys = std::iter::once(&kind)
                 .chain(def.modifiers)
                 .chain(keys::STEP_COMMON);
-            Value::Object(object(keys))
+            let mut o = object(keys);
+            if keys::TIMED_STEPS.contains(&def.key) {
+                // The loader refuses a timed step without `why`.
+                if let Some(Value::Array(required)) = o.get_mut("required") {
+                    required.push(json!("why"));
+                }
+            }
+            Value::Object(o)
         })
         .collect();
     json!({

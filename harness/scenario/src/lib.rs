@@ -27,6 +27,7 @@ pub mod file_schema;
 pub(crate) mod load;
 pub mod matcher;
 pub mod model;
+pub mod share;
 pub mod template;
 pub(crate) mod yaml;
 
@@ -43,4 +44,5 @@ pub use model::{
     ResponseExpect, Scenario, Selector, SendSpec, SendStep, SessionMode, Source, Step, StepKind,
     TransportKind, UniqueBy,
 };
+pub use share::SHAREABLE_METHODS;
 pub use template::{Template, TemplateError};

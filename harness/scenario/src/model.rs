@@ -39,6 +39,10 @@ pub struct Scenario {
     /// protected and plays an authorization server as this script says.
     pub auth: Option<AuthScript>,
     pub timeout: Option<Duration>,
+    /// `isolate: true`: every case gets a target process of its own, even
+    /// where [`Scenario::may_share`] would let it share one (for what the
+    /// loader cannot see: a tool call that changes the server's state).
+    pub isolate: bool,
     pub notes: Option<String>,
     pub steps: Vec<Step>,
     pub source: Source,
@@ -167,8 +171,12 @@ pub struct AuthScript {
     /// canonical URI, or another server's (`mismatch`).
     pub prm_resource: String,
     /// The `iss` of the authorization response: the issuer's, another
-    /// one's (`wrong`), or none.
+    /// one's (`wrong`), the issuer's with a trailing slash (`normalized`:
+    /// equal only after normalization), or none.
     pub iss: String,
+    /// Whether the metadata advertises
+    /// `authorization_response_iss_parameter_supported` (2026-07-28 cases).
+    pub iss_support: String,
     /// The `state` of the authorization response: the client's, or altered.
     pub state: String,
     /// The token endpoint's client authentication method (advertised, and
@@ -188,12 +196,34 @@ pub struct AuthScript {
     /// `code_challenge_methods_supported` (`s256`), or leaves it out
     /// (`absent`: a client must not authorize, 2025-11-25 on).
     pub as_pkce: String,
+    /// Whether the token endpoint issues a refresh token with each access
+    /// token (`issued`), or none (`withheld`: a client must go on without).
+    pub refresh_token: String,
+    /// Whether dynamic registration succeeds (`accepted`), or refuses every
+    /// request over its redirect URIs (`refused_redirect`: 400
+    /// `invalid_redirect_uri`, as an OpenID authorization server may).
+    pub registration: String,
+    /// Whether the authorization server stays (`none`), or is replaced
+    /// once the client used a token (`after_token`): the MCP endpoint then
+    /// refuses the first authorization server's tokens with 401 and the
+    /// Protected Resource Metadata names a second one, on its own path.
+    pub migration: String,
+    /// Whether the Protected Resource Metadata and the authorization server
+    /// metadata list `scopes_supported` (`listed`), or leave it out
+    /// (`omitted`: with no scope in the challenge either, a client asks for
+    /// no scope).
+    pub scopes_supported: String,
+    /// A scope the MCP endpoint demands of every request once the client
+    /// holds a token: a token granted without it is answered 403 with an
+    /// `insufficient_scope` challenge naming it (step-up authorization).
+    pub step_up: Option<String>,
 }
 
 impl AuthScript {
     pub const METADATA_HINT_CHOICES: &'static [&'static str] = &["challenge", "well_known"];
     pub const PRM_RESOURCE_CHOICES: &'static [&'static str] = &["canonical", "mismatch"];
-    pub const ISS_CHOICES: &'static [&'static str] = &["correct", "wrong", "absent"];
+    pub const ISS_CHOICES: &'static [&'static str] = &["correct", "wrong", "absent", "normalized"];
+    pub const ISS_SUPPORT_CHOICES: &'static [&'static str] = &["advertised", "unadvertised"];
     pub const STATE_CHOICES: &'static [&'static str] = &["echo", "altered"];
     pub const TOKEN_AUTH_CHOICES: &'static [&'static str] =
         &["none", "client_secret_basic", "client_secret_post"];
@@ -201,6 +231,10 @@ impl AuthScript {
     pub const TOKEN_USE_CHOICES: &'static [&'static str] = &["accepted", "refused"];
     pub const AS_ISSUER_CHOICES: &'static [&'static str] = &["correct", "mismatch"];
     pub const AS_PKCE_CHOICES: &'static [&'static str] = &["s256", "absent"];
+    pub const REFRESH_TOKEN_CHOICES: &'static [&'static str] = &["withheld", "issued"];
+    pub const REGISTRATION_CHOICES: &'static [&'static str] = &["accepted", "refused_redirect"];
+    pub const MIGRATION_CHOICES: &'static [&'static str] = &["none", "after_token"];
+    pub const SCOPES_SUPPORTED_CHOICES: &'static [&'static str] = &["listed", "omitted"];
 }
 
 impl Default for AuthScript {
@@ -210,12 +244,18 @@ impl Default for AuthScript {
             scope: None,
             prm_resource: Self::PRM_RESOURCE_CHOICES[0].to_owned(),
             iss: Self::ISS_CHOICES[0].to_owned(),
+            iss_support: Self::ISS_SUPPORT_CHOICES[0].to_owned(),
             state: Self::STATE_CHOICES[0].to_owned(),
             token_auth: Self::TOKEN_AUTH_CHOICES[0].to_owned(),
             as_metadata: Self::AS_METADATA_CHOICES[0].to_owned(),
             token_use: Self::TOKEN_USE_CHOICES[0].to_owned(),
             as_issuer: Self::AS_ISSUER_CHOICES[0].to_owned(),
             as_pkce: Self::AS_PKCE_CHOICES[0].to_owned(),
+            refresh_token: Self::REFRESH_TOKEN_CHOICES[0].to_owned(),
+            registration: Self::REGISTRATION_CHOICES[0].to_owned(),
+            migration: Self::MIGRATION_CHOICES[0].to_owned(),
+            scopes_supported: Self::SCOPES_SUPPORTED_CHOICES[0].to_owned(),
+            step_up: None,
         }
     }
 }
@@ -272,6 +312,9 @@ pub struct Step {
     /// Run this step only for these versions (`None`: every version).
     pub versions: Option<Vec<Version>>,
     pub note: Option<String>,
+    /// Why a timed step (`sleep`, `expect_silence`, `expect_no_fetch`) waits
+    /// as long as it does; the loader requires it on those.
+    pub why: Option<String>,
     pub at: Location,
 }
 

@@ -165,8 +165,11 @@ fn accepted() -> Vec<(&'static str, String)> {
   - expect: { notification: notifications/progress, params: { progress: { $type: number } }, within: 1s }
   - expect: { request: roots/list }
   - expect_silence: 300ms
+    why: t
   - expect_silence: { for: 1m, all: true }
+    why: t
   - expect_silence: { for: 2s, all: false, notification: notifications/message, params: { level: { $ne: emergency } } }
+    why: t
   - repeat_until:
       send: { method: tools/list, params: { cursor: "${cursor?}" } }
       expect:
@@ -188,6 +191,7 @@ fn accepted() -> Vec<(&'static str, String)> {
       header_param: param
   - discover: { list: resources/templates/list, into: templates }
   - sleep: 200ms
+    why: t
   - assert:
       value: "${all_tools}"
       matches: { $len: { $gte: 1, $lte: "${tools.0.n}" }, $each: { $type: object } }
@@ -216,18 +220,18 @@ fn accepted() -> Vec<(&'static str, String)> {
         (
             "every key and step form",
             scenario(
-                "versions: [2025-06-18, 2025-11-25]\ntransports: [stdio, http]\nsession: initialized\nrequires:\n  capabilities: [tools, resources.subscribe]\ntimeout: 20s\nnotes: >\n  Why.\n",
+                "versions: [2025-06-18, 2025-11-25]\ntransports: [stdio, http]\nsession: initialized\nrequires:\n  capabilities: [tools, resources.subscribe]\ntimeout: 20s\nisolate: true\nnotes: >\n  Why.\n",
                 every_step,
             ),
         ),
-        ("versions: handshake", scenario("versions: handshake\n", "  - sleep: 1ms\n")),
-        ("versions: all", scenario("versions: all\ntransports: all\n", "  - sleep: 1ms\n")),
-        ("one version", scenario("versions: 2026-07-28\n", "  - sleep: 1ms\n")),
+        ("versions: handshake", scenario("versions: handshake\n", "  - sleep: 1ms\n    why: t\n")),
+        ("versions: all", scenario("versions: all\ntransports: all\n", "  - sleep: 1ms\n    why: t\n")),
+        ("one version", scenario("versions: 2026-07-28\n", "  - sleep: 1ms\n    why: t\n")),
         ("fresh session", scenario("session: fresh\n", "  - send: { method: initialize, params: { protocolVersion: \"${version}\" } }\n")),
-        ("empty requires", scenario("requires: {}\n", "  - sleep: 1ms\n")),
+        ("empty requires", scenario("requires: {}\n", "  - sleep: 1ms\n    why: t\n")),
         (
             "an opt-in extension's scenario",
-            scenario("extension: tasks\nversions: [2025-11-25]\n", "  - sleep: 1ms\n")
+            scenario("extension: tasks\nversions: [2025-11-25]\n", "  - sleep: 1ms\n    why: t\n")
                 .replace("[jsonrpc.message.valid]", "[tasks.errors]"),
         ),
         (
@@ -237,11 +241,11 @@ fn accepted() -> Vec<(&'static str, String)> {
                 "  - expect: { request: sampling/createMessage }\n    as: asked\n  - reply: { to: asked, result: { model: m } }\n",
             ),
         ),
-        ("title folded over lines", scenario("", "  - sleep: 1ms\n").replace(
+        ("title folded over lines", scenario("", "  - sleep: 1ms\n    why: t\n").replace(
             "title: The schema agrees with the loader",
             "title: >\n  One line\n  folded",
         )),
-        ("step-level overrides", scenario("", "  - sleep: 1m\n    level: may\n    versions: all\n")),
+        ("step-level overrides", scenario("", "  - sleep: 1m\n    why: t\n    level: may\n    versions: all\n")),
         (
             "http steps",
             scenario(
@@ -296,6 +300,7 @@ fn accepted() -> Vec<(&'static str, String)> {
     as: list
   - reply: { to: list, result: { tools: [{ name: t, inputSchema: { $ref: "${canary.url}" } }] } }
   - expect_no_fetch: 1s
+    why: t
 "#,
             )
             .replace("id: server/example/schema", "id: client/example/schema"),
@@ -314,7 +319,7 @@ fn accepted() -> Vec<(&'static str, String)> {
         (
             "a protected client case",
             scenario(
-                "transports: [http]\nauth: { metadata_hint: well_known, scope: \"a b\", prm_resource: mismatch, iss: wrong, state: altered, token_auth: client_secret_basic, as_metadata: openid_only, token_use: refused, as_issuer: mismatch, as_pkce: absent }\n",
+                "transports: [http]\nauth: { metadata_hint: well_known, scope: \"a b\", prm_resource: mismatch, iss: wrong, state: altered, token_auth: client_secret_basic, as_metadata: openid_only, token_use: refused, as_issuer: mismatch, as_pkce: absent, refresh_token: issued, step_up: \"mcp:admin\", iss_support: unadvertised, registration: refused_redirect, migration: after_token, scopes_supported: omitted }\n",
                 "  - assume: { value: \"${auth.tokens}\", matches: { $gte: 1 }, reason: no token }\n",
             )
             .replace("id: server/example/schema", "id: client/example/schema"),
@@ -378,7 +383,7 @@ fn every_schema_key_is_accepted_somewhere() {
 
 /// Broken files: the loader and the schema both reject each.
 fn rejected() -> Vec<(&'static str, String)> {
-    let ok = "  - sleep: 1ms\n";
+    let ok = "  - sleep: 1ms\n    why: t\n";
     vec![
         ("unknown top-level key", scenario("owner: me\n", ok)),
         ("unknown extension", scenario("extension: bogus\n", ok)),
@@ -386,6 +391,13 @@ fn rejected() -> Vec<(&'static str, String)> {
             "unknown step kind",
             scenario("", "  - sned: { method: ping }\n"),
         ),
+        ("sleep without why", scenario("", "  - sleep: 1ms\n")),
+        (
+            "expect_silence without why",
+            scenario("", "  - expect_silence: { for: 1s, all: true }\n"),
+        ),
+        ("expect_no_fetch without why", scenario("", "  - expect_no_fetch: 1s\n")),
+        ("empty why", scenario("", "  - sleep: 1ms\n    why: \" \"\n")),
         (
             "wrong level",
             scenario("", ok).replace("level: must", "level: required"),
@@ -419,7 +431,7 @@ fn rejected() -> Vec<(&'static str, String)> {
             scenario("", "  - notify: { method: x }\n    as: label\n"),
         ),
         ("duration without a unit", scenario("timeout: 5\n", ok)),
-        ("duration with a bad unit", scenario("", "  - sleep: 2h\n")),
+        ("duration with a bad unit", scenario("", "  - sleep: 2h\n    why: t\n")),
         ("missing steps", HEAD.to_owned()),
         (
             "no steps",
@@ -499,13 +511,13 @@ fn rejected() -> Vec<(&'static str, String)> {
         ),
         (
             "silence: params without notification",
-            scenario("", "  - expect_silence: { for: 1s, params: {} }\n"),
+            scenario("", "  - expect_silence: { for: 1s, params: {} }\n    why: t\n"),
         ),
         (
             "silence: all and notification",
             scenario(
                 "",
-                "  - expect_silence: { for: 1s, all: true, notification: x }\n",
+                "  - expect_silence: { for: 1s, all: true, notification: x }\n    why: t\n",
             ),
         ),
         (

@@ -42,7 +42,9 @@ steps:
   - expect: { request: roots/list }
   - expect: { id: 7, error: { code: { $oneOf: [-32601, -32602] } } }
   - expect_silence: 300ms
+    why: t
   - expect_silence: { for: 1m, all: true }
+    why: t
   - repeat_until:
       send: { method: tools/list, params: { cursor: "${cursor?}" } }
       expect:
@@ -58,6 +60,7 @@ steps:
       where: { inputSchema: { properties: { duration: { $present: true } } } }
       require: 2
   - sleep: 200ms
+    why: t
   - disconnect: {}
   - expect_exit: { within: 2s }
   - assert:
@@ -216,7 +219,7 @@ fn full_scenario_parses() {
 fn defaults_resolve() {
     let s = parse(
         "x.yaml",
-        "id: server/x\ntitle: t\nrequirements: [ping.respond]\nlevel: may\nsteps:\n  - sleep: 1s\n",
+        "id: server/x\ntitle: t\nrequirements: [ping.respond]\nlevel: may\nsteps:\n  - sleep: 1s\n    why: t\n",
     )
     .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(s.versions, Version::HANDSHAKE);
@@ -247,9 +250,46 @@ fn error(rest: &str) -> (usize, usize, String) {
 }
 
 #[test]
+fn timed_steps_without_why_are_refused_where_written() {
+    let timed = [
+        ("sleep", "  - sleep: 1s\n"),
+        ("expect_silence", "  - expect_silence: 500ms\n"),
+        (
+            "expect_silence",
+            "  - expect_silence: { for: 1s, all: true }\n",
+        ),
+        ("expect_no_fetch", "  - expect_no_fetch: 1s\n"),
+    ];
+    for (key, step) in timed {
+        let (line, col, msg) = error(&format!(
+            "steps:\n  - send: {{ method: ping }}\n{step}    note: a note is no reason\n"
+        ));
+        assert_eq!((line, col), (7, 5), "{key}: {msg}");
+        assert!(
+            msg.starts_with(&format!("a `{key}` step costs its full time")),
+            "{msg}"
+        );
+        assert!(msg.contains("needs `why:`"), "{msg}");
+        assert!(msg.contains("what the wait waits out"), "{msg}");
+    }
+    let (line, col, msg) = error("steps:\n  - sleep: 1s\n    why: \"  \"\n");
+    assert_eq!(
+        (line, col, msg.as_str()),
+        (7, 10, "`why` must not be empty")
+    );
+    // Other steps may say why, and need not.
+    let text = format!(
+        "{HEAD}steps:\n  - send: {{ method: ping }}\n    expect: {{ within: 2s }}\n    why: answers are quick\n  - sleep: 10ms\n    why: \" lets the log flush \"\n"
+    );
+    let s = parse("x.yaml", &text).expect("parses");
+    assert_eq!(s.steps[0].why.as_deref(), Some("answers are quick"));
+    assert_eq!(s.steps[1].why.as_deref(), Some("lets the log flush"));
+}
+
+#[test]
 fn unknown_step_key_is_located_and_names_valid_keys() {
-    let (line, col, msg) = error("steps:\n  - sleep: 1s\n  - sned: { method: ping }\n");
-    assert_eq!((line, col), (7, 5));
+    let (line, col, msg) = error("steps:\n  - sleep: 1s\n    why: t\n  - sned: { method: ping }\n");
+    assert_eq!((line, col), (8, 5));
     assert!(
         msg.starts_with("unknown step key `sned` (did you mean `send`?)"),
         "{msg}"
@@ -275,7 +315,7 @@ fn unknown_step_key_is_located_and_names_valid_keys() {
 #[test]
 fn requirement_ids_are_checked_against_the_catalogue_where_written() {
     // In `requirements`: the id itself is pointed at, with the nearest catalogued id.
-    let text = "id: server/x\ntitle: t\nrequirements: [ping.respond, ping.respnd]\nlevel: must\nsteps:\n  - sleep: 1s\n";
+    let text = "id: server/x\ntitle: t\nrequirements: [ping.respond, ping.respnd]\nlevel: must\nsteps:\n  - sleep: 1s\n    why: t\n";
     let e = parse("x.yaml", text).expect_err("an unknown id");
     assert_eq!(
         (e.file.as_str(), e.line, e.column),
@@ -288,7 +328,8 @@ fn requirement_ids_are_checked_against_the_catalogue_where_written() {
     );
     assert_eq!(e.snippet, "requirements: [ping.respond, ping.respnd]");
     // In a step's `requirement`; nothing is suggested when nothing is near.
-    let (line, col, msg) = error("steps:\n  - sleep: 1s\n    requirement: zzz.nothing\n");
+    let (line, col, msg) =
+        error("steps:\n  - sleep: 1s\n    requirement: zzz.nothing\n    why: t\n");
     assert_eq!((line, col), (7, 18), "{msg}");
     assert_eq!(
         msg,
@@ -299,7 +340,7 @@ fn requirement_ids_are_checked_against_the_catalogue_where_written() {
 #[test]
 fn requirement_ids_apply_to_a_version_they_run_at() {
     // ping.respond is not part of 2026-07-28.
-    let text = "id: server/x\ntitle: t\nrequirements: [ping.respond]\nlevel: must\nversions: [2026-07-28]\nsteps:\n  - sleep: 1s\n";
+    let text = "id: server/x\ntitle: t\nrequirements: [ping.respond]\nlevel: must\nversions: [2026-07-28]\nsteps:\n  - sleep: 1s\n    why: t\n";
     let e = parse("x.yaml", text).expect_err("outside its versions");
     assert_eq!((e.line, e.column), (3, 16), "{e}");
     assert_eq!(
@@ -309,7 +350,7 @@ fn requirement_ids_apply_to_a_version_they_run_at() {
     // A step's requirement counts the versions the step runs at: the
     // scenario's (all four handshake versions), narrowed by the step's own.
     let step = |versions: &str| {
-        format!("steps:\n  - sleep: 1s\n    requirement: tools.output-schema.conform\n{versions}")
+        format!("steps:\n  - sleep: 1s\n    requirement: tools.output-schema.conform\n    why: t\n{versions}")
     };
     let (line, col, msg) = error(&step("    versions: [2024-11-05, 2025-03-26]\n"));
     assert_eq!((line, col), (7, 18), "{msg}");
@@ -331,7 +372,7 @@ fn bad_duration_is_located() {
         error("steps:\n  - send: { method: ping }\n    expect: { within: 2 seconds }\n");
     assert_eq!((line, col), (7, 23));
     assert!(msg.contains("invalid duration \"2 seconds\""), "{msg}");
-    let (line, col, msg) = error("timeout: 20\nsteps:\n  - sleep: 1s\n");
+    let (line, col, msg) = error("timeout: 20\nsteps:\n  - sleep: 1s\n    why: t\n");
     assert_eq!((line, col), (5, 10));
     assert!(msg.contains("no unit"), "{msg}");
 }
@@ -347,14 +388,14 @@ fn bad_regex_is_located() {
 
 #[test]
 fn wrong_type_for_level_is_located() {
-    let text = "id: server/x\ntitle: t\nrequirements: [ping.respond]\nlevel: [must]\nsteps:\n  - sleep: 1s\n";
+    let text = "id: server/x\ntitle: t\nrequirements: [ping.respond]\nlevel: [must]\nsteps:\n  - sleep: 1s\n    why: t\n";
     let e = parse("x.yaml", text).expect_err("level is a list");
     assert_eq!((e.line, e.column), (4, 8));
     assert_eq!(
         e.message,
         "`level` must be must, should or may, found a list"
     );
-    let (line, col, msg) = error("steps:\n  - sleep: 1s\n    level: 3\n");
+    let (line, col, msg) = error("steps:\n  - sleep: 1s\n    level: 3\n    why: t\n");
     assert_eq!((line, col), (7, 12));
     assert!(msg.contains("found a number"), "{msg}");
 }
@@ -380,20 +421,20 @@ fn yes_is_not_a_boolean() {
 #[test]
 fn validation_rules() {
     let cases: &[(&str, (usize, usize), &str)] = &[
-        ("session: fresh\nrequires: { capabilities: [tools] }\nsteps:\n  - sleep: 1s\n", (6, 1), "`requires` cannot be used with `session: fresh`"),
+        ("session: fresh\nrequires: { capabilities: [tools] }\nsteps:\n  - sleep: 1s\n    why: t\n", (6, 1), "`requires` cannot be used with `session: fresh`"),
         ("steps:\n  - expect: { within: 1s }\n", (6, 13), "`expect` needs a selector"),
         ("steps:\n  - raw: x\n    raw_hex: \"00\"\n", (7, 5), "exactly one step key, found `raw` and `raw_hex`"),
         ("steps:\n  - expect: { response_to: later }\n  - send: { method: ping }\n    as: later\n", (6, 28), "names no label defined by an earlier `send`"),
         ("steps:\n  - notify: { method: x }\n    as: y\n", (7, 5), "unknown key `as` in a `notify` step"),
-        ("versions: [2025-01-01]\nsteps:\n  - sleep: 1s\n", (5, 12), "unknown protocol version"),
-        ("requirement: a\nsteps:\n  - sleep: 1s\n", (5, 1), "unknown key `requirement` in the scenario (did you mean `requirements`?)"),
+        ("versions: [2025-01-01]\nsteps:\n  - sleep: 1s\n    why: t\n", (5, 12), "unknown protocol version"),
+        ("requirement: a\nsteps:\n  - sleep: 1s\n    why: t\n", (5, 1), "unknown key `requirement` in the scenario (did you mean `requirements`?)"),
         ("steps: []\n", (5, 8), "at least one step"),
         ("steps:\n  - expect: { notification: x, result: {} }\n", (6, 32), "`result` does not apply to `notification`"),
         ("steps:\n  - send: { method: x }\n    expect: { result: {}, error: {} }\n", (7, 27), "cannot both be given"),
         ("steps:\n  - raw_hex: \"7b 2\"\n", (6, 14), "odd number of hex digits"),
         ("steps:\n  - send: { method: x, params: { a: \"${b\" } }\n", (6, 37), "unterminated"),
         ("steps:\n  - {}\n", (6, 5), "a step needs a step key"),
-        ("steps:\n  - sleep: 1s\n  - notify: { method: x, params: { id: \"${call.id}\" } }\n", (7, 5), "uses `${call.id}`, which neither the runner nor an earlier step binds"),
+        ("steps:\n  - sleep: 1s\n    why: t\n  - notify: { method: x, params: { id: \"${call.id}\" } }\n", (8, 5), "uses `${call.id}`, which neither the runner nor an earlier step binds"),
         ("session: fresh\nsteps:\n  - assert: { value: \"${init}\", matches: {} }\n", (7, 5), "uses `${init}`"),
     ];
     for (rest, at, needle) in cases {
@@ -404,12 +445,12 @@ fn validation_rules() {
     // Steps of one role only (HEAD is a server scenario).
     let role_cases: &[(&str, (usize, usize), &str)] = &[
         ("steps:\n  - expect: { request: x }\n    as: r\n  - reply: { to: r }\n", (8, 5), "`reply` without `result` or `error` answers as the harness's fixture server"),
-        ("client_capabilities: [sampling]\nsteps:\n  - sleep: 1s\n", (5, 22), "`client_capabilities` must be a map"),
+        ("client_capabilities: [sampling]\nsteps:\n  - sleep: 1s\n    why: t\n", (5, 22), "`client_capabilities` must be a map"),
         ("steps:\n  - expect: { request: \"*\" }\n", (6, 5), "is for client scenarios"),
         ("steps:\n  - expect: { notification: x }\n    as: n\n", (7, 5), "it needs `expect: { request: ... }`"),
         ("steps:\n  - reply: { to: nobody }\n", (6, 18), "names no label defined by an earlier `expect: { request }`"),
         ("steps:\n  - expect: { request: x }\n    as: r\n  - reply: { to: r, result: {}, error: {} }\n", (8, 33), "cannot both be given"),
-        ("steps:\n  - expect_no_fetch: 1s\n", (6, 5), "only client scenarios (`client/...`) have a canary URL"),
+        ("steps:\n  - expect_no_fetch: 1s\n    why: t\n", (6, 5), "only client scenarios (`client/...`) have a canary URL"),
         ("steps:\n  - expect: { notification: x, owed: true }\n", (6, 38), "`owed` applies to `expect: { request }` only"),
     ];
     for (rest, at, needle) in role_cases {
@@ -461,7 +502,7 @@ fn validation_rules() {
     assert_eq!(ok.steps[1].key(), "reply");
     assert!(!ok.uses_canary());
     // An owed request; the canary URL is bound only where a step judges it.
-    let owed = client("  - expect: { request: tools/list, owed: true }\n    as: l\n  - reply: { to: l, result: { u: \"${canary.url}\" } }\n  - expect_no_fetch: 1s\n")
+    let owed = client("  - expect: { request: tools/list, owed: true }\n    as: l\n  - reply: { to: l, result: { u: \"${canary.url}\" } }\n  - expect_no_fetch: 1s\n    why: t\n")
         .expect("an owed request and a canary");
     assert!(owed.uses_canary());
     assert!(matches!(&owed.steps[0].kind, mcpspec_scenario::StepKind::Expect(e) if e.owed));
@@ -476,7 +517,7 @@ fn validation_rules() {
     assert!(e.message.contains("`${canary.url}`"), "{e}");
     let e = parse(
         "x.yaml",
-        "id: client/x\ntitle: t\nrequirements: [ping.respond]\nlevel: must\nclient_capabilities: {}\nsteps:\n  - sleep: 1s\n",
+        "id: client/x\ntitle: t\nrequirements: [ping.respond]\nlevel: must\nclient_capabilities: {}\nsteps:\n  - sleep: 1s\n    why: t\n",
     )
     .expect_err("client_capabilities in a client scenario");
     assert!(e.message.contains("only server scenarios"), "{e}");
@@ -490,7 +531,7 @@ fn validation_rules() {
     assert_eq!(server.steps[1].key(), "reply");
     for bad_id in ["Server/x", "other/x", "server"] {
         let text = format!(
-            "id: {bad_id}\ntitle: t\nrequirements: [ping.respond]\nlevel: must\nsteps:\n  - sleep: 1s\n"
+            "id: {bad_id}\ntitle: t\nrequirements: [ping.respond]\nlevel: must\nsteps:\n  - sleep: 1s\n    why: t\n"
         );
         let e = parse("x.yaml", &text).expect_err("bad id");
         assert_eq!((e.line, e.column), (1, 5), "{e}");
@@ -519,7 +560,7 @@ fn write(dir: &std::path::Path, rel: &str, text: &str) {
 }
 
 fn scenario_text(id: &str, title: &str) -> String {
-    format!("id: {id}\ntitle: {title}\nrequirements: [ping.respond]\nlevel: must\nsteps:\n  - sleep: 1s\n")
+    format!("id: {id}\ntitle: {title}\nrequirements: [ping.respond]\nlevel: must\nsteps:\n  - sleep: 1s\n    why: t\n")
 }
 
 #[test]
@@ -625,7 +666,7 @@ fn embedded_corpus_parses() {
 #[test]
 fn expect_silence_can_name_a_notification_and_its_params() {
     let text = format!(
-        "{HEAD}steps:\n  - expect_silence: {{ for: 2s, notification: notifications/message, params: {{ level: {{ $ne: emergency }} }} }}\n"
+        "{HEAD}steps:\n  - expect_silence: {{ for: 2s, notification: notifications/message, params: {{ level: {{ $ne: emergency }} }} }}\n    why: t\n"
     );
     let s = parse("x.yaml", &text).expect("parses");
     let StepKind::ExpectSilence {
@@ -639,11 +680,12 @@ fn expect_silence_can_name_a_notification_and_its_params() {
     };
     assert_eq!(notification.as_deref(), Some("notifications/message"));
     assert!(params.is_some() && !all);
-    let (line, col, msg) = error("steps:\n  - expect_silence: { for: 1s, params: {} }\n");
+    let (line, col, msg) =
+        error("steps:\n  - expect_silence: { for: 1s, params: {} }\n    why: t\n");
     assert_eq!((line, col), (6, 40));
     assert!(msg.contains("needs `notification`"), "{msg}");
     let (_, _, msg) = error(
-        "steps:\n  - expect_silence: { for: 1s, all: true, notification: notifications/message }\n",
+        "steps:\n  - expect_silence: { for: 1s, all: true, notification: notifications/message }\n    why: t\n",
     );
     assert!(msg.contains("contradict"), "{msg}");
 }
@@ -656,7 +698,7 @@ fn extension_scenarios_keep_to_their_extension() {
     let file = |top: &str, reqs: &str, steps: &str| {
         format!("id: server/x\ntitle: t\nrequirements: [{reqs}]\nlevel: must\nversions: [2025-11-25]\n{top}steps:\n{steps}")
     };
-    let sleep = "  - sleep: 1ms\n";
+    let sleep = "  - sleep: 1ms\n    why: t\n";
     let ok = parse("x.yaml", &file("extension: tasks\n", "tasks.errors", sleep))
         .expect("an extension scenario naming its own rule");
     assert_eq!(ok.extension, Some("tasks"));
@@ -681,7 +723,7 @@ fn extension_scenarios_keep_to_their_extension() {
             file(
                 "extension: tasks\n",
                 "tasks.errors",
-                "  - sleep: 1ms\n    requirement: ping.respond\n",
+                "  - sleep: 1ms\n    requirement: ping.respond\n    why: t\n",
             ),
             (9, 18),
             "is a core rule",

@@ -244,6 +244,11 @@ pub(crate) static TOP: MapDef = MapDef {
             "Hard limit for the whole case (default 30s)",
             Shape::Duration,
         ),
+        opt(
+            "isolate",
+            "true: every case gets a target process of its own (default: the runner infers which cases may share one)",
+            Shape::Bool,
+        ),
         opt("notes", "Why the scenario is shaped this way", Shape::Text),
         req("steps", "The steps, in order (at least one)", Shape::Steps),
     ],
@@ -288,8 +293,13 @@ pub(crate) static AUTH: MapDef = MapDef::new(&[
     ),
     opt(
         "iss",
-        "correct (default), wrong or absent: the iss of the authorization response",
+        "correct (default), wrong, absent or normalized (the issuer with a trailing slash): the iss of the authorization response",
         Shape::OneOf(crate::AuthScript::ISS_CHOICES),
+    ),
+    opt(
+        "iss_support",
+        "advertised (default) or unadvertised: whether the metadata advertises authorization_response_iss_parameter_supported (2026-07-28)",
+        Shape::OneOf(crate::AuthScript::ISS_SUPPORT_CHOICES),
     ),
     opt(
         "state",
@@ -321,6 +331,31 @@ pub(crate) static AUTH: MapDef = MapDef::new(&[
         "s256 (default) or absent: whether the authorization server metadata lists code_challenge_methods_supported",
         Shape::OneOf(crate::AuthScript::AS_PKCE_CHOICES),
     ),
+    opt(
+        "refresh_token",
+        "withheld (default) or issued: whether the token endpoint issues a refresh token with the access token",
+        Shape::OneOf(crate::AuthScript::REFRESH_TOKEN_CHOICES),
+    ),
+    opt(
+        "registration",
+        "accepted (default) or refused_redirect: dynamic registration refuses every request with 400 invalid_redirect_uri",
+        Shape::OneOf(crate::AuthScript::REGISTRATION_CHOICES),
+    ),
+    opt(
+        "migration",
+        "none (default) or after_token: once the client used a token, its tokens are refused with 401 and the Protected Resource Metadata names a second authorization server",
+        Shape::OneOf(crate::AuthScript::MIGRATION_CHOICES),
+    ),
+    opt(
+        "scopes_supported",
+        "listed (default) or omitted: whether the Protected Resource Metadata and the authorization server metadata list scopes_supported",
+        Shape::OneOf(crate::AuthScript::SCOPES_SUPPORTED_CHOICES),
+    ),
+    opt(
+        "step_up",
+        "A scope every MCP request needs once the client holds a token: a token without it is answered 403 insufficient_scope naming it",
+        Shape::NonEmpty,
+    ),
 ]);
 
 /// Keys every step accepts next to its step key.
@@ -341,7 +376,16 @@ pub(crate) const STEP_COMMON: &[Key] = &[
         Shape::Versions,
     ),
     opt("note", "Free text", Shape::Text),
+    opt(
+        "why",
+        "Why the wait is this long: what it waits out (required on sleep, expect_silence, expect_no_fetch)",
+        Shape::NonEmpty,
+    ),
 ];
+
+/// The steps that always cost their full time on a conformant target: each
+/// must say `why` it is as long as it is.
+pub(crate) const TIMED_STEPS: &[&str] = &["sleep", "expect_silence", "expect_no_fetch"];
 
 /// One step kind: its step key and the keys it accepts next to it.
 pub(crate) struct StepDef {

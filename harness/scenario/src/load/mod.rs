@@ -14,11 +14,13 @@
 //! [`crate::corpus`].
 
 mod http;
+mod iterate;
 pub(crate) mod keys;
 pub(crate) mod reader;
 mod requirements;
 mod scope;
 mod steps;
+mod waits;
 
 use crate::error::ScenarioError;
 use crate::model::{Requires, Scenario, SessionMode, Source, TransportKind};
@@ -95,6 +97,11 @@ fn scenario(ctx: &Ctx, root: &Node) -> Result<Scenario, ScenarioError> {
         .take("timeout")
         .map(|n| ctx.duration(n, "`timeout`"))
         .transpose()?;
+    let isolate = f
+        .take("isolate")
+        .map(|n| ctx.bool(n, "`isolate`"))
+        .transpose()?
+        .unwrap_or(false);
     let notes = f
         .take("notes")
         .map(|n| ctx.str(n, "`notes`").map(|s| s.trim_end().to_owned()))
@@ -139,6 +146,7 @@ fn scenario(ctx: &Ctx, root: &Node) -> Result<Scenario, ScenarioError> {
         extension,
         auth,
         timeout,
+        isolate,
         notes,
         steps,
         source: Source {
@@ -428,7 +436,7 @@ fn auth(ctx: &Ctx, id: &str, node: &Node) -> Result<crate::AuthScript, ScenarioE
     let mut f = ctx.map(node, "`auth`")?;
     let mut script = crate::AuthScript::default();
     use crate::AuthScript as A;
-    let slots: [(&str, &[&str], &mut String); 9] = [
+    let slots: [(&str, &[&str], &mut String); 14] = [
         (
             "metadata_hint",
             A::METADATA_HINT_CHOICES,
@@ -440,6 +448,11 @@ fn auth(ctx: &Ctx, id: &str, node: &Node) -> Result<crate::AuthScript, ScenarioE
             &mut script.prm_resource,
         ),
         ("iss", A::ISS_CHOICES, &mut script.iss),
+        (
+            "iss_support",
+            A::ISS_SUPPORT_CHOICES,
+            &mut script.iss_support,
+        ),
         ("state", A::STATE_CHOICES, &mut script.state),
         ("token_auth", A::TOKEN_AUTH_CHOICES, &mut script.token_auth),
         (
@@ -450,6 +463,22 @@ fn auth(ctx: &Ctx, id: &str, node: &Node) -> Result<crate::AuthScript, ScenarioE
         ("token_use", A::TOKEN_USE_CHOICES, &mut script.token_use),
         ("as_issuer", A::AS_ISSUER_CHOICES, &mut script.as_issuer),
         ("as_pkce", A::AS_PKCE_CHOICES, &mut script.as_pkce),
+        (
+            "refresh_token",
+            A::REFRESH_TOKEN_CHOICES,
+            &mut script.refresh_token,
+        ),
+        (
+            "registration",
+            A::REGISTRATION_CHOICES,
+            &mut script.registration,
+        ),
+        ("migration", A::MIGRATION_CHOICES, &mut script.migration),
+        (
+            "scopes_supported",
+            A::SCOPES_SUPPORTED_CHOICES,
+            &mut script.scopes_supported,
+        ),
     ];
     for (key, choices, slot) in slots {
         if let Some(n) = f.take(key) {
@@ -469,6 +498,10 @@ fn auth(ctx: &Ctx, id: &str, node: &Node) -> Result<crate::AuthScript, ScenarioE
     script.scope = f
         .take("scope")
         .map(|n| ctx.nonempty_str(n, "`auth.scope`").map(str::to_owned))
+        .transpose()?;
+    script.step_up = f
+        .take("step_up")
+        .map(|n| ctx.nonempty_str(n, "`auth.step_up`").map(str::to_owned))
         .transpose()?;
     f.finish(ctx, "`auth`", &keys::AUTH.names())?;
     Ok(script)

@@ -1,6 +1,7 @@
 //! Building steps: exactly one step key per step, the keys each kind
 //! accepts, and the per-step overrides (`level`, `requirement`, `versions`,
-//! `note`); a step's `requirement` is checked against the catalogue at the
+//! `note`, and `why`, which the timed steps of `keys::TIMED_STEPS` must
+//! carry); a step's `requirement` is checked against the catalogue at the
 //! versions the step runs at ([`super::requirements`]).
 
 use super::keys::{self, names};
@@ -9,8 +10,8 @@ use super::{level, requirements, versions};
 use crate::error::ScenarioError;
 use crate::matcher::compile::{compile, template};
 use crate::model::{
-    CutStream, Discover, Expectation, RawBytes, RawStep, RepeatUntil, Reply, ReplyAnswer,
-    ResponseExpect, Selector, SendSpec, SendStep, Step, StepKind, UniqueBy,
+    CutStream, Expectation, RawBytes, RawStep, Reply, ReplyAnswer, ResponseExpect, Selector,
+    SendStep, Step, StepKind,
 };
 use crate::template::{check_str, is_var_path, Template};
 use crate::yaml::{Kind, Node};
@@ -19,8 +20,6 @@ use std::time::Duration;
 
 /// `expect_exit` without `within`.
 const DEFAULT_EXIT_WITHIN: Duration = Duration::from_secs(5);
-/// `repeat_until` without `max`.
-const DEFAULT_MAX_ITERATIONS: u32 = 100;
 
 /// One step of a scenario that runs at `scenario_versions`.
 pub(super) fn step(
@@ -93,6 +92,7 @@ pub(super) fn step(
         .take("note")
         .map(|n| ctx.str(n, "`note`").map(str::to_owned))
         .transpose()?;
+    let why = super::waits::why(ctx, node, key, f.take("why"))?;
     let mut valid = vec![key];
     if let Some(def) = keys::step(key) {
         valid.extend(names(def.modifiers));
@@ -113,6 +113,7 @@ pub(super) fn step(
         requirement: requirement.map(|(id, _)| id.to_owned()),
         versions,
         note,
+        why,
         at: ctx.loc(node.at),
     })
 }
@@ -182,53 +183,9 @@ fn kind(
             StepKind::Expect(e)
         }
         "reply" => StepKind::Reply(reply(ctx, value, labels)?),
-        "expect_silence" => match &value.kind {
-            Kind::Map(_) => {
-                let mut m = ctx.map(value, "`expect_silence`")?;
-                let duration = ctx.duration(m.require(ctx, "for", "`expect_silence`")?, "`for`")?;
-                let all_node = m.take("all");
-                let all = all_node
-                    .map(|n| ctx.bool(n, "`all`"))
-                    .transpose()?
-                    .unwrap_or(false);
-                let notification = m
-                    .take("notification")
-                    .map(|n| {
-                        ctx.nonempty_str(n, "`notification` (a method)")
-                            .map(str::to_owned)
-                    })
-                    .transpose()?;
-                let params_node = m.take("params");
-                if let (Some(n), None) = (params_node, &notification) {
-                    return Err(ctx.err(
-                        n.at,
-                        "`params` needs `notification` (whose params to match)".to_owned(),
-                    ));
-                }
-                if let (Some(n), true, Some(_)) = (all_node, all, &notification) {
-                    return Err(ctx.err(
-                        n.at,
-                        "`all: true` and `notification` contradict each other".to_owned(),
-                    ));
-                }
-                let params = params_node.map(|n| compile(ctx, n)).transpose()?;
-                m.finish(ctx, "`expect_silence`", &keys::SILENCE.names())?;
-                StepKind::ExpectSilence {
-                    duration,
-                    all,
-                    notification,
-                    params,
-                }
-            }
-            _ => StepKind::ExpectSilence {
-                duration: ctx.duration(value, "`expect_silence`")?,
-                all: false,
-                notification: None,
-                params: None,
-            },
-        },
-        "repeat_until" => StepKind::RepeatUntil(repeat_until(ctx, value)?),
-        "discover" => StepKind::Discover(discover(ctx, value)?),
+        "expect_silence" => super::waits::silence(ctx, value)?,
+        "repeat_until" => StepKind::RepeatUntil(super::iterate::repeat_until(ctx, value)?),
+        "discover" => StepKind::Discover(super::iterate::discover(ctx, value)?),
         "sleep" => StepKind::Sleep(ctx.duration(value, "`sleep`")?),
         "expect_no_fetch" => StepKind::ExpectNoFetch(ctx.duration(value, "`expect_no_fetch`")?),
         "disconnect" => {
@@ -313,7 +270,7 @@ fn take_label(
 }
 
 /// `{method, params, id}` of `send` (with `id`) or `notify`.
-fn request(
+pub(super) fn request(
     ctx: &Ctx,
     node: &Node,
     what: &str,
@@ -359,7 +316,11 @@ fn params(ctx: &Ctx, node: &Node) -> Result<Template, ScenarioError> {
 }
 
 /// The `expect` of `send` and `raw` (`id` only for `raw`), and of `repeat_until`.
-fn response_expect(ctx: &Ctx, node: &Node, raw: bool) -> Result<ResponseExpect, ScenarioError> {
+pub(super) fn response_expect(
+    ctx: &Ctx,
+    node: &Node,
+    raw: bool,
+) -> Result<ResponseExpect, ScenarioError> {
     let mut m = ctx.map(node, "`expect`")?;
     let id = if raw {
         m.take("id")
@@ -574,105 +535,7 @@ fn reply(ctx: &Ctx, node: &Node, labels: &[String]) -> Result<Reply, ScenarioErr
     })
 }
 
-fn repeat_until(ctx: &Ctx, node: &Node) -> Result<RepeatUntil, ScenarioError> {
-    let what = "`repeat_until`";
-    let mut m = ctx.map(node, what)?;
-    let (method, params, _) = request(
-        ctx,
-        m.require(ctx, "send", what)?,
-        "`repeat_until.send`",
-        false,
-    )?;
-    let expect = match m.take("expect") {
-        Some(n) => response_expect(ctx, n, false)?,
-        None => ResponseExpect {
-            id: None,
-            result: None,
-            error: None,
-            within: None,
-        },
-    };
-    let until = m.require(ctx, "until", what)?;
-    let mut u = ctx.map(until, "`until` (write `until: { unbound: name }`)")?;
-    let name_node = u.require(ctx, "unbound", "`until`")?;
-    let until_unbound = var_name(ctx, name_node, "`unbound`")?;
-    u.finish(ctx, "`until`", &keys::UNTIL.names())?;
-    let max = match m.take("max") {
-        None => DEFAULT_MAX_ITERATIONS,
-        Some(n) => {
-            let max = ctx.u64(n, "`max`")?;
-            match u32::try_from(max) {
-                Ok(max) if max > 0 => max,
-                _ => return Err(ctx.err(n.at, "`max` must be between 1 and 4294967295")),
-            }
-        }
-    };
-    let unique_by = m
-        .take("unique_by")
-        .map(|n| {
-            let mut u = ctx.map(
-                n,
-                "`unique_by` (write `unique_by: { list: name, key: member }`)",
-            )?;
-            let list = var_name(ctx, u.require(ctx, "list", "`unique_by`")?, "`list`")?;
-            let key = ctx
-                .nonempty_str(u.require(ctx, "key", "`unique_by`")?, "`key`")?
-                .to_owned();
-            u.finish(ctx, "`unique_by`", &keys::UNIQUE_BY.names())?;
-            Ok(UniqueBy { list, key })
-        })
-        .transpose()?;
-    m.finish(ctx, what, &keys::REPEAT_UNTIL.names())?;
-    Ok(RepeatUntil {
-        send: SendSpec { method, params },
-        expect,
-        until_unbound,
-        max,
-        unique_by,
-    })
-}
-
-fn discover(ctx: &Ctx, node: &Node) -> Result<Discover, ScenarioError> {
-    let what = "`discover`";
-    let mut m = ctx.map(node, what)?;
-    let list_node = m.require(ctx, "list", what)?;
-    let list = ctx.str(list_node, "`list`")?;
-    if !Discover::LISTS.contains(&list) {
-        return Err(ctx.err(
-            list_node.at,
-            format!(
-                "`discover` cannot list {list:?} (valid: {})",
-                Discover::LISTS.join(", ")
-            ),
-        ));
-    }
-    let into = var_name(ctx, m.require(ctx, "into", what)?, "`into`")?;
-    let filter = m.take("where").map(|n| compile(ctx, n)).transpose()?;
-    let require = match m.take("require") {
-        None => 1,
-        Some(n) => usize::try_from(ctx.u64(n, "`require`")?).unwrap_or(usize::MAX),
-    };
-    let header_param = match m.take("header_param") {
-        None => None,
-        Some(_) if list != "tools/list" => {
-            return Err(ctx.err(
-                list_node.at,
-                "`header_param` needs `list: tools/list` (x-mcp-header marks tool parameters)",
-            ))
-        }
-        Some(n) => Some(var_name(ctx, n, "`header_param`")?),
-    };
-    m.finish(ctx, what, &keys::DISCOVER.names())?;
-    Ok(Discover {
-        list: list.to_owned(),
-        into,
-        filter,
-        require,
-        header_param,
-    })
-}
-
-fn var_name(ctx: &Ctx, node: &Node, what: &str) -> Result<String, ScenarioError> {
+pub(super) fn var_name(ctx: &Ctx, node: &Node, what: &str) -> Result<String, ScenarioError> {
     let name = ctx.str(node, &format!("{what} (a variable name)"))?;
     if !is_var_path(name) {
         return Err(ctx.err(
