@@ -292,6 +292,9 @@ pub static ORACLE: &[OracleCheck] = &[
     client_auth(&ids::AUTH_STATE),
     client_auth(&ids::AUTH_REGISTRATION_CLIENT_ID),
     client_auth(&ids::AUTH_DCR_APPLICATION_TYPE),
+    client_auth(&ids::AUTH_DCR_REDIRECT_REJECTION),
+    client_auth(&ids::AUTH_CREDENTIALS_PER_AUTHORIZATION_SERVER),
+    client_auth(&ids::AUTH_CREDENTIALS_REREGISTER),
     client_auth(&ids::AUTH_REDIRECT_URI_LOCALHOST_OR_HTTPS),
     client_auth(&ids::AUTH_REDIRECT_URI_REGISTERED),
     client_auth(&ids::AUTH_SCOPE_SELECTION),
@@ -307,6 +310,11 @@ pub static ORACLE: &[OracleCheck] = &[
     client_auth(&ids::AUTH_PRM_RESOURCE_MATCH),
     client_auth(&ids::AUTH_AS_METADATA_ISSUER_VALIDATE),
     client_auth(&ids::AUTH_ISSUER_VALIDATE),
+    client_auth(&ids::AUTH_SCOPE_CHALLENGE_AUTHORITATIVE),
+    client_auth(&ids::AUTH_STEP_UP_UNION),
+    client_auth(&ids::AUTH_STEP_UP_RETRY_LIMIT),
+    client_auth(&ids::AUTH_REFRESH_CONFIDENTIAL),
+    client_auth(&ids::AUTH_REFRESH_NOT_ASSUMED),
 ];
 
 /// The every-message check of a requirement, if it has one.

@@ -174,7 +174,12 @@ impl Oracle {
                         .exchange(self.version, at_ms, endpoint, record, &mut out);
                 }
             }
-            Observed::End => self.end(at_ms, &mut out),
+            Observed::End => {
+                self.end(at_ms, &mut out);
+                if self.judged == Role::Client {
+                    self.auth_client.end(self.version, at_ms, &mut out);
+                }
+            }
         }
         out
     }

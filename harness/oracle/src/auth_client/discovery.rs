@@ -109,6 +109,16 @@ impl State {
         }
     }
 
+    /// The Protected Resource Metadata now names `issuer`, another
+    /// authorization server: its metadata is sought afresh, in the version's
+    /// order for it.
+    pub(super) fn migrate(&mut self, version: Version, issuer: &str) {
+        let asm = authorization_server_metadata_urls(version, issuer)
+            .map(|urls| urls.into_iter().map(|u| u.url).collect())
+            .unwrap_or_default();
+        self.asm = Search::new(asm);
+    }
+
     pub(super) fn prm_fetch(&mut self, version: Version, url: &str, served: bool) -> Vec<Found> {
         let mut out: Vec<Found> = Vec::new();
         if self.prm.fetches == 0 {

@@ -40,6 +40,9 @@ pub(super) struct Flow {
     client_ids: Vec<String>,
     /// Redirect URIs registered.
     redirect_uris: Vec<String>,
+    /// Registration requests refused (400), as sent.
+    refused: Vec<Value>,
+    refused_again: bool,
     /// Access tokens the token endpoint issued.
     issued: Vec<String>,
     mcp_requests: usize,
@@ -68,9 +71,23 @@ impl Flow {
         }
     }
 
-    /// `auth.dcr.application-type`; keeps the client id issued.
+    /// `auth.dcr.application-type`, `auth.dcr.redirect-rejection` (the
+    /// request a registration refused, sent again unchanged); keeps the
+    /// client id issued.
     fn registration(&mut self, record: &HttpRecord) -> Vec<Found> {
         let mut out: Vec<Found> = Vec::new();
+        let sent = serde_json::from_str::<Value>(&record.request_body).ok();
+        let repeated = sent.as_ref().is_some_and(|s| self.refused.contains(s));
+        if repeated && !self.refused_again {
+            self.refused_again = true;
+            out.push((
+                &ids::AUTH_DCR_REDIRECT_REJECTION,
+                "the client sent again, unchanged, a registration request the authorization server had refused (400): it neither stopped nor adjusted its application_type or redirect URIs".to_owned(),
+            ));
+        }
+        if let Some(sent) = sent.filter(|_| record.status == Some(400)) {
+            self.refused.push(sent);
+        }
         if let Some(body) = json(&record.request_body) {
             let uris = body.get("redirect_uris").and_then(Value::as_array);
             for uri in uris.into_iter().flatten().filter_map(Value::as_str) {
@@ -329,6 +346,13 @@ fn scope(script: &AuthScript, got: Option<&str>) -> Option<Found> {
     if words(got) == words(want.as_deref()) {
         return None;
     }
+    let Some(wanted) = want else {
+        return Some((
+            &ids::AUTH_SCOPE_SELECTION,
+            format!("the first authorization request asked for scope {got:?}; with no scope in the 401 challenge and no scopes_supported in the Protected Resource Metadata it leaves scope out"),
+        ));
+    };
+    let want = Some(wanted);
     let source = if script.challenge_scope.is_some() {
         "the 401 challenge's scope"
     } else {
@@ -338,4 +362,26 @@ fn scope(script: &AuthScript, got: Option<&str>) -> Option<Found> {
         &ids::AUTH_SCOPE_SELECTION,
         format!("the first authorization request asked for scope {got:?}; {source} is {want:?}"),
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn with_no_scope_defined_anywhere_the_first_request_carries_none() {
+        let script = AuthScript::default();
+        assert_eq!(scope(&script, None), None);
+        assert_eq!(scope(&script, Some("")), None);
+        let found = scope(&script, Some("mcp:all")).expect("a made-up scope");
+        assert_eq!(found.0.id, "auth.scope.selection");
+        assert!(found.1.contains("leaves scope out"), "{}", found.1);
+        // With scopes_supported listed, leaving scope out is the violation.
+        let listed = AuthScript {
+            scopes_supported: vec!["mcp:read".into()],
+            ..AuthScript::default()
+        };
+        assert!(scope(&listed, None).is_some());
+        assert_eq!(scope(&listed, Some("mcp:read")), None);
+    }
 }

@@ -22,6 +22,7 @@
 //! | `auth.state` | 2025-06-18 → | authorization, token | a `state`; no code redeemed from a response whose `state` differs |
 //! | `auth.registration.client-id` | 2026-07-28 → | authorization | the `client_id` is one registration issued |
 //! | `auth.dcr.application-type` | 2026-07-28 → | registration | `application_type` is `native` or `web` |
+//! | `auth.dcr.redirect-rejection` | 2026-07-28 → | registration | a request a registration refused (400) is not sent again unchanged |
 //! | `auth.redirect-uri.localhost-or-https` | 2025-03-26 → | registration, authorization | every redirect URI is a localhost URL or an https one |
 //! | `auth.redirect-uri.registered` | 2025-06-18 → | authorization, after a registration | the `redirect_uri` is one the client registered |
 //! | `auth.scope.selection` | 2025-11-25 → | first authorization | the challenge's scope, else the metadata's `scopes_supported` |
@@ -36,18 +37,36 @@
 //! | `auth.prm.resource-match` | 2025-06-18 → | authorization, token | the Protected Resource Metadata last served named this server ([`refusal`]) |
 //! | `auth.as-metadata.issuer-validate` | 2026-07-28 → | registration, authorization, token | the authorization server metadata last served named the issuer its URL was built from |
 //! | `auth.issuer.validate` | 2026-07-28 → | token | the code redeemed came with the recorded issuer as `iss` (or none, when not advertised; RFC 9207) |
+//! | `auth.scope.challenge-authoritative` | 2025-11-25 → | authorization | it asks for every scope the MCP endpoint's last challenge (401, or 403 `insufficient_scope`) named ([`step_up`]) |
+//! | `auth.step-up.union` | 2026-07-28 → | authorization, after a 403 `insufficient_scope` | it also asks for the scopes of the previous authorization request |
+//! | `auth.step-up.retry-limit` | 2025-11-25 → | authorization | no more than 3 authorization requests in a row that no MCP request let through follows |
+//! | `auth.refresh.confidential` | 2026-07-28 → | every request after a refresh token was issued | the refresh token goes to the token endpoint alone ([`tokens`]) |
+//! | `auth.refresh.not-assumed` | 2026-07-28 → | the end of the case | an access token issued without a refresh token was presented to the MCP endpoint |
+//! | `auth.credentials.reregister` | 2026-07-28 → | authorization | the `client_id` is not one another authorization server's registration issued ([`credentials`]) |
+//! | `auth.credentials.per-authorization-server` | 2026-07-28 → | token | no client id, secret or refresh token another authorization server issued |
+//!
+//! A Protected Resource Metadata document that names an authorization
+//! server other than the one the client was using (a migration) makes that
+//! one the issuer every later request is judged against: its metadata is
+//! sought afresh in the version's order, its `issuer` and `iss` are the ones
+//! expected.
 //!
 //! Nothing is judged before it happens: a client that redeems no code is
 //! not judged on its verifier, one that never authorizes on nothing of the
 //! flow (the runner makes such a case not applicable). The scenarios provoke
 //! the flow and `assume` it got far enough for their rules to be judged.
 
+mod credentials;
 mod discovery;
 mod flow;
+#[cfg(test)]
+mod migration_tests;
 mod query;
 mod refusal;
+mod step_up;
 #[cfg(test)]
 pub(crate) mod tests;
+mod tokens;
 
 use mcpspec_engine::{Requirement, Version, Violation};
 use mcpspec_wire::event::HttpRecord;
@@ -111,12 +130,16 @@ pub(crate) struct State {
     discovery: discovery::State,
     flow: flow::Flow,
     refusals: refusal::Refusals,
+    challenges: step_up::Challenges,
+    tokens: tokens::Tokens,
+    credentials: credentials::Credentials,
 }
 
 impl State {
     /// The script of the case: judging starts here.
     pub(crate) fn script(&mut self, version: Version, script: &AuthScript) {
         self.discovery = discovery::State::new(version, script);
+        self.credentials = credentials::Credentials::new(&script.issuer);
         self.script = Some(script.clone());
     }
 
@@ -129,7 +152,7 @@ impl State {
         record: &HttpRecord,
         out: &mut Vec<Violation>,
     ) {
-        let Some(script) = &self.script else {
+        let Some(script) = &mut self.script else {
             return;
         };
         let url = format!(
@@ -138,7 +161,16 @@ impl State {
             record.target.split('?').next().unwrap_or_default()
         );
         let served = record.status.is_some_and(|s| (200..300).contains(&s));
+        if served && endpoint == AuthEndpoint::ProtectedResourceMetadata {
+            // A migration: the metadata now names another authorization server.
+            if let Some(next) = self.credentials.prm_served(record) {
+                self.discovery.migrate(version, &next);
+                script.issuer = next;
+            }
+        }
+        let script = &*script;
         let mut found: Vec<Found> = Vec::new();
+        found.extend(self.tokens.leak(endpoint, record));
         match endpoint {
             AuthEndpoint::ProtectedResourceMetadata => {
                 found.extend(self.discovery.prm_fetch(version, &url, served));
@@ -156,21 +188,52 @@ impl State {
                 found.extend(self.discovery.before_endpoints(version, endpoint));
                 found.extend(self.refusals.reached(endpoint));
                 found.extend(self.flow.judge(script, endpoint, record));
+                found.extend(self.credentials.judge(endpoint, &url, record));
+                match endpoint {
+                    AuthEndpoint::Authorization => {
+                        found.extend(self.challenges.authorization(record));
+                    }
+                    AuthEndpoint::Token => self.tokens.token_response(record, at_ms),
+                    _ => {}
+                }
             }
-            AuthEndpoint::Mcp => found.extend(self.flow.mcp(record)),
+            AuthEndpoint::Mcp => {
+                found.extend(self.flow.mcp(record));
+                self.tokens.mcp(record);
+                self.challenges.mcp_answer(record);
+            }
             AuthEndpoint::Other => {}
         }
-        out.extend(
-            found
-                .into_iter()
-                .filter(|(id, _)| id.applies_to(version))
-                .map(|(requirement, detail)| Violation {
-                    requirement,
-                    detail,
-                    at_ms,
-                }),
+        stamp(version, at_ms, found, out);
+    }
+
+    /// The case is over: what the client should have done by now
+    /// (`auth.refresh.not-assumed`, [`tokens`]).
+    pub(crate) fn end(&mut self, version: Version, at_ms: u64, out: &mut Vec<Violation>) {
+        if self.script.is_none() {
+            return;
+        }
+        stamp(
+            version,
+            at_ms,
+            self.tokens.end(at_ms).into_iter().collect(),
+            out,
         );
     }
+}
+
+/// The violations of `found` whose rule the version has.
+fn stamp(version: Version, at_ms: u64, found: Vec<Found>, out: &mut Vec<Violation>) {
+    out.extend(
+        found
+            .into_iter()
+            .filter(|(id, _)| id.applies_to(version))
+            .map(|(requirement, detail)| Violation {
+                requirement,
+                detail,
+                at_ms,
+            }),
+    );
 }
 
 /// The `name=value` pairs of a query string or a form body, decoded.

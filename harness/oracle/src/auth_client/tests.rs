@@ -11,7 +11,7 @@ use serde_json::json;
 use super::{pairs, AuthEndpoint as E, AuthScript};
 use crate::{Observed, Oracle};
 
-const ORIGIN: &str = "http://127.0.0.1:4000";
+pub(super) const ORIGIN: &str = "http://127.0.0.1:4000";
 const VERIFIER: &str = "a-verifier-of-forty-three-characters-or-more-0123";
 const VERSIONS: [Version; 4] = [
     Version::V2025_03_26,
@@ -28,7 +28,7 @@ fn issuer(v: Version) -> String {
     }
 }
 
-fn script(v: Version) -> AuthScript {
+pub(super) fn script(v: Version) -> AuthScript {
     AuthScript {
         origin: ORIGIN.into(),
         server_url: format!("{ORIGIN}/mcp"),
@@ -42,7 +42,7 @@ fn script(v: Version) -> AuthScript {
     }
 }
 
-fn record(method: &str, target: &str, status: Option<u16>) -> HttpRecord {
+pub(super) fn record(method: &str, target: &str, status: Option<u16>) -> HttpRecord {
     HttpRecord {
         method: method.into(),
         target: target.into(),
@@ -62,7 +62,7 @@ fn query(params: &[(&str, &str)]) -> String {
 }
 
 /// The requests of a clean flow at `v`, with the script's answers.
-fn clean(v: Version) -> Vec<(E, HttpRecord)> {
+pub(super) fn clean(v: Version) -> Vec<(E, HttpRecord)> {
     let s = script(v);
     let mut out = vec![(E::Mcp, record("POST", "/mcp", Some(401)))];
     if v >= Version::V2025_06_18 {
@@ -118,7 +118,7 @@ fn clean(v: Version) -> Vec<(E, HttpRecord)> {
 }
 
 /// The ids the oracle reports for `flow` under `script` at `v`.
-fn judge(v: Version, script: &AuthScript, flow: &[(E, HttpRecord)]) -> Vec<String> {
+pub(super) fn judge(v: Version, script: &AuthScript, flow: &[(E, HttpRecord)]) -> Vec<String> {
     let mut oracle = Oracle::new(Role::Client, v, Transport::Http);
     let mut found = oracle.observe(0, Observed::AuthScript(script));
     for (endpoint, record) in flow {
@@ -130,7 +130,9 @@ fn judge(v: Version, script: &AuthScript, flow: &[(E, HttpRecord)]) -> Vec<Strin
             },
         ));
     }
-    found.extend(oracle.observe(0, Observed::End));
+    // The case ends well after the flow (a token's non-use is judged only
+    // after a grace period).
+    found.extend(oracle.observe(super::tokens::GRACE_MS, Observed::End));
     found
         .into_iter()
         .map(|f| f.requirement.id.to_owned())
@@ -138,7 +140,7 @@ fn judge(v: Version, script: &AuthScript, flow: &[(E, HttpRecord)]) -> Vec<Strin
 }
 
 /// The record of the first request to `endpoint`.
-fn at(flow: &mut [(E, HttpRecord)], endpoint: E) -> &mut HttpRecord {
+pub(super) fn at(flow: &mut [(E, HttpRecord)], endpoint: E) -> &mut HttpRecord {
     &mut flow
         .iter_mut()
         .find(|(e, _)| *e == endpoint)
@@ -147,7 +149,7 @@ fn at(flow: &mut [(E, HttpRecord)], endpoint: E) -> &mut HttpRecord {
 }
 
 /// Rewrites the query (authorization) or form body (token) of a request.
-fn edit(r: &mut HttpRecord, change: impl Fn(&mut Vec<(String, String)>)) {
+pub(super) fn edit(r: &mut HttpRecord, change: impl Fn(&mut Vec<(String, String)>)) {
     let (base, text) = match r.target.split_once('?') {
         Some((b, q)) => (Some(b.to_owned()), q.to_owned()),
         None => (None, r.request_body.clone()),
@@ -167,7 +169,10 @@ fn drop_param(name: &'static str) -> impl Fn(&mut Vec<(String, String)>) {
     move |p| p.retain(|(k, _)| k != name)
 }
 
-fn set_param(name: &'static str, value: &'static str) -> impl Fn(&mut Vec<(String, String)>) {
+pub(super) fn set_param(
+    name: &'static str,
+    value: &'static str,
+) -> impl Fn(&mut Vec<(String, String)>) {
     move |p| {
         p.retain(|(k, _)| k != name);
         p.push((name.to_owned(), value.to_owned()));
@@ -183,6 +188,27 @@ fn broken(
     let mut flow = clean(v);
     change(&mut flow, &mut s);
     judge(v, &s, &flow)
+}
+
+/// The clean flow, then a 403 `insufficient_scope` challenge naming
+/// `mcp:admin` and a second authorization request asking for `scope`.
+fn step_up(f: &mut Vec<(E, HttpRecord)>, scope: &'static str) {
+    let mut refused = record("POST", "/mcp", Some(403));
+    refused.request_headers = vec![("authorization".into(), "Bearer t1".into())];
+    refused.response_headers = vec![(
+        "www-authenticate".into(),
+        r#"Bearer error="insufficient_scope", scope="mcp:admin""#.into(),
+    )];
+    f.push((E::Mcp, refused));
+    let mut again = at(f, E::Authorization).clone();
+    edit(&mut again, set_param("scope", scope));
+    f.push((E::Authorization, again));
+}
+
+/// The token response of the clean flow with a refresh token.
+fn with_refresh(f: &mut [(E, HttpRecord)]) {
+    at(f, E::Token).body =
+        json!({"access_token": "t1", "token_type": "Bearer", "refresh_token": "r1"}).to_string();
 }
 
 /// Traffic breaking requirement `id`, judged at the latest version: the
@@ -273,7 +299,36 @@ pub(crate) fn breaking(id: &str) -> Option<Vec<String>> {
         "auth.legacy.metadata-first" => broken(Version::V2025_03_26, |f, _| {
             f.retain(|(e, _)| *e != E::AuthorizationServerMetadata);
         }),
-        _ => return None,
+        "auth.scope.challenge-authoritative" => broken(v, |f, _| {
+            step_up(f, "mcp:read mcp:write");
+        }),
+        "auth.step-up.union" => broken(v, |f, _| step_up(f, "mcp:admin")),
+        "auth.dcr.redirect-rejection" => broken(v, |f, _| {
+            let reg = at(f, E::Registration);
+            reg.status = Some(400);
+            reg.body = json!({"error": "invalid_redirect_uri"}).to_string();
+            let again = reg.clone();
+            f.insert(3, (E::Registration, again));
+        }),
+        "auth.step-up.retry-limit" => broken(v, |f, _| {
+            // Every token refused with 401, and the client authorizes again.
+            f.last_mut().expect("mcp").1.status = Some(401);
+            for _ in 0..3 {
+                let again = at(f, E::Authorization).clone();
+                f.push((E::Authorization, again));
+                let mut refused = record("POST", "/mcp", Some(401));
+                refused.request_headers = vec![("authorization".into(), "Bearer t1".into())];
+                f.push((E::Mcp, refused));
+            }
+        }),
+        "auth.refresh.confidential" => broken(v, |f, _| {
+            with_refresh(f);
+            f.last_mut().expect("mcp").1.target = "/mcp?refresh_token=r1".into();
+        }),
+        "auth.refresh.not-assumed" => broken(v, |f, _| {
+            f.pop(); // the MCP request with the access token
+        }),
+        _ => return super::migration_tests::breaking(id),
     };
     Some(found)
 }
@@ -320,6 +375,14 @@ fn each_broken_flow_draws_its_rule() {
         "auth.as-metadata.discovery-order",
         "auth.as-metadata.client",
         "auth.legacy.metadata-first",
+        "auth.scope.challenge-authoritative",
+        "auth.step-up.union",
+        "auth.step-up.retry-limit",
+        "auth.dcr.redirect-rejection",
+        "auth.refresh.confidential",
+        "auth.refresh.not-assumed",
+        "auth.credentials.reregister",
+        "auth.credentials.per-authorization-server",
     ];
     for id in ids {
         let found = breaking(id).expect("traffic");
@@ -449,4 +512,148 @@ fn nothing_is_judged_before_the_script_is_told_or_before_it_happens() {
     // A flow that stops after authorizing is judged on what it did only.
     let found = broken(v, |f, _| f.truncate(5));
     assert_eq!(found, Vec::<String>::new());
+}
+
+#[test]
+fn a_step_up_that_keeps_its_scopes_and_adds_the_challenged_ones_draws_nothing() {
+    let v = Version::V2026_07_28;
+    assert_eq!(
+        broken(v, |f, _| step_up(f, "mcp:write mcp:admin mcp:read")),
+        Vec::<String>::new()
+    );
+    // The 401's scope counts too: asked for, it draws nothing; left out, the rule.
+    let with_scope = |scope: &'static str| {
+        broken(v, move |f, s| {
+            s.challenge_scope = Some("mcp:read".into());
+            at(f, E::Mcp).response_headers = vec![(
+                "www-authenticate".into(),
+                r#"Bearer scope="mcp:read""#.into(),
+            )];
+            edit(at(f, E::Authorization), set_param("scope", scope));
+        })
+    };
+    assert_eq!(with_scope("mcp:read"), Vec::<String>::new());
+    assert!(with_scope("mcp:write")
+        .iter()
+        .any(|id| id == "auth.scope.challenge-authoritative"));
+    // Before 2025-11-25 there is no such rule.
+    assert!(!broken(Version::V2025_06_18, |f, _| step_up(f, "mcp:read"))
+        .iter()
+        .any(|id| id == "auth.scope.challenge-authoritative"));
+}
+
+#[test]
+fn a_refresh_token_may_go_to_the_token_endpoint_and_spares_the_access_token_its_use() {
+    let v = Version::V2026_07_28;
+    // Issued, and sent back to the token endpoint only: nothing.
+    let found = broken(v, |f, _| {
+        with_refresh(f);
+        let mut refresh = record("POST", "/oauth/token", Some(200));
+        refresh.request_body = query(&[
+            ("grant_type", "refresh_token"),
+            ("refresh_token", "r1"),
+            ("client_id", "c1"),
+            ("resource", "http://127.0.0.1:4000/mcp"),
+        ]);
+        refresh.body = json!({"access_token": "t2", "token_type": "Bearer"}).to_string();
+        f.push((E::Token, refresh));
+        let mut mcp = record("POST", "/mcp", None);
+        mcp.request_headers = vec![("authorization".into(), "Bearer t2".into())];
+        f.push((E::Mcp, mcp));
+    });
+    assert_eq!(found, Vec::<String>::new());
+    // With a refresh token in hand the client may stop without using the
+    // access token; a refresh token in a header elsewhere is a leak.
+    let found = broken(v, |f, _| {
+        with_refresh(f);
+        f.last_mut().expect("mcp").1.request_headers =
+            vec![("authorization".into(), "Bearer r1".into())];
+    });
+    assert!(
+        found.iter().any(|id| id == "auth.refresh.confidential"),
+        "{found:?}"
+    );
+    assert!(
+        !found.iter().any(|id| id == "auth.refresh.not-assumed"),
+        "{found:?}"
+    );
+    // Both rules are 2026-07-28's.
+    let found = broken(Version::V2025_11_25, |f, _| {
+        f.pop();
+    });
+    assert_eq!(found, Vec::<String>::new());
+}
+
+#[test]
+fn three_authorizations_in_a_row_are_allowed_and_one_let_through_starts_the_count_again() {
+    let v = Version::V2025_11_25;
+    let retries = |n: usize, through_after: Option<usize>| {
+        broken(v, move |f, _| {
+            f.last_mut().expect("mcp").1.status = Some(401);
+            for i in 0..n {
+                let again = at(f, E::Authorization).clone();
+                f.push((E::Authorization, again));
+                let mut mcp = record("POST", "/mcp", Some(401));
+                if through_after == Some(i) {
+                    mcp.status = None;
+                }
+                mcp.request_headers = vec![("authorization".into(), "Bearer t1".into())];
+                f.push((E::Mcp, mcp));
+            }
+        })
+        .contains(&"auth.step-up.retry-limit".to_owned())
+    };
+    assert!(!retries(2, None));
+    assert!(retries(3, None));
+    assert!(!retries(3, Some(0)));
+    assert!(retries(5, Some(0)));
+}
+
+#[test]
+fn a_refused_registration_may_be_adjusted_but_not_repeated() {
+    let v = Version::V2026_07_28;
+    let found = |adjust: bool| {
+        broken(v, move |f, _| {
+            let reg = at(f, E::Registration);
+            let mut refused = reg.clone();
+            refused.status = Some(400);
+            refused.body = json!({"error": "invalid_redirect_uri"}).to_string();
+            if adjust {
+                refused.request_body =
+                    json!({"application_type": "web", "redirect_uris": ["https://client.example/cb"]})
+                        .to_string();
+            }
+            f.insert(3, (E::Registration, refused));
+        })
+    };
+    assert_eq!(found(true), Vec::<String>::new());
+    assert!(found(false).contains(&"auth.dcr.redirect-rejection".to_owned()));
+}
+
+#[test]
+fn an_access_token_issued_just_before_the_end_is_not_yet_judged() {
+    let v = Version::V2026_07_28;
+    let s = script(v);
+    let mut flow = clean(v);
+    flow.pop(); // the MCP request with the access token never comes
+    let ends_at = |end_ms: u64| {
+        let mut oracle = Oracle::new(Role::Client, v, Transport::Http);
+        let mut found = oracle.observe(0, Observed::AuthScript(&s));
+        for (endpoint, record) in &flow {
+            let at = if *endpoint == E::Token { 1_000 } else { 0 };
+            found.extend(oracle.observe(
+                at,
+                Observed::AuthExchange {
+                    endpoint: *endpoint,
+                    record,
+                },
+            ));
+        }
+        found.extend(oracle.observe(end_ms, Observed::End));
+        found
+            .iter()
+            .any(|f| f.requirement.id == "auth.refresh.not-assumed")
+    };
+    assert!(!ends_at(1_500));
+    assert!(ends_at(3_000));
 }
