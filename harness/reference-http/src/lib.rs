@@ -40,6 +40,7 @@ mod legacy;
 mod messages;
 mod routing;
 mod session;
+mod shed;
 mod sse;
 mod stateless;
 mod streamable;
@@ -80,6 +81,9 @@ pub struct HttpServerConfig {
     /// OAuth mode: `/mcp` wants a bearer token that the built-in
     /// authorization server issued for it (module `auth`).
     pub auth: bool,
+    /// Load shedding: while this many POSTs to `/mcp` are being served,
+    /// another is answered 503 (module `shed`). `None`: never.
+    pub shed_above: Option<usize>,
 }
 
 impl HttpServerConfig {
@@ -87,6 +91,7 @@ impl HttpServerConfig {
         HttpServerConfig {
             reference,
             auth: false,
+            shed_above: None,
         }
     }
 
@@ -110,8 +115,9 @@ pub async fn serve_with_shutdown(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> io::Result<()> {
     let origin = format!("http://{}", listener.local_addr()?);
+    let shed_above = cfg.shed_above;
     let app = App::new(cfg, origin);
-    let router = router(app.clone());
+    let router = router(app.clone(), shed_above);
     let signal = async move {
         shutdown.await;
         app.close_all();
@@ -121,10 +127,14 @@ pub async fn serve_with_shutdown(
         .await
 }
 
-fn router(app: App) -> Router {
-    let mcp = post(streamable::post)
+fn router(app: App, shed_above: Option<usize>) -> Router {
+    let mut mcp = post(streamable::post)
         .get(streamable::get)
         .delete(streamable::delete);
+    if let Some(above) = shed_above {
+        let shed = axum::middleware::from_fn_with_state(shed::Shed::new(above), shed::layer);
+        mcp = mcp.route_layer(shed);
+    }
     let mut router = Router::new();
     if app.auth().is_some() {
         let guard = axum::middleware::from_fn_with_state(app.clone(), auth::guard);

@@ -51,6 +51,11 @@ pub struct HttpOptions {
     /// so that a harness can prove it catches them. The legacy HTTP+SSE
     /// client ignores them.
     pub misbehave: crate::streamable::HttpMisbehaviour,
+    /// The run's connection limit for this target (`--max-connections`):
+    /// when set, a Streamable HTTP POST refused (connection refused, 429,
+    /// 503) lowers it and is sent again after a pause; answers raise it.
+    /// `None`: every answer is taken as it comes (the proxy, the fuzzer).
+    pub limit: Option<std::sync::Arc<crate::limit::ConnLimit>>,
 }
 
 impl Default for HttpOptions {
@@ -63,6 +68,7 @@ impl Default for HttpOptions {
             headers: Vec::new(),
             resume_attempts: 2,
             misbehave: crate::streamable::HttpMisbehaviour::default(),
+            limit: None,
         }
     }
 }

@@ -13,6 +13,8 @@
 //!   stream, resumption with `Last-Event-ID`, DELETE.
 //! - [`legacy`]: the 2024-11-05 HTTP+SSE client (`endpoint` event, POSTs,
 //!   answers on the stream).
+//! - [`limit`]: [`limit::ConnLimit`], the per-target connection limit
+//!   that backs off when the target refuses (`--max-connections`).
 //! - [`raw`]: exact HTTP exchanges for transport-specific scenario steps.
 //! - [`connection`]: [`Connection`], the three behind one interface.
 //! - [`target`]: [`Target`], what a run tests and how to connect to it.
@@ -28,6 +30,7 @@ mod client;
 pub mod connection;
 pub mod event;
 pub mod legacy;
+pub mod limit;
 mod order;
 pub mod peer;
 pub mod proxy;

@@ -327,14 +327,28 @@ impl HttpSession {
         self.raws += 1;
         let via = Via::Raw(self.raws);
         let url = raw::resolve(&self.shared.url, req.url.as_deref())?;
-        let (resp, record) = raw::exchange(
-            &url,
-            &req,
-            &self.shared.options,
-            self.session_id(),
-            self.shared.protocol_version(),
-        )
-        .await;
+        let mut attempt = 0;
+        let (resp, record) = loop {
+            let (resp, record) = raw::exchange(
+                &url,
+                &req,
+                &self.shared.options,
+                self.session_id(),
+                self.shared.protocol_version(),
+            )
+            .await;
+            // Too busy (429/503) is no answer to what the step sent: as a
+            // POST's, it is sent again later (see `post`).
+            let answer = resp.as_ref().ok().map(|r| {
+                let asked = r.headers.iter().find(|(n, _)| n == "retry-after");
+                (r.status, asked.map(|(_, v)| v.as_str()))
+            });
+            let limit = self.shared.options.limit.as_deref();
+            if !crate::limit::wait_if_busy(limit, answer, attempt).await {
+                break (resp, record);
+            }
+            attempt += 1;
+        };
         self.shared
             .emitter
             .emit_now(via, Event::Http(Box::new(record)));
@@ -425,22 +439,43 @@ async fn post(shared: Arc<Shared>, via: Via, headers: HeaderMap, body: Vec<u8>) 
     let headed = shared.order.pending();
     let mut record = request_record("POST", &shared.url, &headers, &body, false);
     let mut owed = Owed::of_body(&body);
-    let request = shared
-        .client
-        .post(shared.url.clone())
-        .headers(headers)
-        .body(body);
     let timeout = shared.options.request_timeout;
-    let mut resp = match tokio::time::timeout(timeout, request.send()).await {
-        Ok(Ok(resp)) => resp,
-        Ok(Err(e)) => return failed(&shared, via, record, &e).await,
-        Err(_) => {
-            record.error = Some(format!("no response headers within {timeout:?}"));
-            shared
-                .emitter
-                .emit(via, Event::Http(Box::new(record)))
-                .await;
-            return;
+    let mut attempt = 0;
+    let mut resp = loop {
+        let request = shared
+            .client
+            .post(shared.url.clone())
+            .headers(headers.clone())
+            .body(body.clone());
+        let sent = tokio::time::timeout(timeout, request.send()).await;
+        let limit = shared.options.limit.as_ref();
+        if let (Some(pause), Some(limit)) = (
+            limit.and_then(|l| crate::limit::refused_post(l, &sent, attempt)),
+            limit,
+        ) {
+            // Too busy, not an answer: the target is asked again later,
+            // and the run opens fewer sessions meanwhile.
+            limit.overloaded();
+            tokio::time::sleep(pause).await;
+            attempt += 1;
+            continue;
+        }
+        match sent {
+            Ok(Ok(resp)) => {
+                if let Some(limit) = &shared.options.limit {
+                    limit.answered();
+                }
+                break resp;
+            }
+            Ok(Err(e)) => return failed(&shared, via, record, &e).await,
+            Err(_) => {
+                record.error = Some(format!("no response headers within {timeout:?}"));
+                shared
+                    .emitter
+                    .emit(via, Event::Http(Box::new(record)))
+                    .await;
+                return;
+            }
         }
     };
     shared.capture_session(resp.headers());

@@ -101,6 +101,14 @@ pub enum ClientFault {
     AuthUnregisteredRedirect,
     AuthForeignToken,
     AuthIgnoresPkceSupport,
+    AuthRefreshTokenLeaked,
+    AuthNeedsRefreshToken,
+    AuthIgnoresChallengeScope,
+    AuthStepUpDropsScopes,
+    AuthRequiresIss,
+    AuthRepeatsRefusedRegistration,
+    AuthReusesCredentials,
+    AuthScopeWhenUndefined,
 }
 
 /// One row of [`TABLE`].
@@ -153,7 +161,7 @@ use Level::{Must, Should};
 
 /// Every fault, in the order `--list-faults` prints them (and in the order
 /// of the enum: `TABLE[f as usize].fault == f`).
-pub const TABLE: [FaultEntry; 72] = [
+pub const TABLE: [FaultEntry; 80] = [
     row(F::SkipInitialized, "skip-initialized", Must, &ids::LIFECYCLE_CLIENT_INITIALIZED_NOTIFICATION,
         "never sends notifications/initialized after the initialize result"),
     row(F::EarlyRequest, "early-request", Should, &ids::LIFECYCLE_CLIENT_NO_REQUESTS_BEFORE_RESPONSE,
@@ -307,6 +315,22 @@ pub const TABLE: [FaultEntry; 72] = [
         "from 2025-06-18, shows the server a Bearer token it holds for another server on its first request, before authorizing").http_only(),
     row(F::AuthIgnoresPkceSupport, "auth-ignores-pkce-support", Must, &ids::AUTH_PKCE_VERIFY_SUPPORT,
         "from 2025-11-25, authorizes though the authorization server metadata lists no code_challenge_methods_supported").http_only(),
+    row(F::AuthRefreshTokenLeaked, "auth-refresh-token-leaked", Must, &ids::AUTH_REFRESH_CONFIDENTIAL,
+        "sends the refresh token it was issued to the MCP endpoint too (a refresh_token query parameter), not to the token endpoint alone").http_only(),
+    row(F::AuthNeedsRefreshToken, "auth-needs-refresh-token", Must, &ids::AUTH_REFRESH_NOT_ASSUMED,
+        "gives up when the token response carries no refresh token, never using the access token it got").http_only(),
+    row(F::AuthIgnoresChallengeScope, "auth-ignores-challenge-scope", Must, &ids::AUTH_SCOPE_CHALLENGE_AUTHORITATIVE,
+        "re-authorizes after a 403 insufficient_scope asking for the scope it asked for before, without the challenged one").http_only(),
+    row(F::AuthStepUpDropsScopes, "auth-step-up-drops-scopes", Should, &ids::AUTH_STEP_UP_UNION,
+        "re-authorizes after a 403 insufficient_scope asking for the challenged scope alone, dropping those it asked for before").http_only(),
+    row(F::AuthRequiresIss, "auth-requires-iss", Must, &ids::AUTH_ISSUER_VALIDATE,
+        "at 2026-07-28, refuses an authorization response without iss even when the metadata does not advertise iss support (RFC 9207 says proceed)").http_only(),
+    row(F::AuthRepeatsRefusedRegistration, "auth-repeats-refused-registration", Must, &ids::AUTH_DCR_REDIRECT_REJECTION,
+        "sends a dynamic registration request the authorization server refused again, unchanged, twice more before giving up").http_only(),
+    row(F::AuthReusesCredentials, "auth-reuses-credentials", Must, &ids::AUTH_CREDENTIALS_REREGISTER,
+        "keeps the client id and secret of its first registration and presents them to whatever authorization server the metadata names later, instead of registering again").http_only(),
+    row(F::AuthScopeWhenUndefined, "auth-scope-when-undefined", Should, &ids::AUTH_SCOPE_SELECTION,
+        "from 2025-11-25, asks for a scope of its own (mcp:all) when neither the challenge nor the Protected Resource Metadata defines any, instead of leaving scope out").http_only(),
 ];
 
 impl ClientFault {

@@ -211,6 +211,16 @@ pub struct ReferenceClient {
 }
 
 impl ReferenceClient {
+    /// The client with its request ids starting at `first` (and its
+    /// `initialize`, when it opens with one, taking it): a driver that
+    /// starts the client again within one stateless run (after an
+    /// authorization) keeps its ids unique across the restarts.
+    pub fn ids_from(mut self, first: i64) -> Self {
+        self.next_id = first;
+        self.initialize_id = first;
+        self
+    }
+
     pub fn new(config: ClientConfig) -> Self {
         let faults = ClientFaults::new(&config.faults);
         ReferenceClient {
