@@ -79,7 +79,30 @@ pub struct Ctx<'a> {
     pub auth: Option<std::sync::Arc<crate::auth::ScriptedAuth>>,
 }
 
-impl Ctx<'_> {
+impl<'a> Ctx<'a> {
+    /// The context of `case` on `conn`: `version` and `transport` bound,
+    /// nothing found yet.
+    pub(crate) fn new(
+        conn: Conn,
+        case: &'a Case,
+        cfg: &'a CaseConfig,
+        auth: Option<std::sync::Arc<crate::auth::ScriptedAuth>>,
+    ) -> Self {
+        let mut ctx = Ctx {
+            conn,
+            vars: Bindings::default(),
+            findings: Vec::new(),
+            scenario: &case.scenario,
+            version: case.version,
+            cfg,
+            canary: None,
+            auth,
+        };
+        ctx.vars.set("version", Value::from(case.version.as_str()));
+        bind_transport(&mut ctx);
+        ctx
+    }
+
     /// Records a failed check of `step` (or of the handshake when `None`).
     pub fn fail(
         &mut self,
@@ -236,18 +259,7 @@ pub async fn run_case(case: &Case, cfg: &CaseConfig) -> CaseResult {
         conn.declare_client_capabilities(scenario.client_capabilities.clone());
         conn
     };
-    let mut ctx = Ctx {
-        conn,
-        vars: Bindings::default(),
-        findings: Vec::new(),
-        scenario,
-        version: case.version,
-        cfg,
-        canary: None,
-        auth,
-    };
-    ctx.vars.set("version", Value::from(case.version.as_str()));
-    bind_transport(&mut ctx);
+    let mut ctx = Ctx::new(conn, case, cfg, auth);
     if scenario.uses_canary() {
         match crate::canary::Canary::start() {
             Ok(canary) => {
@@ -270,6 +282,18 @@ pub async fn run_case(case: &Case, cfg: &CaseConfig) -> CaseResult {
             ),
         )),
     };
+    let (outcome, findings) = finish(&mut ctx, stop).await;
+    result.outcome = outcome;
+    result.findings = findings;
+    result.transcript = ctx.conn.take_transcript();
+    result.duration = started.elapsed();
+    result
+}
+
+/// Ends a case however its steps stopped: a dying target gets a moment to
+/// exit, what the peer still owes is judged, the connection is ended, and
+/// the case's findings (its steps', then the oracle's) decide its outcome.
+pub(crate) async fn finish(ctx: &mut Ctx<'_>, stop: Option<Stop>) -> (Outcome, Vec<Finding>) {
     if let Some(Stop::Error(Blame::Target, _)) = &stop {
         // A failed write (broken pipe) can come before the exit is read:
         // give a dying target a moment, so that what it left unanswered counts.
@@ -277,8 +301,8 @@ pub async fn run_case(case: &Case, cfg: &CaseConfig) -> CaseResult {
     }
     // A target that went away on its own owes every answer it had not sent,
     // however the steps ended (their own waits may only have been MAY checks).
-    crate::auth::feed(&mut ctx);
-    owed_answers(&mut ctx);
+    crate::auth::feed(ctx);
+    owed_answers(ctx);
     ctx.conn.end().await;
     ctx.canary = None; // stops the canary endpoint
 
@@ -295,15 +319,12 @@ pub async fn run_case(case: &Case, cfg: &CaseConfig) -> CaseResult {
         None => stop,
     };
     findings.extend(oracle_findings(ctx.conn.violations(), version));
-    result.outcome = decide(stop, &findings);
+    let outcome = decide(stop, &findings);
     if ctx.conn.dropped_lines() > 0 {
         let n = ctx.conn.dropped_lines();
         ctx.conn.note(format!("{n} more transcript lines not kept"));
     }
-    result.findings = findings;
-    result.transcript = ctx.conn.take_transcript();
-    result.duration = started.elapsed();
-    result
+    (outcome, findings)
 }
 
 /// The case's outcome: a broken MUST or SHOULD decides, whatever stopped
@@ -364,24 +385,35 @@ fn owed_answers(ctx: &mut Ctx<'_>) {
 }
 
 async fn play(ctx: &mut Ctx<'_>) -> Option<Stop> {
-    let serving = ctx.cfg.target.is_client();
     if let Some(gate) = ctx.scenario.requires.auth {
         if let Err(stop) = crate::server_auth::gate(ctx, gate).await {
             return Some(stop);
         }
     }
     if ctx.scenario.session == SessionMode::Initialized {
-        let started = if serving {
-            crate::client::serve_handshake(ctx).await
-        } else if ctx.version.lifecycle() == mcpspec_engine::Lifecycle::Stateless {
-            crate::stateless::discover(ctx).await
-        } else {
-            handshake(ctx).await
-        };
-        if let Err(stop) = started {
+        if let Err(stop) = open_session(ctx).await {
             return Some(stop);
         }
     }
+    play_steps(ctx).await
+}
+
+/// The opening of an `initialized` case: the handshake (serving a client,
+/// the client's), or at 2026-07-28 `server/discover`.
+pub(crate) async fn open_session(ctx: &mut Ctx<'_>) -> Result<(), Stop> {
+    if ctx.cfg.target.is_client() {
+        crate::client::serve_handshake(ctx).await
+    } else if ctx.version.lifecycle() == mcpspec_engine::Lifecycle::Stateless {
+        crate::stateless::discover(ctx).await
+    } else {
+        handshake(ctx).await
+    }
+}
+
+/// The scenario's steps (those of the case's version), in order, until
+/// one stops the case.
+pub(crate) async fn play_steps(ctx: &mut Ctx<'_>) -> Option<Stop> {
+    let serving = ctx.cfg.target.is_client();
     for (i, step) in ctx.scenario.steps.iter().enumerate() {
         if let Some(vs) = &step.versions {
             if !vs.contains(&ctx.version) {
@@ -419,6 +451,7 @@ pub(crate) async fn opening_request(
         Message::Request(r) => r.method.clone(),
         other => other.describe(),
     };
+    let seen = ctx.conn.violations().len();
     ctx.conn
         .send(msg)
         .await
@@ -428,6 +461,19 @@ pub(crate) async fn opening_request(
         .conn
         .wait_for_prompt(within, |m| is_response_to(m, id))
         .await;
+    if let (Err(WaitError::Invalid), Some(cause)) = (&answer, broken_since(ctx, seen)) {
+        // What the target sent broke a rule the oracle has recorded: that
+        // is the one finding, and the answer it kept from us no second
+        // violation. The case is blocked by it, or failed by it when it is
+        // the scenario's own rule.
+        if ctx.owns(cause) {
+            return Err(Stop::Failed);
+        }
+        return Err(Stop::Blocked {
+            by: cause.id.to_owned(),
+            level: cause.level,
+        });
+    }
     match answer.map(|r| r.msg) {
         Ok(Message::Response(r)) => Ok(r.outcome),
         Ok(other) => {
@@ -463,6 +509,18 @@ pub(crate) async fn opening_request(
             Err(Stop::Failed)
         }
     }
+}
+
+/// The gravest rule the target broke after the `seen`th recorded violation
+/// (the first of that level): why a wait ended with
+/// [`WaitError::Invalid`]. A MAY note is no cause.
+fn broken_since(ctx: &Ctx<'_>, seen: usize) -> Option<&'static Requirement> {
+    let since = ctx.conn.violations().get(seen..)?;
+    let gravest = since.iter().map(|v| v.requirement.level).max()?;
+    since
+        .iter()
+        .map(|v| v.requirement)
+        .find(|r| r.level == gravest && r.level != Level::May)
 }
 
 /// The client side of the initialize handshake for `initialized` scenarios.
@@ -513,10 +571,11 @@ async fn handshake(ctx: &mut Ctx<'_>) -> Result<(), Stop> {
 pub(crate) fn bind_opening(ctx: &mut Ctx<'_>, result: Value) -> Result<(), Stop> {
     let caps = result.get("capabilities").cloned().unwrap_or(Value::Null);
     bind_transport(ctx);
-    check_requires(ctx, &caps)?;
+    // Bound before the gates: a shared target's next case needs them even
+    // when this case's gate is unmet (`crate::shared`).
     ctx.vars.set("init", result);
-    ctx.vars.set("capabilities", caps);
-    Ok(())
+    ctx.vars.set("capabilities", caps.clone());
+    check_requires(ctx, &caps)
 }
 
 /// The scenario's gates, once the target's capabilities are known.

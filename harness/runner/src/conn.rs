@@ -434,6 +434,10 @@ impl Conn {
         match &event {
             Event::Frame(frame) => {
                 self.frames += 1;
+                if self.frames == 1 {
+                    // The target is up: its case only waits from now on.
+                    crate::schedule::past_startup();
+                }
                 self.transcript
                     .frame(at_ms, "<<", frame.text().to_owned(), &frame.bytes);
                 messages = match classify(&frame.bytes) {
@@ -541,6 +545,10 @@ impl Conn {
         match &self.proc {
             Connection::Stdio(_) => {
                 if self.exit.is_none() {
+                    // What the target already wrote is judged before it is
+                    // killed (a second answer, a line of noise): nothing the
+                    // case's connection carried goes unjudged.
+                    self.drain_ready().await;
                     self.note("harness killed the target's process group");
                 }
             }

@@ -1,14 +1,18 @@
 //! # mcpspec-runner — plays scenarios against a target
 //!
 //! ```text
-//!  scenarios ──plan──► cases ──run──► (probe versions) ──► case tasks (≤ jobs)
+//!  scenarios ──plan──► cases ──run──► (probe versions) ──► case tasks (slowest first)
 //!                                                            │
 //!                 reporters ◄── Event stream ◄───────────────┘
 //! ```
 //!
 //! - [`plan`]: scenarios × versions → cases, filtered by id prefix or glob.
-//! - [`run`]: the version probe and the parallel scheduler; emits [`Event`]s.
+//! - [`run`]: the version probe and the parallel run; emits [`Event`]s.
+//! - [`schedule`]: what a case holds while it runs (a start slot only while
+//!   its target starts, a live slot), and which case starts next.
 //! - [`case`] / [`steps`]: one case — fresh target process, handshake, steps.
+//! - [`shared`]: cases that may share a stdio target, played one after
+//!   another on one process and session (a failure re-run alone).
 //! - [`conn`]: transport + oracle + inbox + transcript for one case.
 //! - [`judged`]: traffic judged outside a scenario (`mcpspec judge`, the
 //!   proxy) as the same run events, a case per connection and side.
@@ -47,7 +51,9 @@ pub mod judged;
 pub mod plan;
 pub mod resume;
 pub mod run;
+pub mod schedule;
 pub mod server_auth;
+pub mod shared;
 pub mod stateless;
 pub mod steps;
 pub mod target;

@@ -1,6 +1,17 @@
 //! Running a plan: probe which versions the target offers, then play every
-//! case in parallel (at most `jobs` at once), streaming [`Event`]s to the
-//! reporters.
+//! case in parallel, streaming [`Event`]s to the reporters.
+//!
+//! Cases start slowest expected first and hold what [`crate::schedule`]
+//! hands out: a start slot (`jobs`) only while a process target starts, a
+//! live slot (`live`, or over HTTP the target's connection limit) while
+//! they run. Cases are admitted one at a time, in that order, by this
+//! loop, so the order holds whatever the tasks' timing.
+//!
+//! Cases that may share a stdio target (unless `--isolate`) are played in
+//! groups, one unit each, one after another on one target
+//! ([`crate::shared`]); groups start first, since a group's length grows
+//! with its size and it holds only one live slot. Every unit sends each
+//! result as it finishes.
 //!
 //! The probe is one short handshake per version. A version the target answers
 //! with another version is not offered, and its cases are not applicable
@@ -17,7 +28,7 @@
 //! HTTP session — is dropped before the run returns; the reporters get
 //! [`Event::Interrupted`], then `RunFinished` over the finished cases.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
@@ -30,7 +41,7 @@ use tokio::sync::Semaphore;
 use tokio::task::JoinSet;
 use tokio::time::Instant;
 
-use crate::case::{is_response_to, run_case, CaseConfig};
+use crate::case::{is_response_to, CaseConfig};
 use crate::conn::Conn;
 use crate::event::{Event, Reporter};
 use crate::outcome::{Blame, CaseResult, Outcome, Summary};
@@ -54,69 +65,21 @@ pub struct RunConfig {
     pub extensions: Vec<&'static str>,
     /// `--retries N` for the cases the caller calls flaky.
     pub retries: Option<Retries>,
+    /// `--isolate`: every case starts its own target process; otherwise
+    /// the cases that may share a stdio target do ([`crate::shared`]).
+    pub isolate: bool,
+    /// How many cases of a process target may be live at once, waiting
+    /// or starting (`None`: [`crate::schedule::default_live`]). An HTTP
+    /// target's bound is its connection limit (`HttpOptions::limit`).
+    pub live: Option<usize>,
+    /// A previous run's measured durations, which order the cases
+    /// (slowest first) where the scenarios' declared waits would.
+    pub history: crate::schedule::History,
 }
 
-/// Which cases run again, and how often (`--retries N`): a case of these
-/// that fails is run again until it passes, at most `times` more; one that
-/// passes is run again until it fails, as often (N + 1 passes in a row say
-/// the flakiness is gone). Other cases run once.
-#[derive(Clone)]
-pub struct Retries {
-    pub times: u32,
-    pub applies: IsFlaky,
-}
-
-/// `(case id, scenario id)` → whether the case is flaky.
-pub type IsFlaky = Arc<dyn Fn(&str, &str) -> bool + Send + Sync>;
-
-impl std::fmt::Debug for Retries {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Retries({})", self.times)
-    }
-}
-
-/// Whether an outcome is a failure a retry may turn (not a not-applicable
-/// case, nor an error of the scenario or the harness: those repeat).
-fn failed(o: &Outcome) -> bool {
-    matches!(
-        o,
-        Outcome::Fail
-            | Outcome::Warn
-            | Outcome::Blocked { .. }
-            | Outcome::Error {
-                blame: Blame::Target,
-                ..
-            }
-    )
-}
-
-/// Runs `case`, again while `retries` say so: the last attempt's result and
-/// every attempt's outcome.
-async fn run_attempts(
-    case: &Case,
-    cfg: &CaseConfig,
-    retries: Option<&Retries>,
-) -> (CaseResult, Vec<Outcome>) {
-    let first = run_case(case, cfg).await;
-    let mut attempts = vec![first.outcome.clone()];
-    let Some(r) = retries.filter(|r| (r.applies)(&case.id, &case.scenario.id)) else {
-        return (first, attempts);
-    };
-    let judged = |o: &Outcome| failed(o) || *o == Outcome::Pass;
-    if !judged(&first.outcome) {
-        return (first, attempts);
-    }
-    let class = failed(&first.outcome);
-    let mut last = first;
-    while attempts.len() <= r.times as usize
-        && failed(&last.outcome) == class
-        && judged(&last.outcome)
-    {
-        last = run_case(case, cfg).await;
-        attempts.push(last.outcome.clone());
-    }
-    (last, attempts)
-}
+mod retries;
+use retries::run_attempts;
+pub use retries::{IsFlaky, Retries};
 
 /// Which finished case stops a `--fail-fast` run (the caller's rule: the
 /// CLI's asks its baseline, so an expected failure does not stop it).
@@ -237,9 +200,10 @@ pub async fn run_until(
         unavailable: unavailable(&offers),
         ..Summary::default()
     };
-    let jobs = Arc::new(Semaphore::new(cfg.jobs.max(1)));
+    let slots = crate::schedule::for_target(&cfg.case.target, cfg.jobs, cfg.live);
     let case_cfg = Arc::new(cfg.case.clone());
-    let mut tasks: JoinSet<(CaseResult, Vec<Outcome>)> = JoinSet::new();
+    let mut tasks: JoinSet<()> = JoinSet::new();
+    let mut runnable = Vec::new();
     let retries = cfg.retries.clone();
     // Stopped during the probe, or nothing to run against: no case is
     // started (an unavailable target is said once, not once per case).
@@ -263,21 +227,21 @@ pub async fn run_until(
             emit(reporters, Event::CaseFinished(Box::new(result)));
             continue;
         }
-        let jobs = jobs.clone();
-        let case_cfg = case_cfg.clone();
-        let retries = retries.clone();
-        tasks.spawn(async move {
-            // The semaphore is never closed; were it, the case runs unthrottled.
-            let _permit = jobs.acquire_owned().await.ok();
-            run_attempts(&case, &case_cfg, retries.as_ref()).await
-        });
+        runnable.push(case);
     }
+    let mut queue = units(runnable, &cfg);
+    // Every unit sends each case's result as it finishes (a group, many);
+    // the loop's sender goes once no unit is left to admit.
+    let (done, mut finished) = tokio::sync::mpsc::unbounded_channel();
+    let mut done = (!queue.is_empty()).then_some(done);
     loop {
-        let joined = tokio::select! {
+        let received = tokio::select! {
             biased;
             s = &mut stop, if stopped.is_none() => {
                 // No case starts any more; the running ones are dropped
                 // (their targets killed) as the aborted tasks are joined.
+                queue.clear();
+                done = None;
                 tasks.abort_all();
                 emit(
                     reporters,
@@ -289,13 +253,39 @@ pub async fn run_until(
                 stopped = Some(s);
                 continue;
             }
-            joined = tasks.join_next() => joined,
+            // A finished case frees slots: report it before admitting more.
+            received = finished.recv() => received,
+            admission = slots.admit(), if !queue.is_empty() => {
+                if let (Some(unit), Some(tx)) = (queue.pop_front(), done.as_ref()) {
+                    let (case_cfg, retries, tx) = (case_cfg.clone(), retries.clone(), tx.clone());
+                    tasks.spawn(admission.scope(async move {
+                        // The receiver is dropped only after every task has ended.
+                        match unit {
+                            Unit::Group(group) => {
+                                crate::shared::run_group(&group, &case_cfg, |r| {
+                                    let attempts = vec![r.outcome.clone()];
+                                    let _ = tx.send((r, attempts));
+                                })
+                                .await;
+                            }
+                            Unit::Alone(case) => {
+                                let _ = tx.send(
+                                    run_attempts(&case, &case_cfg, retries.as_ref()).await,
+                                );
+                            }
+                        }
+                    }));
+                }
+                if queue.is_empty() {
+                    done = None;
+                }
+                continue;
+            }
         };
-        let (result, attempts) = match joined {
-            None => break,
-            Some(Ok(done)) => done,
-            // Aborted by the stop, or a case task panicked: not finished.
-            Some(Err(_)) => continue,
+        // None: every task has ended (finished, aborted by the stop, or
+        // panicked), and what they finished has been taken.
+        let Some((result, attempts)) = received else {
+            break;
         };
         emit(
             reporters,
@@ -316,6 +306,8 @@ pub async fn run_until(
         let stops = stopped.is_none() && cfg.fail_fast.as_ref().is_some_and(|f| (f.0)(&result));
         emit(reporters, Event::CaseFinished(Box::new(result)));
         if stops {
+            queue.clear();
+            done = None;
             tasks.abort_all();
             let s = Stop {
                 reason: FAIL_FAST.to_owned(),
@@ -331,6 +323,9 @@ pub async fn run_until(
             stopped = Some(s);
         }
     }
+    // Every task has ended; joining them makes sure each future (and with
+    // it its target) is dropped before the run returns.
+    shut_down(&mut tasks).await;
     emit(
         reporters,
         Event::RunFinished {
@@ -340,6 +335,44 @@ pub async fn run_until(
         },
     );
     (summary, stopped)
+}
+
+/// What the loop admits: a group of cases sharing one stdio target
+/// ([`crate::shared`]), or one case on its own target (or HTTP session).
+enum Unit {
+    Group(Vec<Case>),
+    Alone(Case),
+}
+
+/// The runnable cases as units in admission order: the shared groups
+/// first (a group plays its cases one after another, so it is long in
+/// proportion to its size, which no declared wait measures; it holds one
+/// live slot, so starting it first delays nobody), then every other case
+/// slowest expected first ([`crate::schedule::estimate`]).
+fn units(runnable: Vec<Case>, cfg: &RunConfig) -> std::collections::VecDeque<Unit> {
+    let versions = runnable.iter().map(|c| c.version).collect::<BTreeSet<_>>();
+    let retries = cfg.retries.as_ref();
+    let (mut groups, alone) = crate::shared::partition(
+        runnable,
+        &cfg.case.target,
+        !cfg.isolate,
+        cfg.jobs / versions.len().max(1),
+        |c| retries.is_some_and(|r| (r.applies)(&c.id, &c.scenario.id)),
+    );
+    groups.sort_by_key(|g| std::cmp::Reverse(g.len()));
+    let mut alone: Vec<(Duration, Case)> = alone
+        .into_iter()
+        .map(|c| {
+            let est = crate::schedule::estimate(&c.id, &c.scenario, c.version, &cfg.history);
+            (est, c)
+        })
+        .collect();
+    crate::schedule::slowest_first(&mut alone, |(d, c)| (*d, c.id.as_str()));
+    groups
+        .into_iter()
+        .map(Unit::Group)
+        .chain(alone.into_iter().map(|(_, c)| Unit::Alone(c)))
+        .collect()
 }
 
 /// Aborts what is left in `set` and waits until every task has ended, so

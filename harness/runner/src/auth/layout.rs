@@ -34,6 +34,11 @@ pub struct Layout {
     pub register: String,
     /// The (empty) key set the OpenID document names.
     pub jwks: String,
+    /// The authorization server a migration (`migration: after_token`)
+    /// moves to: `ORIGIN/oauth-next`, with its own metadata URLs and
+    /// endpoints.
+    pub next_issuer: String,
+    pub next_as_urls: Vec<String>,
 }
 
 impl Layout {
@@ -45,20 +50,8 @@ impl Layout {
             // 2025-03-26: the authorization base URL is the server's origin.
             origin.to_owned()
         };
-        // Every well-known form of the issuer's metadata, whatever the
-        // version prescribes: a client that looks where it should finds it
-        // at its first try; `openid_only` leaves the RFC 8414 ones out.
-        let all = [Version::V2025_11_25, Version::V2025_03_26]
-            .into_iter()
-            .filter_map(|v| authorization_server_metadata_urls(v, &issuer).ok())
-            .flatten();
-        let mut as_urls: Vec<String> = Vec::new();
-        for u in all {
-            let keep = script.as_metadata != "openid_only" || u.kind == MetadataKind::OpenId;
-            if keep && !as_urls.contains(&u.url) {
-                as_urls.push(u.url);
-            }
-        }
+        let as_urls = metadata_urls(&issuer, script);
+        let next_issuer = format!("{origin}/oauth-next");
         let prm_advertised = format!("{origin}{PRM}{mcp_path}");
         Layout {
             server_url: format!("{origin}{mcp_path}"),
@@ -71,9 +64,26 @@ impl Layout {
             token: format!("{issuer}/token"),
             register: format!("{issuer}/register"),
             jwks: format!("{issuer}/jwks"),
+            next_as_urls: metadata_urls(&next_issuer, script),
+            next_issuer,
             issuer,
             mcp_path,
             origin: origin.to_owned(),
+        }
+    }
+
+    /// The layout of the authorization server a migration moves to: this
+    /// one with the issuer, its metadata URLs and its endpoints replaced.
+    pub fn next(&self) -> Layout {
+        let issuer = &self.next_issuer;
+        Layout {
+            issuer: issuer.clone(),
+            as_urls: self.next_as_urls.clone(),
+            authorize: format!("{issuer}/authorize"),
+            token: format!("{issuer}/token"),
+            register: format!("{issuer}/register"),
+            jwks: format!("{issuer}/jwks"),
+            ..self.clone()
         }
     }
 
@@ -91,4 +101,22 @@ impl Layout {
     pub fn serves_as_metadata(&self, url: &str) -> bool {
         self.as_urls.iter().any(|u| u == url)
     }
+}
+
+/// Every well-known form of `issuer`'s metadata, whatever the version
+/// prescribes: a client that looks where it should finds it at its first
+/// try; `as_metadata: openid_only` leaves the RFC 8414 ones out.
+fn metadata_urls(issuer: &str, script: &AuthScript) -> Vec<String> {
+    let all = [Version::V2025_11_25, Version::V2025_03_26]
+        .into_iter()
+        .filter_map(|v| authorization_server_metadata_urls(v, issuer).ok())
+        .flatten();
+    let mut as_urls: Vec<String> = Vec::new();
+    for u in all {
+        let keep = script.as_metadata != "openid_only" || u.kind == MetadataKind::OpenId;
+        if keep && !as_urls.contains(&u.url) {
+            as_urls.push(u.url);
+        }
+    }
+    as_urls
 }

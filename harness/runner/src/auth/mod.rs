@@ -13,7 +13,16 @@
 //!         ─GET ISSUER/authorize───► 302 redirect_uri?code&state[&iss]               (approved at once)
 //!         ─POST ISSUER/token──────► 200 { access_token, token_type: Bearer }
 //!         ─POST /mcp + Bearer─────► through to the scripted MCP server
+//!                                   (`step_up`: 403 insufficient_scope until the token has that scope)
+//!         ─POST ISSUER/token──────► (grant_type=refresh_token) a new access token
 //! ```
+//!
+//! `refresh_token: issued` adds a refresh token to every token response;
+//! by default none is issued (a client must not count on one).
+//! `registration: refused_redirect` answers every registration 400
+//! `invalid_redirect_uri`; `iss_support: unadvertised` leaves the iss
+//! support flag out of the metadata, and `iss: normalized` sends the issuer
+//! with a trailing slash.
 //!
 //! Paths ([`Layout`]): from 2025-06-18 the issuer is `ORIGIN/oauth` (a
 //! path, so that path insertion is exercised), its metadata is served at
@@ -37,6 +46,7 @@
 //! authorization (`mcpspec_oracle::auth_client`).
 
 mod layout;
+mod token;
 
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
@@ -54,8 +64,10 @@ pub use layout::Layout;
 
 /// Scopes the Protected Resource Metadata and the AS metadata list.
 pub const SCOPES_SUPPORTED: &[&str] = &["mcp:read", "mcp:write"];
-/// The client secret registrations get when a secret-based method is scripted.
+/// The client secret registrations get when a secret-based method is
+/// scripted (at the authorization server a migration moves to, the second).
 const CLIENT_SECRET: &str = "mcpspec-client-secret";
+const NEXT_CLIENT_SECRET: &str = "mcpspec-client-secret-next";
 
 /// The scripted authorization server of one client case.
 #[derive(Debug)]
@@ -92,8 +104,15 @@ pub(crate) struct Seen {
     pub authorizations: Vec<Authorization>,
     /// Token requests.
     pub tokens: usize,
-    /// Tokens issued.
+    /// Tokens issued, each with the scope granted (that of the
+    /// authorization it redeemed).
     pub issued: Vec<String>,
+    pub granted: Vec<Option<String>>,
+    /// Refresh tokens issued (`refresh_token: issued`), and the scope each
+    /// carries over.
+    pub refresh: Vec<(String, Option<String>)>,
+    /// MCP requests answered 403 `insufficient_scope` (`step_up`).
+    pub insufficient: u64,
     /// MCP requests refused with 401.
     pub unauthorized: u64,
     /// MCP requests let through with a token in the Authorization header.
@@ -105,6 +124,9 @@ pub(crate) struct Seen {
     pub exchanges: Vec<(Instant, AuthEndpoint, HttpRecord)>,
     /// The oracle was told the script ([`ScriptedAuth::drain`]).
     pub told: bool,
+    /// `migration: after_token`, once it happened: how many tokens were
+    /// issued before (those are refused from then on).
+    pub migrated_at: Option<usize>,
 }
 
 fn first<'a>(pairs: &'a [(String, String)], name: &str) -> Option<&'a str> {
@@ -151,8 +173,10 @@ impl ScriptedAuth {
         out.insert("authorizations".into(), json!(seen.authorizations.len()));
         out.insert("tokens".into(), json!(seen.tokens));
         out.insert("unauthorized".into(), json!(seen.unauthorized));
+        out.insert("insufficient_scope".into(), json!(seen.insufficient));
         out.insert("bearer".into(), json!(seen.bearer));
         out.insert("query_token".into(), json!(seen.query_token));
+        out.insert("migrated".into(), json!(seen.migrated_at.is_some()));
         Value::Object(out)
     }
 
@@ -199,10 +223,10 @@ impl ScriptedAuth {
                 issuer: l.issuer.clone(),
                 resource_metadata: self.names_prm().then(|| l.prm_advertised.clone()),
                 challenge_scope: self.script.scope.clone(),
-                scopes_supported: SCOPES_SUPPORTED.iter().map(|s| (*s).to_owned()).collect(),
+                scopes_supported: self.scopes().iter().map(|s| (*s).to_owned()).collect(),
                 token_auth_methods: vec![self.script.token_auth.clone()],
                 pkce_advertised: self.script.as_pkce != "absent",
-                iss_advertised: self.sends_iss(),
+                iss_advertised: self.advertises_iss(),
             });
         seen.told |= script.is_some();
         let exchanges = std::mem::take(&mut seen.exchanges)
@@ -210,6 +234,16 @@ impl ScriptedAuth {
             .map(|(at, e, r)| (at.elapsed(), e, r))
             .collect();
         (script, exchanges)
+    }
+
+    /// The `scopes_supported` of both metadata documents (none with
+    /// `scopes_supported: omitted`).
+    fn scopes(&self) -> &'static [&'static str] {
+        if self.script.scopes_supported == "omitted" {
+            &[]
+        } else {
+            SCOPES_SUPPORTED
+        }
     }
 
     /// Whether the 401 names the Protected Resource Metadata URL.
@@ -243,10 +277,15 @@ impl ScriptedAuth {
             seen.query_token += 1;
         }
         let refused = self.script.token_use == "refused";
-        let valid = |t: &str| !refused && seen.issued.iter().any(|i| i == t);
-        if header_token.is_some_and(valid) {
+        // After a migration only the second authorization server's tokens.
+        let from = seen.migrated_at.unwrap_or(0);
+        let valid = |t: &str| !refused && seen.issued[from..].iter().any(|i| i == t);
+        if let Some(t) = header_token.filter(|t| valid(t)) {
             seen.bearer += 1;
-            return None;
+            if self.script.migration == "after_token" && seen.migrated_at.is_none() {
+                seen.migrated_at = Some(seen.issued.len());
+            }
+            return self.step_up(seen, t, layout);
         }
         if query_token.as_deref().is_some_and(valid) {
             // Lenient: the oracle reports the token in the query.
@@ -258,21 +297,50 @@ impl ScriptedAuth {
         Some(GateReply::json(401, &body).with_header("www-authenticate", &self.challenge(layout)))
     }
 
-    fn prm(&self, layout: &Layout) -> GateReply {
+    /// `step_up`: a 403 `insufficient_scope` challenge naming the scope the
+    /// script demands, when the token `t` (one the script issued) was not
+    /// granted it; `None` lets the request through.
+    fn step_up(&self, seen: &mut Seen, t: &str, layout: &Layout) -> Option<GateReply> {
+        let needed = self.script.step_up.as_deref()?;
+        let i = seen.issued.iter().position(|i| i == t)?;
+        let granted = seen.granted.get(i).cloned().flatten().unwrap_or_default();
+        let has = |s: &str| granted.split_whitespace().any(|g| g == s);
+        if needed.split_whitespace().all(has) {
+            return None;
+        }
+        seen.insufficient += 1;
+        let mut c = BearerChallenge {
+            error: Some("insufficient_scope".into()),
+            scope: Some(needed.to_owned()),
+            ..BearerChallenge::default()
+        };
+        if self.names_prm() {
+            c.resource_metadata = Some(layout.prm_advertised.clone());
+        }
+        let body = json!({ "error": "insufficient_scope", "error_description": format!("this request needs scope {needed}") });
+        Some(GateReply::json(403, &body).with_header("www-authenticate", &c.to_string()))
+    }
+
+    fn prm(&self, layout: &Layout, migrated: bool) -> GateReply {
         let resource = if self.script.prm_resource == "mismatch" {
             layout.other_resource.clone()
         } else {
             layout.server_url.clone()
         };
-        GateReply::json(
-            200,
-            &json!({
-                "resource": resource,
-                "authorization_servers": [layout.issuer],
-                "scopes_supported": SCOPES_SUPPORTED,
-                "bearer_methods_supported": ["header"],
-            }),
-        )
+        let server = if migrated {
+            &layout.next_issuer
+        } else {
+            &layout.issuer
+        };
+        let mut doc = json!({
+            "resource": resource,
+            "authorization_servers": [server],
+            "bearer_methods_supported": ["header"],
+        });
+        if !self.scopes().is_empty() {
+            doc["scopes_supported"] = json!(self.scopes());
+        }
+        GateReply::json(200, &doc)
     }
 
     /// The authorization server metadata; served at an OpenID Connect
@@ -292,12 +360,14 @@ impl ScriptedAuth {
             "response_types_supported": ["code"],
             "grant_types_supported": ["authorization_code", "refresh_token"],
             "token_endpoint_auth_methods_supported": [self.script.token_auth],
-            "scopes_supported": SCOPES_SUPPORTED,
         });
+        if !self.scopes().is_empty() {
+            doc["scopes_supported"] = json!(self.scopes());
+        }
         if self.script.as_pkce != "absent" {
             doc["code_challenge_methods_supported"] = json!([pkce::S256]);
         }
-        if self.sends_iss() {
+        if self.advertises_iss() {
             doc["authorization_response_iss_parameter_supported"] = json!(true);
         }
         if openid {
@@ -314,7 +384,12 @@ impl ScriptedAuth {
         self.version >= Version::V2026_07_28
     }
 
-    fn register(&self, r: &GateRequest<'_>, seen: &mut Seen) -> GateReply {
+    /// Whether the metadata advertises that it does (`iss_support`).
+    fn advertises_iss(&self) -> bool {
+        self.sends_iss() && self.script.iss_support != "unadvertised"
+    }
+
+    fn register(&self, r: &GateRequest<'_>, seen: &mut Seen, secret: &str) -> GateReply {
         let Ok(Value::Object(body)) = serde_json::from_slice::<Value>(r.body) else {
             return GateReply::json(
                 400,
@@ -322,6 +397,12 @@ impl ScriptedAuth {
             );
         };
         seen.registrations.push(Value::Object(body.clone()));
+        if self.script.registration == "refused_redirect" {
+            return GateReply::json(
+                400,
+                &json!({ "error": "invalid_redirect_uri", "error_description": "this authorization server accepts none of these redirect URIs for this application_type" }),
+            );
+        }
         let n = seen.registrations.len();
         let client_id = format!("mcpspec-client-{n}");
         let mut out = body;
@@ -331,7 +412,7 @@ impl ScriptedAuth {
             json!(self.script.token_auth),
         );
         if self.script.token_auth != "none" {
-            out.insert("client_secret".into(), json!(CLIENT_SECRET));
+            out.insert("client_secret".into(), json!(secret));
         }
         GateReply::json(201, &Value::Object(out))
     }
@@ -359,6 +440,7 @@ impl ScriptedAuth {
         if self.sends_iss() {
             match self.script.iss.as_str() {
                 "wrong" => back.push(("iss".into(), layout.wrong_issuer.clone())),
+                "normalized" => back.push(("iss".into(), format!("{}/", layout.issuer))),
                 "absent" => {}
                 _ => back.push(("iss".into(), layout.issuer.clone())),
             }
@@ -374,33 +456,6 @@ impl ScriptedAuth {
             headers: vec![("location".into(), format!("{redirect}{sep}{query}"))],
             body: Vec::new(),
         }
-    }
-
-    fn token(&self, r: &GateRequest<'_>, seen: &mut Seen) -> GateReply {
-        let form = form(&String::from_utf8_lossy(r.body));
-        let code = first(&form, "code").map(str::to_owned);
-        let redeems = code.as_deref().and_then(|c| {
-            seen.authorizations
-                .iter()
-                .position(|a| a.code.as_deref() == Some(c))
-        });
-        let scope = redeems
-            .and_then(|i| seen.authorizations[i].param("scope"))
-            .map(str::to_owned);
-        seen.tokens += 1;
-        if redeems.is_none() {
-            return GateReply::json(
-                400,
-                &json!({ "error": "invalid_grant", "error_description": "unknown authorization code" }),
-            );
-        }
-        let token = format!("mcpspec-token-{}", seen.issued.len() + 1);
-        seen.issued.push(token.clone());
-        let mut out = json!({ "access_token": token, "token_type": "Bearer", "expires_in": 3600 });
-        if let Some(s) = scope {
-            out["scope"] = json!(s);
-        }
-        GateReply::json(200, &out).with_header("cache-control", "no-store")
     }
 }
 
@@ -456,39 +511,51 @@ impl ScriptedAuth {
             let served = self.version >= Version::V2025_06_18 && layout.prm_urls.contains(&url);
             seen.prm_fetches.push((url, served));
             let reply = if served {
-                self.prm(&layout)
+                self.prm(&layout, seen.migrated_at.is_some())
             } else {
                 not_found()
             };
             return (AuthEndpoint::ProtectedResourceMetadata, Some(reply));
         }
+        // The authorization servers: the script's, and the one a migration
+        // moves to (scripted only with `migration: after_token`).
+        let next = (self.script.migration == "after_token").then(|| layout.next());
+        let servers = [(&layout, CLIENT_SECRET)]
+            .into_iter()
+            .chain(next.as_ref().map(|n| (n, NEXT_CLIENT_SECRET)));
         if get && Layout::is_as_metadata(r.path) {
-            let served = layout.serves_as_metadata(&url);
             let openid = url.contains(OPENID_WELL_KNOWN);
-            seen.as_fetches.push((url, served));
-            let reply = if served {
-                self.as_metadata(&layout, openid)
-            } else {
-                not_found()
+            let server = servers
+                .into_iter()
+                .find(|(l, _)| l.serves_as_metadata(&url));
+            seen.as_fetches.push((url, server.is_some()));
+            let reply = match server {
+                Some((l, _)) => self.as_metadata(l, openid),
+                None => not_found(),
             };
             return (AuthEndpoint::AuthorizationServerMetadata, Some(reply));
         }
-        if url == layout.register && r.method == "POST" {
-            return (AuthEndpoint::Registration, Some(self.register(r, seen)));
-        }
-        if url == layout.authorize && get {
-            let reply = self.authorize(r, seen, &layout);
-            return (AuthEndpoint::Authorization, Some(reply));
-        }
-        if url == layout.token && r.method == "POST" {
-            return (AuthEndpoint::Token, Some(self.token(r, seen)));
-        }
-        if url == layout.jwks && get {
-            // The key set an OpenID document names: empty (no ID token is issued).
-            return (
-                AuthEndpoint::Other,
-                Some(GateReply::json(200, &json!({ "keys": [] }))),
-            );
+        for (l, secret) in servers {
+            if url == l.register && r.method == "POST" {
+                return (
+                    AuthEndpoint::Registration,
+                    Some(self.register(r, seen, secret)),
+                );
+            }
+            if url == l.authorize && get {
+                let reply = self.authorize(r, seen, l);
+                return (AuthEndpoint::Authorization, Some(reply));
+            }
+            if url == l.token && r.method == "POST" {
+                return (AuthEndpoint::Token, Some(self.token(r, seen)));
+            }
+            if url == l.jwks && get {
+                // The key set an OpenID document names: empty (no ID token is issued).
+                return (
+                    AuthEndpoint::Other,
+                    Some(GateReply::json(200, &json!({ "keys": [] }))),
+                );
+            }
         }
         (AuthEndpoint::Other, Some(not_found()))
     }

@@ -320,3 +320,191 @@ fn the_authorization_response_follows_the_script() {
     );
     assert!(!back.headers[0].1.contains("iss="));
 }
+
+/// An authorization for `scope` and the token request redeeming its code:
+/// the token response.
+fn grant(auth: &ScriptedAuth, scope: &str) -> Value {
+    let query = format!(
+        "redirect_uri=http%3A%2F%2F127.0.0.1%3A9%2Fcb&state=s1&scope={}",
+        scope.replace(' ', "+")
+    );
+    let back = get(auth, "/oauth/authorize", Some(&query));
+    let location = &back.headers[0].1;
+    let params = form(location.split_once('?').unwrap().1);
+    let code = first(&params, "code").unwrap().to_owned();
+    let body = format!("grant_type=authorization_code&code={code}");
+    json_of(&ask(
+        auth,
+        "POST",
+        "/oauth/token",
+        None,
+        vec![],
+        body.as_bytes(),
+    ))
+}
+
+fn mcp_with(auth: &ScriptedAuth, token: &str) -> Option<GateReply> {
+    auth.answer(&GateRequest {
+        method: "POST",
+        path: "/mcp",
+        query: None,
+        headers: vec![("authorization".into(), format!("Bearer {token}"))],
+        body: b"{}",
+        origin: ORIGIN,
+    })
+}
+
+#[test]
+fn a_token_without_the_step_up_scope_is_answered_403_insufficient_scope() {
+    let script = AuthScript {
+        scope: Some("mcp:read".into()),
+        step_up: Some("mcp:admin".into()),
+        ..AuthScript::default()
+    };
+    let auth = ScriptedAuth::new(script, Version::V2026_07_28);
+    assert_eq!(ask(&auth, "POST", "/mcp", None, vec![], b"{}").status, 401);
+    let first_token = grant(&auth, "mcp:read");
+    let refused = mcp_with(&auth, first_token["access_token"].as_str().unwrap()).unwrap();
+    assert_eq!(refused.status, 403);
+    let (_, header) = refused
+        .headers
+        .iter()
+        .find(|(n, _)| n == "www-authenticate")
+        .unwrap();
+    let c = BearerChallenge::parse(header).unwrap();
+    assert_eq!(c.error.as_deref(), Some("insufficient_scope"));
+    assert_eq!(c.scope.as_deref(), Some("mcp:admin"));
+    assert!(c.resource_metadata.is_some());
+    let second = grant(&auth, "mcp:read mcp:admin");
+    assert!(mcp_with(&auth, second["access_token"].as_str().unwrap()).is_none());
+    assert_eq!(auth.snapshot()["insufficient_scope"], 1);
+    // Without step_up the first token goes through.
+    let auth = ScriptedAuth::new(AuthScript::default(), Version::V2026_07_28);
+    let t = grant(&auth, "mcp:read");
+    assert!(mcp_with(&auth, t["access_token"].as_str().unwrap()).is_none());
+}
+
+#[test]
+fn refresh_tokens_are_issued_only_when_scripted_and_redeemed_for_a_new_token() {
+    let auth = ScriptedAuth::new(AuthScript::default(), Version::V2026_07_28);
+    assert!(grant(&auth, "mcp:read").get("refresh_token").is_none());
+    let script = AuthScript {
+        refresh_token: "issued".into(),
+        ..AuthScript::default()
+    };
+    let auth = ScriptedAuth::new(script, Version::V2026_07_28);
+    let first_grant = grant(&auth, "mcp:read");
+    let refresh = first_grant["refresh_token"].as_str().unwrap().to_owned();
+    let body = format!("grant_type=refresh_token&refresh_token={refresh}");
+    let renewed = json_of(&ask(
+        &auth,
+        "POST",
+        "/oauth/token",
+        None,
+        vec![],
+        body.as_bytes(),
+    ));
+    assert_ne!(renewed["access_token"], first_grant["access_token"]);
+    assert_eq!(renewed["scope"], "mcp:read");
+    assert!(mcp_with(&auth, renewed["access_token"].as_str().unwrap()).is_none());
+    let unknown = ask(
+        &auth,
+        "POST",
+        "/oauth/token",
+        None,
+        vec![],
+        b"grant_type=refresh_token&refresh_token=made-up",
+    );
+    assert_eq!(unknown.status, 400);
+}
+
+#[test]
+fn a_migration_moves_the_server_to_a_second_authorization_server_once_a_token_was_used() {
+    let script = AuthScript {
+        migration: "after_token".into(),
+        token_auth: "client_secret_post".into(),
+        ..AuthScript::default()
+    };
+    let auth = ScriptedAuth::new(script, Version::V2026_07_28);
+    let prm = "/.well-known/oauth-protected-resource/mcp";
+    let servers =
+        |auth: &ScriptedAuth| json_of(&get(auth, prm, None))["authorization_servers"].clone();
+    assert_eq!(mcp_with(&auth, "none").unwrap().status, 401);
+    assert_eq!(servers(&auth), json!([format!("{ORIGIN}/oauth")]));
+    let first = ask(&auth, "POST", "/oauth/register", None, vec![], b"{}");
+    assert_eq!(json_of(&first)["client_secret"], CLIENT_SECRET);
+    let token = grant(&auth, "mcp:read")["access_token"].clone();
+    let token = token.as_str().unwrap();
+    // The first use goes through; from then on the token is the old
+    // authorization server's, and the metadata names the next one.
+    assert!(mcp_with(&auth, token).is_none());
+    assert_eq!(mcp_with(&auth, token).unwrap().status, 401);
+    assert_eq!(servers(&auth), json!([format!("{ORIGIN}/oauth-next")]));
+    assert_eq!(auth.snapshot()["migrated"], json!(true));
+    let meta = json_of(&get(
+        &auth,
+        "/.well-known/oauth-authorization-server/oauth-next",
+        None,
+    ));
+    assert_eq!(meta["issuer"], format!("{ORIGIN}/oauth-next"));
+    assert_eq!(
+        meta["registration_endpoint"],
+        format!("{ORIGIN}/oauth-next/register")
+    );
+    let second = ask(&auth, "POST", "/oauth-next/register", None, vec![], b"{}");
+    assert_eq!(second.status, 201);
+    assert_eq!(json_of(&second)["client_secret"], NEXT_CLIENT_SECRET);
+    assert_ne!(json_of(&second)["client_id"], json_of(&first)["client_id"]);
+    let query = "redirect_uri=http%3A%2F%2F127.0.0.1%3A9%2Fcb&state=s2";
+    let back = get(&auth, "/oauth-next/authorize", Some(query));
+    assert_eq!(back.status, 302);
+    assert!(
+        back.headers[0].1.contains("oauth-next"),
+        "iss of the next issuer"
+    );
+    // Without the script option there is no second authorization server.
+    let plain = ScriptedAuth::new(AuthScript::default(), Version::V2026_07_28);
+    assert_eq!(
+        get(
+            &plain,
+            "/.well-known/oauth-authorization-server/oauth-next",
+            None
+        )
+        .status,
+        404
+    );
+}
+
+#[test]
+fn scopes_supported_omitted_leaves_it_out_of_both_documents_and_the_oracle_script() {
+    let script = AuthScript {
+        scopes_supported: "omitted".into(),
+        ..AuthScript::default()
+    };
+    let auth = ScriptedAuth::new(script, Version::V2025_11_25);
+    let prm = json_of(&get(
+        &auth,
+        "/.well-known/oauth-protected-resource/mcp",
+        None,
+    ));
+    assert!(prm.get("scopes_supported").is_none(), "{prm}");
+    assert_eq!(
+        prm["authorization_servers"],
+        json!([format!("{ORIGIN}/oauth")])
+    );
+    let meta = json_of(&get(
+        &auth,
+        "/.well-known/oauth-authorization-server/oauth",
+        None,
+    ));
+    assert!(meta.get("scopes_supported").is_none(), "{meta}");
+    let (told, _) = auth.drain();
+    assert_eq!(told.unwrap().scopes_supported, Vec::<String>::new());
+    let listed = ScriptedAuth::new(AuthScript::default(), Version::V2025_11_25);
+    let prm = json_of(&get(
+        &listed,
+        "/.well-known/oauth-protected-resource/mcp",
+        None,
+    ));
+    assert_eq!(prm["scopes_supported"], json!(SCOPES_SUPPORTED));
+}

@@ -27,6 +27,11 @@ impl Conn {
         }
     }
 
+    /// Messages received that no step has taken (yet).
+    pub fn unconsumed(&self) -> usize {
+        self.inbox.len()
+    }
+
     /// Removes and returns the first unconsumed message satisfying `pred`.
     pub fn take(&mut self, pred: impl Fn(&Message) -> bool) -> Option<Received> {
         let i = self.inbox.iter().position(|r| pred(&r.msg))?;
