@@ -38,6 +38,7 @@ async fn main() {
         max_line: mcpspec_wire::DEFAULT_MAX_LINE,
         minimize_budget: Duration::from_secs(20),
         rss_growth_kib: 512 * 1024,
+        window: mcpspec_fuzz::driver::DEFAULT_WINDOW,
     };
     match fuzz(&cfg, &mut |p| {
         eprintln!(

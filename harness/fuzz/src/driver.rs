@@ -3,6 +3,7 @@
 //!
 //! ```text
 //!  stdio  exec n:  input bytes (flushed chunk by chunk) ─► ping "mcpspec-ping-k" ─► wait for its answer
+//!                  (Session::send: up to a window of inputs in flight, each with its ping: pipe.rs)
 //!  HTTP   exec n:  POST each body of the input ─► wait for its status (bounded) ─► POST ping ─► wait for its answer
 //!         every byte sent and every event received ─► the one oracle (crate::feed)
 //!         every frame meanwhile: own answers consumed here, requests from the
@@ -48,7 +49,10 @@ use crate::target::Target;
 mod call;
 mod discover;
 mod http;
+mod pipe;
 mod wait;
+
+pub use pipe::DEFAULT_WINDOW;
 
 use http::Sent;
 
@@ -108,6 +112,8 @@ pub struct Session {
     pending: HashMap<u64, Sent>,
     /// HTTP: the status of the last own POST that was refused (≥ 400).
     own_refused: Option<u16>,
+    /// Stdio: the inputs in flight ([`Session::send`]).
+    window: pipe::Window,
 }
 
 /// How long the handshake waits on after broken output before giving up.
@@ -167,6 +173,7 @@ impl Session {
             posts: 0,
             pending: HashMap::new(),
             own_refused: None,
+            window: pipe::Window::default(),
         })
     }
 
@@ -217,7 +224,10 @@ impl Session {
 
     fn alive_verdict(&self) -> Verdict {
         let how = self.exit.clone().unwrap_or_default();
-        let (req, what) = if self.judge.anything_owed() {
+        // With inputs in flight, the target died on the one it was reading;
+        // the requests after it had not reached it.
+        let upto = self.reading();
+        let (req, what) = if self.judge.oldest_owed_upto(upto).is_some() {
             (
                 &ids::JSONRPC_REQUEST_ANSWERED,
                 "with a valid request unanswered",
@@ -229,9 +239,9 @@ impl Session {
             Oracle::Alive,
             req,
             format!("{how} {what}").trim_end().to_owned(),
-            None,
+            upto,
         );
-        match self.judge.oldest_owed() {
+        match self.judge.oldest_owed_upto(upto) {
             // What it died on is better known than the input's kind.
             Some(method) => v.about(format!("request {method}")),
             None => v,
@@ -241,6 +251,7 @@ impl Session {
     /// The session ended (`how`); `gone`: the server itself could not be reached.
     fn ended(&mut self, how: String, gone: bool, verdicts: &mut Vec<Verdict>) {
         if self.exit.is_none() {
+            self.note_end();
             if gone {
                 self.unreachable = Some(how.clone());
             }
@@ -255,16 +266,51 @@ impl Session {
         if self.exit.is_some() {
             return false;
         }
-        let (via, ev, at) = match tokio::time::timeout_at(deadline, self.conn.recv()).await {
-            Err(_) => return false,
-            Ok(None) => {
+        match tokio::time::timeout_at(deadline, self.conn.recv()).await {
+            Err(_) => false,
+            Ok(ev) => self.handle(ev, verdicts).await,
+        }
+    }
+
+    /// Handles one event if one has arrived already, without waiting (and
+    /// without a timer: a timer of "now" still waits for the next tick).
+    /// False when none had, or once the target has exited.
+    async fn pump_ready(&mut self, verdicts: &mut Vec<Verdict>) -> bool {
+        if self.exit.is_some() {
+            return false;
+        }
+        let ready = {
+            let mut next = std::pin::pin!(self.conn.recv());
+            std::future::poll_fn(|cx| {
+                std::task::Poll::Ready(std::future::Future::poll(next.as_mut(), cx))
+            })
+            .await
+        };
+        match ready {
+            std::task::Poll::Pending => false,
+            std::task::Poll::Ready(ev) => self.handle(ev, verdicts).await,
+        }
+    }
+
+    /// Handles one received event (`None`: the output ended). False once
+    /// the target has exited (or the HTTP session ended).
+    async fn handle(
+        &mut self,
+        ev: Option<mcpspec_transport::Stamped>,
+        verdicts: &mut Vec<Verdict>,
+    ) -> bool {
+        let (via, ev, at) = match ev {
+            None => {
                 self.ended("the target's output ended".to_owned(), false, verdicts);
                 return false;
             }
-            Ok(Some(ev)) => (ev.via, ev.event, ev.at),
+            Some(ev) => (ev.via, ev.event, ev.at),
         };
         let at_ms = u64::try_from(at.as_millis()).unwrap_or(u64::MAX);
         let found = self.feed.received(at_ms, via, &ev);
+        if let (Event::Frame(_) | Event::FrameError(_), Some(exec)) = (&ev, self.reading()) {
+            self.judge.reading(exec);
+        }
         match &ev {
             Event::Frame(f) => {
                 self.judge.alive(at_ms);

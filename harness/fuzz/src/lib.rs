@@ -40,6 +40,11 @@
 //! - **Deterministic**: an input depends only on the seed, its exec index,
 //!   the lifecycle phase and what the target lists; the same seed against
 //!   the same target behaviour sends the same bytes.
+//! - **At the target's speed**: over stdio up to `--window` inputs are in
+//!   flight, each followed by its own `ping`; only input whose answers are
+//!   told by id shares a window, a session that ends in one is played again
+//!   one input at a time to find the input it ended on, and minimisation
+//!   and replay go one input at a time (`driver/pipe.rs`).
 //! - **One session while the target answers**: each input is followed by a
 //!   `ping`, the liveness check and sync point; a fresh session starts after
 //!   the target crashed, stopped answering or grew (`alive`, `ping`,

@@ -77,6 +77,18 @@ pub fn kind_of(expects: &[Expect]) -> String {
 /// the sequence ends (then waits for owed answers). `Err` when the target
 /// cannot be started or reached.
 pub async fn run_sequence(cfg: &SessionConfig, seq: &Sequence) -> Result<Vec<Tripped>, String> {
+    play(cfg, seq, false).await
+}
+
+/// Runs `seq` one input at a time in a fresh process, on past verdicts
+/// that do not end a session, until one that does (or the end): how a
+/// session that ended with inputs in flight is told which input it ended
+/// on ([`crate::driver::Session::ended_in_window`]).
+pub async fn run_to_end(cfg: &SessionConfig, seq: &Sequence) -> Result<Vec<Tripped>, String> {
+    play(cfg, seq, true).await
+}
+
+async fn play(cfg: &SessionConfig, seq: &Sequence, to_end: bool) -> Result<Vec<Tripped>, String> {
     let mut s = Session::connect(cfg).await?;
     let mut kinds = Vec::new();
     let mut out = Vec::new();
@@ -104,7 +116,8 @@ pub async fn run_sequence(cfg: &SessionConfig, seq: &Sequence) -> Result<Vec<Tri
         let expects = derive(input, s.expect_ctx());
         kinds.push(kind_of(&expects));
         let v = s.exec(i as u64, input, &expects).await;
-        if !v.is_empty() {
+        let ends = s.exited() || v.iter().any(|v| v.oracle.ends_session());
+        if !v.is_empty() && (ends || !to_end) {
             out = v;
             break;
         }

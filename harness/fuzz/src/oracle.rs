@@ -227,18 +227,38 @@ impl Judge {
         self.owed.len()
     }
 
+    /// Whether a request with `id` is still owed an answer.
+    pub fn is_owed(&self, id: &Id) -> bool {
+        self.owed.contains_key(id)
+    }
+
     /// The method of the oldest request still owed an answer: when the
     /// target dies, the one it most likely died on.
     pub fn oldest_owed(&self) -> Option<&str> {
-        self.owed
-            .values()
-            .min_by_key(|o| o.seq)
-            .map(|o| o.method.as_str())
+        self.oldest_owed_upto(None)
     }
 
     /// Whether a valid request was still owed (for the `alive` oracle's requirement).
     pub fn anything_owed(&self) -> bool {
         !self.owed.is_empty()
+    }
+
+    /// [`Judge::oldest_owed`] among the requests of execs up to `upto`
+    /// (all when `None`): with inputs in flight, those after the one the
+    /// target was reading had not reached it.
+    pub fn oldest_owed_upto(&self, upto: Option<u64>) -> Option<&str> {
+        self.owed
+            .values()
+            .filter(|o| upto.is_none_or(|u| o.exec <= u))
+            .min_by_key(|o| o.seq)
+            .map(|o| o.method.as_str())
+    }
+
+    /// Inputs are in flight, and the target is at exec `exec` (the oldest
+    /// whose sync ping has not come back): what it writes now, not tied
+    /// to a request by id, is that exec's.
+    pub fn reading(&mut self, exec: u64) {
+        self.last_exec = Some(exec);
     }
 
     /// Judges one frame of the target's (a stdout line, an HTTP body, an SSE

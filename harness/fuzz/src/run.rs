@@ -7,14 +7,17 @@
 //!             which has no session before initialize), handshake, then execs;
 //!             an HTTP server that can no longer be reached ends the run
 //!             (Summary::stopped)
-//!  each exec: generate(seed, exec) ─► derive expectations ─► Session::exec ─► verdicts
+//!  each exec: generate(seed, exec) ─► derive expectations ─► Session::send ─► verdicts
+//!             (stdio: up to --window inputs in flight, those whose answers are
+//!             told by id; verdicts come back when judged, with their exec)
 //!  a verdict ⇒ key (oracle, cause or message kind: minimize::key_of); a new
 //!               key is minimised and saved, a known one counted on its finding
 //!               with what it was seen with; the session goes on while the
 //!               target still answers, and ends (a fresh one starts) when the
 //!               verdict is alive, ping or memory (Oracle::ends_session)
 //!  every SESSION_EXECS execs a fresh session (lifecycle coverage, bounded reproducers)
-//!  the budget (--runs / --duration) is spent ⇒ wait for owed answers, stop
+//!  the budget (--runs / --duration) is spent ⇒ wait for owed answers (after
+//!               --duration: a --timeout more at most, then noted), stop
 //! ```
 //!
 //! The books of a run (budget, progress, dedup, saving a finding, the
@@ -33,7 +36,7 @@ use crate::expect::derive;
 use crate::gen::{generate, Ctx as GenCtx, Knowledge, Phase};
 use crate::input::{Framing, Input, Level};
 use crate::minimize::{
-    index_in, key_of, kind_at, kind_of, minimize, reproduces, run_sequence, Sequence,
+    index_in, key_of, kind_at, kind_of, minimize, reproduces, run_sequence, run_to_end, Sequence,
 };
 use crate::oracle::{Oracle, Verdict};
 use crate::repro::{ReproError, Reproducer};
@@ -72,6 +75,9 @@ pub struct Config {
     /// Resident memory growth over the first reading that counts as a
     /// finding (stdio only).
     pub rss_growth_kib: u64,
+    /// Inputs in flight at once over stdio (1: each waits for its sync
+    /// ping; see `Session::send` for which inputs are pipelined).
+    pub window: usize,
 }
 
 impl Config {
@@ -242,9 +248,13 @@ pub async fn fuzz(cfg: &Config, progress: &mut dyn FnMut(Progress)) -> Result<Su
             let spent = !l.books.budget_left();
             if spent || l.books.exec - session_start >= SESSION_EXECS {
                 // At the end of the run, what is still owed is waited for (a
-                // late answer is judged too); a fresh session need not wait.
+                // late answer is judged too); a fresh session need not wait,
+                // but the inputs in flight are judged.
                 if spent {
-                    tripped.extend(s.drain().await);
+                    let cutoff = l.books.drain_cutoff(cfg.timeout);
+                    tripped.extend(s.drain_until(cutoff).await);
+                } else {
+                    tripped.extend(s.settle().await);
                 }
                 break;
             }
@@ -300,6 +310,7 @@ pub async fn fuzz(cfg: &Config, progress: &mut dyn FnMut(Progress)) -> Result<Su
                 l.know = s.know.clone();
                 l.version = s.version();
                 rss_base = s.rss_kib();
+                s.set_window(cfg.window);
             }
             let phase = if s.initialized {
                 Phase::Operating
@@ -316,8 +327,8 @@ pub async fn fuzz(cfg: &Config, progress: &mut dyn FnMut(Progress)) -> Result<Su
             let input = generate(cfg.seed, &cfg.levels, gctx);
             let expects = derive(&input, s.expect_ctx());
             kinds.push(kind_of(&expects));
-            history.push(input.clone());
-            let v = s.exec(l.books.exec, &input, &expects).await;
+            let v = s.send(l.books.exec, &input, &expects).await;
+            history.push(input);
             l.books.timed_out(s.take_timeouts());
             l.books.exec += 1;
             l.books.tick(progress);
@@ -325,6 +336,19 @@ pub async fn fuzz(cfg: &Config, progress: &mut dyn FnMut(Progress)) -> Result<Su
                 tripped = v;
                 break;
             }
+            // A known finding seen again is counted; the session's inputs
+            // are copied (to minimise from) only for a new one.
+            let v: Vec<Verdict> = v
+                .into_iter()
+                .filter(|v| {
+                    let seen = kind_at(v, session_start, &kinds);
+                    let known = l.books.known(v.oracle, &key_of(v, &seen));
+                    if known {
+                        l.books.sighted(v.oracle, &key_of(v, &seen), &seen);
+                    }
+                    !known
+                })
+                .collect();
             if !v.is_empty() {
                 // The target still answers: what it did is recorded now,
                 // and the session goes on (no restart per finding).
@@ -351,12 +375,16 @@ pub async fn fuzz(cfg: &Config, progress: &mut dyn FnMut(Progress)) -> Result<Su
         }
         let stderr = s.stderr_tail().to_vec();
         l.books.timed_out(s.take_timeouts());
+        let ambiguous = s.ended_in_window();
         s.end().await;
         drop(s);
         let seq = Sequence {
             inputs: history,
             handshake_at,
         };
+        if ambiguous && tripped.iter().any(|v| v.oracle.ends_session()) {
+            tripped = l.one_at_a_time(&seq, session_start, tripped).await;
+        }
         for v in tripped {
             let idx = index_in(&v, session_start);
             let seen = kind_at(&v, session_start, &kinds);
@@ -375,6 +403,36 @@ fn gone_message(cfg: &Config, exec: u64, why: &str) -> String {
 }
 
 impl Loop<'_> {
+    /// The session ended with inputs in flight: which one it ended on is
+    /// found by sending the session's inputs again one at a time in a
+    /// fresh process, and what ends that run replaces what ended the
+    /// window (non-ending verdicts were recorded already). When nothing
+    /// ends it, the window's verdicts stand (the end needed the timing).
+    async fn one_at_a_time(
+        &self,
+        seq: &Sequence,
+        session_start: u64,
+        tripped: Vec<Verdict>,
+    ) -> Vec<Verdict> {
+        let Ok(again) = run_to_end(&self.scfg, seq).await else {
+            return tripped;
+        };
+        let ending: Vec<Verdict> = again
+            .into_iter()
+            .map(|t| t.verdict)
+            .filter(|v| v.oracle.ends_session())
+            .map(|mut v| {
+                v.exec = v.exec.map(|e| e + session_start);
+                v
+            })
+            .collect();
+        if ending.is_empty() {
+            tripped
+        } else {
+            ending
+        }
+    }
+
     /// A new (oracle, key) is minimised and saved; a known one is counted
     /// on its finding, with `seen`, the message kind it was seen with.
     async fn record(

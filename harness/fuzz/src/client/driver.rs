@@ -317,6 +317,13 @@ impl ClientSession {
     /// life (asked with a ping when it is silent for a timeout), up to the
     /// bound ([`crate::oracle::wait`]); returns what tripped.
     pub async fn drain(&mut self) -> Vec<Verdict> {
+        self.drain_until(None).await
+    }
+
+    /// [`ClientSession::drain`], waiting no later than `cutoff` (the end of the
+    /// run's `--duration` and a timeout of grace): what is still owed then
+    /// is given up as at `--max-wait` (noted, cancelled).
+    pub async fn drain_until(&mut self, cutoff: Option<Instant>) -> Vec<Verdict> {
         let mut verdicts = Vec::new();
         while self.judge.owed() > 0 && self.exit.is_none() {
             self.expire().await;
@@ -324,8 +331,17 @@ impl ClientSession {
                 break;
             };
             let wait = Duration::from_millis(due.saturating_sub(self.now_ms()) + 1);
-            let deadline = Instant::now() + wait;
+            let mut deadline = Instant::now() + wait;
+            if let Some(c) = cutoff {
+                deadline = deadline.min(c);
+            }
             while self.pump(deadline, &mut verdicts).await && self.judge.owed() > 0 {}
+            if cutoff.is_some_and(|c| Instant::now() >= c) {
+                let now = self.now_ms();
+                let late = self.judge.abandon(now);
+                self.give_up(late).await;
+                break;
+            }
             if self.exit.is_none() && self.judge.quiet(self.now_ms()) {
                 let before = verdicts.len();
                 self.ping(&[], &mut verdicts).await;
@@ -342,7 +358,13 @@ impl ClientSession {
     /// should, and no longer waited for.
     async fn expire(&mut self) {
         let now = self.now_ms();
-        for t in self.judge.overdue(now) {
+        let late = self.judge.overdue(now);
+        self.give_up(late).await;
+    }
+
+    /// Stops waiting for requests, as a sender should: each cancelled and noted.
+    async fn give_up(&mut self, late: Vec<TimedOut>) {
+        for t in late {
             if let Some(cancel) = t.cancellation() {
                 let mut line = cancel.to_json().into_bytes();
                 line.push(b'\n');

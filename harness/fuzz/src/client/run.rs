@@ -192,7 +192,8 @@ pub async fn fuzz_client(
                         // At the end of the run, what is still owed is
                         // waited for; a fresh client need not wait.
                         if spent {
-                            tripped.extend(s.drain().await);
+                            let cutoff = l.books.drain_cutoff(cfg.timeout);
+                            tripped.extend(s.drain_until(cutoff).await);
                         }
                         break;
                     }

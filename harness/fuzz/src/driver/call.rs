@@ -13,7 +13,7 @@ use super::{Session, BROKEN_ANSWER_QUIET, PING_BEFORE_INIT, REFUSED_QUIET, START
 use crate::oracle::{Oracle, TimedOut, Verdict};
 
 impl Session {
-    fn own_id(&mut self, what: &str) -> Id {
+    pub(super) fn own_id(&mut self, what: &str) -> Id {
         self.seq += 1;
         let id = Id::String(format!("mcpspec-{what}-{}", self.seq));
         self.own.insert(id.clone(), None);

@@ -39,7 +39,7 @@ impl Session {
 
     /// Owed requests waited for to the bound: noted, cancelled, and no
     /// longer waited for.
-    async fn expire(&mut self, verdicts: &mut Vec<Verdict>) {
+    pub(super) async fn expire(&mut self, verdicts: &mut Vec<Verdict>) {
         let now = self.now_ms();
         for t in self.judge.overdue(now) {
             self.give_up(t, verdicts).await;
@@ -72,15 +72,33 @@ impl Session {
     /// life (asked with a ping when it is silent for a timeout), up to the
     /// bound; returns what tripped.
     pub async fn drain(&mut self) -> Vec<Verdict> {
-        let mut verdicts = Vec::new();
+        self.drain_until(None).await
+    }
+
+    /// [`Session::drain`], but waiting no later than `cutoff` (the end of a
+    /// run's `--duration`, and a timeout of grace): what is still owed then
+    /// is given up as at `--max-wait` (noted, cancelled), so an unanswered
+    /// request cannot stretch the run by `--max-wait`.
+    pub async fn drain_until(&mut self, cutoff: Option<Instant>) -> Vec<Verdict> {
+        let mut verdicts = self.settle().await;
         while self.judge.owed() > 0 && self.exit.is_none() {
             self.expire(&mut verdicts).await;
             let Some(due) = self.judge.next_deadline() else {
                 break;
             };
             let wait = Duration::from_millis(due.saturating_sub(self.now_ms()) + 1);
-            let deadline = Instant::now() + wait;
+            let mut deadline = Instant::now() + wait;
+            if let Some(c) = cutoff {
+                deadline = deadline.min(c);
+            }
             while self.pump(deadline, &mut verdicts).await && self.judge.owed() > 0 {}
+            if cutoff.is_some_and(|c| Instant::now() >= c) {
+                let now = self.now_ms();
+                for t in self.judge.abandon(now) {
+                    self.give_up(t, &mut verdicts).await;
+                }
+                break;
+            }
             if self.exit.is_none() && self.judge.quiet(self.now_ms()) {
                 // Silent for a timeout: still there? (Its answer is a frame: alive.)
                 match self.call("ping", "ping", None).await {

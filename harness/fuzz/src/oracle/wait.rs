@@ -13,6 +13,7 @@
 //! | progress under the request's own token                     | the same, and the note says it progressed          |
 //! | `--timeout` without a sign of life                         | the driver asks with a ping ([`Judge::quiet`]): unanswered, that is the `ping` oracle's MUST |
 //! | `--max-wait` since it was sent ([`Judge::overdue`])        | a [`TimedOut`] note, not a finding; the driver sends `notifications/cancelled` and stops waiting; a late answer is still accepted once |
+//! | the run's `--duration` spent, and a `--timeout` more ([`Judge::abandon`]) | the same note, with the shorter wait: the budget is kept, however long `--max-wait` is |
 //!
 //! A request that is *shown* to go unanswered stays a finding: the target
 //! exits or ends the session with it pending (`alive`, `jsonrpc.request.answered`,
@@ -99,12 +100,24 @@ impl Judge {
     /// Owed requests waited for to the bound at `now_ms`: no longer owed
     /// (a later answer is accepted once), each reported once as a note.
     pub fn overdue(&mut self, now_ms: u64) -> Vec<TimedOut> {
-        let mut late: Vec<Id> = self
+        let late: Vec<Id> = self
             .owed
             .iter()
             .filter(|(_, o)| self.bound(o.sent_ms) <= now_ms)
             .map(|(id, _)| id.clone())
             .collect();
+        self.stop_waiting(late, now_ms)
+    }
+
+    /// Every request still owed at `now_ms`, its wait cut short because the
+    /// run's budget is spent: no longer owed (a later answer is accepted
+    /// once), each reported as a note with how long it was waited for.
+    pub fn abandon(&mut self, now_ms: u64) -> Vec<TimedOut> {
+        let all: Vec<Id> = self.owed.keys().cloned().collect();
+        self.stop_waiting(all, now_ms)
+    }
+
+    fn stop_waiting(&mut self, mut late: Vec<Id>, now_ms: u64) -> Vec<TimedOut> {
         late.sort_by_key(|id| self.owed.get(id).map(|o| o.seq));
         let mut out = Vec::new();
         for id in late {
@@ -177,6 +190,22 @@ mod tests {
         assert!(!j.quiet(20_000));
         // A late answer is accepted once.
         let late = br#"{"jsonrpc":"2.0","id":1,"result":{"content":[]}}"#;
+        assert!(j.frame(Via::Stdio, late, Vec::new()).is_empty());
+    }
+
+    #[test]
+    fn a_spent_budget_abandons_every_wait_as_a_note() {
+        let mut j = Judge::new(1000).max_wait(60_000);
+        j.sent(0, &[owed(1, None)], 0);
+        j.sent(1, &[owed(2, None)], 500);
+        assert!(j.overdue(3000).is_empty());
+        let t = j.abandon(3000);
+        assert_eq!(
+            t.iter().map(|t| t.waited_ms).collect::<Vec<_>>(),
+            [3000, 2500]
+        );
+        assert_eq!((j.owed(), j.next_deadline()), (0, None));
+        let late = br#"{"jsonrpc":"2.0","id":2,"result":{"content":[]}}"#;
         assert!(j.frame(Via::Stdio, late, Vec::new()).is_empty());
     }
 

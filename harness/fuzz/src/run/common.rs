@@ -5,6 +5,7 @@
 //! ```text
 //!  Books::new(runs, duration, ReproTarget)      one per run
 //!    budget_left()            --runs / --duration, minimisation not counted
+//!    drain_cutoff(grace)      how long owed answers are waited for once it is spent
 //!    tick(progress)           about once a second
 //!    known(oracle, key)       dedup: is the key a finding already?
 //!    claim(oracle, key)       a new key: it is minimised, then
@@ -105,6 +106,14 @@ impl Books {
             && self
                 .duration
                 .is_none_or(|d| self.started.elapsed() < d + self.minimizing)
+    }
+
+    /// How long owed answers are waited for once the budget is spent:
+    /// after `--duration`, `grace` more (an unanswered request must not
+    /// stretch the run by `--max-wait`); after `--runs` alone, to the
+    /// bound of each wait.
+    pub fn drain_cutoff(&self, grace: Duration) -> Option<Instant> {
+        self.duration.map(|_| Instant::now() + grace)
     }
 
     /// Reports progress when the last report is a second old.
