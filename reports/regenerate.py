@@ -2,7 +2,8 @@
 """Regenerates reports/: the conformance matrix of real MCP implementations.
 
 Reads reports/implementations.yaml (the pinned implementations and how each one is
-started), installs the pins into a scratch directory (npm and PyPI), runs
+started), installs the pins into a scratch directory (npm, PyPI, and crates built with
+cargo), runs
 `mcpspec server --report-dir` against every server and `mcpspec client --report-dir`
 against every client, over every transport each offers (mcpspec tests every protocol
 version the target offers), keeps of each run a compact report.json (no transcripts, no
@@ -17,6 +18,15 @@ run, when, with which mcpspec commit, and the wall time).
   reports/regenerate.sh --check server-everything/stdio
       # reruns one target into the scratch directory (nothing under reports/ changes) and
       # prints `mcpspec diff` against the committed report; exit 1 on a verdict change
+  reports/regenerate.sh --merge-only
+      # runs nothing: tidies the committed report.json files, merges them into matrix.md
+      # and matrix.html, rewrites README.md (after a change of mcpspec's merge or of this
+      # script's README, or by hand-resolving a merge of two branches' reports)
+
+Each regeneration run is recorded in reports/regenerations.json (when, which mcpspec commit,
+which targets, its wall time); a run drops out once every target it ran has been rerun.
+README.md lists the runs the committed reports come from, so a partial run (`--only`) does
+not make it describe that run alone.
 
 Environment: MCPSPEC (the binary; default: target/debug/mcpspec, built if missing),
 WORK (the scratch directory; default: target/reports-work).
@@ -43,6 +53,7 @@ CLIENTS = REPORTS / "clients"
 # implementations.yaml section → the directory of its committed reports.
 KINDS = {"servers": SERVERS, "clients": CLIENTS}
 WORK_TOKEN = "<work>"
+HISTORY = REPORTS / "regenerations.json"
 
 
 def log(msg):
@@ -81,6 +92,13 @@ def install(cfg, work):
         log(f"installing {' '.join(pins)} into {venv}")
         subprocess.run([str(venv / "bin" / "pip"), "install", "-q", "--no-cache-dir", *pins],
                        check=True, stdout=sys.stderr)
+    for name, src in cfg["packages"].get("cargo", {}).items():
+        crate = work / "cargo" / name
+        shutil.copytree(REPO / src, crate, dirs_exist_ok=True)
+        log(f"building {src} in {crate}")
+        # Its own target directory: a CARGO_TARGET_DIR of the caller would mix it with theirs.
+        subprocess.run(["cargo", "build", "--quiet"], cwd=crate, check=True, stdout=sys.stderr,
+                       env={**env, "CARGO_TARGET_DIR": str(crate / "target")})
     return env
 
 
@@ -151,6 +169,18 @@ def drop_unoffered(doc):
                       if r["version"] in offered or r["outcome"] != "not_applicable"]
 
 
+def tidy(doc):
+    """The steps of the compaction that need only the compact report itself (so --merge-only
+    can apply them to the committed files): no case names a transcript file; the key is
+    left out, as mcpspec itself writes a case without one (schema: optional)."""
+    for r in doc.get("results", []):
+        r.pop("transcript", None)
+
+
+def write_compact(doc, path):
+    path.write_text(json.dumps(doc, ensure_ascii=False, separators=(",", ":")) + "\n")
+
+
 def compact(src, dst, work):
     """Copies report.json (transcript paths and per-case durations dropped, the versions the
     target does not offer dropped, minified) and summary.md, scrubbed of paths and ports."""
@@ -164,10 +194,9 @@ def compact(src, dst, work):
     for r in doc.get("results", []):
         # No transcripts are kept; per-case durations would make every regeneration's diff
         # noise, so only the verdicts (and each run's total wall time) remain.
-        r["transcript"] = None
         r["duration_ms"] = 0
-    (dst / "report.json").write_text(
-        json.dumps(doc, ensure_ascii=False, separators=(",", ":")) + "\n")
+    tidy(doc)
+    write_compact(doc, dst / "report.json")
     summary = scrub((src / "summary.md").read_text(), work)
     (dst / "summary.md").write_text(summary)
 
@@ -290,8 +319,46 @@ def merge(mcpspec):
                    stdout=sys.stderr)
 
 
+def record_run(ran, wall, version):
+    """Appends this run to regenerations.json and drops the runs none of whose targets' reports
+    are still committed (every one rerun since); returns the runs left, oldest first."""
+    runs = json.loads(HISTORY.read_text()) if HISTORY.exists() else []
+    if ran:
+        runs.append({"finished": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+                     "mcpspec": version, "commit": git_commit(),
+                     "targets": [f"{kind}/{name}/{transport}"
+                                 for (kind, name, transport, _, _), _ in ran],
+                     "wall_s": round(wall), "parallel": RUN_PARALLEL, "jobs": RUN_JOBS})
+    committed = {str(d.relative_to(REPORTS)) for d in report_dirs()}
+    kept, later = [], set()
+    for run in reversed(runs):
+        mine = [t for t in run["targets"] if t in committed and t not in later]
+        later.update(run["targets"])
+        if mine:
+            kept.append(run)
+    kept.reverse()
+    HISTORY.write_text(json.dumps(kept, indent=1, ensure_ascii=False) + "\n")
+    return kept
+
+
+def run_of(runs, target):
+    """The number (1-based) of the last run that ran `target`, or None."""
+    for n in range(len(runs), 0, -1):
+        if target in runs[n - 1]["targets"]:
+            return n
+    return None
+
+
 def write_readme(cfg, ran, wall, mcpspec):
     version = subprocess.run([mcpspec, "--version"], capture_output=True, text=True).stdout.strip()
+    runs = record_run(ran, wall, version)
+    run_rows = []
+    for n, run in enumerate(runs, 1):
+        mine = sum(1 for d in report_dirs()
+                   if run_of(runs, str(d.relative_to(REPORTS))) == n)
+        run_rows.append(f"| {n} | {run['finished']} | {run['mcpspec']} at `{run['commit']}` | "
+                        f"{mine} of {len(run['targets'])} | {run['wall_s']} s | "
+                        f"{run['parallel']} | {run['jobs']} |")
     rows = []
     total_ms = 0
     for d in report_dirs():
@@ -304,34 +371,46 @@ def write_readme(cfg, ran, wall, mcpspec):
                     f"{', '.join(offered)} | {run['exit_code']} | "
                     + " | ".join(str(s.get(k, 0)) for k in
                                  ("passed", "failed", "warned", "not_applicable", "errored"))
-                    + f" | {run['wall_ms'] / 1000:.0f} s | {run.get('jobs', '')} |")
+                    + f" | {run['wall_ms'] / 1000:.0f} s | {run.get('jobs', '')} | "
+                    + f"{run_of(runs, str(rel)) or '?'} |")
     pins = "\n".join(f"- npm `{p}`" for p in cfg["packages"]["npm"])
     pins += "\n" + "\n".join(f"- PyPI `{p}` ({name})" for name, ps in cfg["packages"]["pypi"].items()
                              for p in ps)
+    pins += "".join(f"\n- crates.io: `{src}/Cargo.toml` ({name}), built in the scratch directory"
+                    for name, src in cfg["packages"].get("cargo", {}).items())
     text = f"""# Conformance matrix of real MCP implementations
 
 **[matrix.md](matrix.md)** ([matrix.html](matrix.html)): every case mcpspec runs, per
 implementation × transport, at every protocol version the implementation offers: servers
 (`mcpspec server`, the `server/…` rows) and clients (`mcpspec client` playing a scripted
-server to a real client host, the `client/…` rows). Each failure and warning is explained in
-[notes/](notes/) (one file per implementation: the requirement, one line of evidence, the
-spec basis).
+server to a real client host, the `client/…` rows), one table per role. In matrix.html each
+cell that has something to say links to it below the matrix: a failure's or warning's
+requirement, Expected and Actual, or why the case does not apply. Each failure and warning is
+explained in [notes/](notes/) (one file per implementation: the requirement, one line of
+evidence, the spec basis).
 
 ## What was run
 
-Regenerated {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} by `reports/regenerate.sh`
-with {version} at commit `{git_commit()}`; {len(ran)} target(s) run this time, the
-regeneration took **{wall:.0f} s** wall time on this machine (2 cores, shared;
-{RUN_PARALLEL} targets at a time, `-j {RUN_JOBS}` each). The committed targets' own wall
-times (the table's `wall`, each run with the `-j` shown) add up to **{total_ms / 1000:.0f} s**:
-a full regeneration one target at a time (`--parallel 1`) takes about that, plus the installs.
+The committed reports come from {len(runs)} run(s) of `reports/regenerate.sh` on this machine
+(2 cores, shared), recorded in [regenerations.json](regenerations.json) (the table's `run`
+column says which run made each target's report):
+
+| run | finished | mcpspec | targets still from it | wall | targets at a time | -j |
+|---:|---|---|---|---:|---:|---:|
+{chr(10).join(run_rows)}
+
+Regenerating the full set took **{sum(r['wall_s'] for r in runs)} s** of wall time: the sum of
+those runs' wall times (each from the start of its installs to its merge), not one timed run.
+The committed targets' own wall times (the table's `wall`, each run with the `-j` shown) add up
+to **{total_ms / 1000:.0f} s**: a full regeneration one target at a time (`--parallel 1`)
+takes about that, plus the installs.
 
 Pinned implementations ([implementations.yaml](implementations.yaml)):
 
 {pins}
 
-| target | started as | versions offered | exit | pass | fail | warn | n/a | error | wall | -j |
-|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|
+| target | started as | versions offered | exit | pass | fail | warn | n/a | error | wall | -j | run |
+|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|
 {chr(10).join(rows)}
 
 `<work>` stands for the scratch directory. Each `servers/<implementation>/<transport>/` and
@@ -345,7 +424,7 @@ SDK, `py-client.py` on the Python SDK 2.x, the Inspector CLI) and
 
 Errored cases (💥) are no verdict: on a loaded machine a Python server started per case can miss
 mcpspec's start-up window ("no answer to initialize … although the probe got one"); rerun with
-fewer `--parallel` targets or `--jobs`. Not covered yet (issue #20): an rmcp server.
+fewer `--parallel` targets or `--jobs`.
 
 ## How to regenerate
 
@@ -355,6 +434,8 @@ fewer `--parallel` targets or `--jobs`. Not covered yet (issue #20): an rmcp ser
     reports/regenerate.sh --check server-everything/stdio
         # rerun one target and print `mcpspec diff` against the committed report
         # (exit 1 when a verdict changed; nothing under reports/ is rewritten)
+    reports/regenerate.sh --merge-only
+        # run nothing: merge the committed reports into matrix.md/html, rewrite this README
 
 `MCPSPEC=path/to/mcpspec` picks the binary (default: `target/debug/mcpspec`, built when
 missing), `WORK=dir` the scratch directory (default: `target/reports-work`). Bumping a pin in
@@ -408,6 +489,8 @@ def main():
     ap.add_argument("--jobs", type=int, default=RUN_JOBS, help="mcpspec -j for each target")
     ap.add_argument("--skip-install", action="store_true",
                     help="reuse the packages already installed in WORK")
+    ap.add_argument("--merge-only", action="store_true",
+                    help="run no target: tidy the committed reports, merge them, rewrite README")
     ap.add_argument("--draft-notes", metavar="IMPLEMENTATION",
                     help="print a skeleton of notes/IMPLEMENTATION.md from the committed reports")
     args = ap.parse_args()
@@ -416,6 +499,15 @@ def main():
         return
     RUN_PARALLEL, RUN_JOBS = args.parallel, args.jobs
     cfg = yaml.safe_load((REPORTS / "implementations.yaml").read_text())
+    if args.merge_only:
+        mcpspec = mcpspec_binary()
+        for d in report_dirs():
+            doc = json.loads((d / "report.json").read_text())
+            tidy(doc)
+            write_compact(doc, d / "report.json")
+        merge(mcpspec)
+        write_readme(cfg, [], 0, mcpspec)
+        return
     work = Path(os.environ.get("WORK", REPO / "target" / "reports-work")).resolve()
     work.mkdir(parents=True, exist_ok=True)
     mcpspec = mcpspec_binary()

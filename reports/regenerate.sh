@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Regenerates reports/ (the conformance matrix of real MCP implementations): see the
 # docstring of reports/regenerate.py for what it does, its options and its environment.
-# Needs python3 with PyYAML (installed into a scratch venv when missing), npm and git.
+# Needs python3 with PyYAML (installed into a scratch venv when missing), npm, cargo and git.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 python=python3

@@ -3,19 +3,27 @@
 //! Autobahn|Testsuite shows its results).
 //!
 //! Writes `matrix.md` (fits a CI step summary) and `matrix.html` (one
-//! self-contained page: inline CSS, no script, no external URL). Each
-//! implementation is named after its report directory (`out/python-sdk`
+//! self-contained page: inline CSS, no script, no external URL; [`page`]).
+//! Each implementation is named after its report directory (`out/python-sdk`
 //! → `python-sdk`; parent directories are added while two names clash);
-//! its target command line is shown beside it. A row whose outcomes are
-//! not all alike is marked, and the page can show those rows only.
+//! its target command line is shown beside it.
+//!
+//! The cases are grouped by role, the first segment of their id (`server/…`
+//! run by `mcpspec server`, `client/…` by `mcpspec client`): each group is
+//! its own table, whose columns are only the implementations that ran a case
+//! of it (a server never runs a client case: a column of "not run" cells
+//! says nothing). A row whose outcomes within its group are not all alike is
+//! marked, and the page can show those rows only.
+
+mod page;
+
+pub use page::html;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
-
-use crate::html::escape;
 
 /// One report directory.
 #[derive(Debug, Clone)]
@@ -26,6 +34,42 @@ pub struct Implementation {
     pub target: String,
     /// Case id → (outcome, one-line message).
     pub results: BTreeMap<String, (String, String)>,
+    /// Case id → its findings, for the cases that have any.
+    pub findings: BTreeMap<String, Vec<Finding>>,
+}
+
+/// What one finding of a case says, as the matrix page shows it (the spec
+/// link and the scenario location stay in report.json and summary.md: the
+/// page links to nothing outside itself).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Finding {
+    pub level: String,
+    pub requirement: String,
+    pub summary: String,
+    pub expected: Vec<String>,
+    pub actual: String,
+}
+
+impl Finding {
+    fn from_json(f: &Value) -> Self {
+        let s = |k: &str| f.get(k).and_then(Value::as_str).unwrap_or("").to_owned();
+        Finding {
+            level: s("level"),
+            requirement: s("requirement"),
+            summary: s("summary"),
+            expected: f
+                .get("expected")
+                .and_then(Value::as_array)
+                .map(|e| {
+                    e.iter()
+                        .filter_map(Value::as_str)
+                        .map(str::to_owned)
+                        .collect()
+                })
+                .unwrap_or_default(),
+            actual: s("actual"),
+        }
+    }
 }
 
 impl Implementation {
@@ -41,18 +85,29 @@ impl Implementation {
             .and_then(Value::as_array)
             .ok_or_else(|| format!("{} has no `results`", path.display()))?;
         let s = |v: &Value, k: &str| v.get(k).and_then(Value::as_str).unwrap_or("").to_owned();
-        Ok(Implementation {
+        let mut imp = Implementation {
             name: String::new(),
             dir: dir.to_path_buf(),
             target: doc.get("run").map(|r| s(r, "target")).unwrap_or_default(),
-            results: results
-                .iter()
-                .filter_map(|r| {
-                    let id = r.get("id")?.as_str()?.to_owned();
-                    Some((id, (s(r, "outcome"), s(r, "message"))))
-                })
-                .collect(),
-        })
+            results: BTreeMap::new(),
+            findings: BTreeMap::new(),
+        };
+        for r in results {
+            let Some(id) = r.get("id").and_then(Value::as_str) else {
+                continue;
+            };
+            imp.results
+                .insert(id.to_owned(), (s(r, "outcome"), s(r, "message")));
+            let findings: Vec<Finding> = r
+                .get("findings")
+                .and_then(Value::as_array)
+                .map(|f| f.iter().map(Finding::from_json).collect())
+                .unwrap_or_default();
+            if !findings.is_empty() {
+                imp.findings.insert(id.to_owned(), findings);
+            }
+        }
+        Ok(imp)
     }
 
     /// Cases per outcome.
@@ -109,16 +164,58 @@ fn label(outcome: &str) -> (&'static str, &'static str) {
         .map_or(("?", "?"), |(_, sym, word)| (*sym, *word))
 }
 
-/// Every case id, sorted, with whether its outcomes differ.
-fn rows(impls: &[Implementation]) -> Vec<(String, bool)> {
-    let ids: BTreeSet<&String> = impls.iter().flat_map(|i| i.results.keys()).collect();
-    ids.into_iter()
-        .map(|id| {
-            let outcomes: BTreeSet<Option<&String>> = impls
+/// The role of a case: the first segment of its id.
+fn role(id: &str) -> &str {
+    id.split('/').next().unwrap_or(id)
+}
+
+/// One table of the matrix: the cases of one role, sorted, each with whether
+/// its outcomes differ among `columns`, the implementations that ran any
+/// case of that role (in the order given).
+struct Group<'a> {
+    role: String,
+    columns: Vec<&'a Implementation>,
+    rows: Vec<(String, bool)>,
+}
+
+/// The groups, in the order their roles first appear in the implementations.
+fn groups(impls: &[Implementation]) -> Vec<Group<'_>> {
+    let mut roles: Vec<&str> = Vec::new();
+    for i in impls {
+        let mine: BTreeSet<&str> = i.results.keys().map(|id| role(id)).collect();
+        for r in mine {
+            if !roles.contains(&r) {
+                roles.push(r);
+            }
+        }
+    }
+    roles
+        .into_iter()
+        .map(|r| {
+            let columns: Vec<&Implementation> = impls
                 .iter()
-                .map(|i| i.results.get(id).map(|r| &r.0))
+                .filter(|i| i.results.keys().any(|id| role(id) == r))
                 .collect();
-            (id.clone(), outcomes.len() > 1)
+            let ids: BTreeSet<&String> = columns
+                .iter()
+                .flat_map(|i| i.results.keys())
+                .filter(|id| role(id) == r)
+                .collect();
+            let rows = ids
+                .into_iter()
+                .map(|id| {
+                    let outcomes: BTreeSet<Option<&String>> = columns
+                        .iter()
+                        .map(|i| i.results.get(id).map(|r| &r.0))
+                        .collect();
+                    (id.clone(), outcomes.len() > 1)
+                })
+                .collect();
+            Group {
+                role: r.to_owned(),
+                columns,
+                rows,
+            }
         })
         .collect()
 }
@@ -129,14 +226,18 @@ fn md_cell(s: &str) -> String {
 
 /// `matrix.md`.
 pub fn markdown(impls: &[Implementation]) -> String {
-    let rows = rows(impls);
-    let differing = rows.iter().filter(|r| r.1).count();
+    let groups = groups(impls);
+    let cases: usize = groups.iter().map(|g| g.rows.len()).sum();
+    let differing: usize = groups
+        .iter()
+        .map(|g| g.rows.iter().filter(|r| r.1).count())
+        .sum();
     let mut s = String::from("# mcpspec compatibility matrix\n\n");
     let _ = writeln!(
         s,
         "{} implementations, {} cases, {} with differing outcomes.\n",
         impls.len(),
-        rows.len(),
+        cases,
         differing
     );
     s.push_str("| implementation | target | passed | failed | warned | n/a | errored |\n");
@@ -154,118 +255,40 @@ pub fn markdown(impls: &[Implementation]) -> String {
             i.count("error")
         );
     }
-    s.push_str("\n| case |");
-    for i in impls {
-        let _ = write!(s, " {} |", md_cell(&i.name));
-    }
-    s.push_str("\n|---|");
-    s.push_str(&"---|".repeat(impls.len()));
-    s.push('\n');
-    for (id, differs) in &rows {
-        let mark = if *differs { " ≠" } else { "" };
-        let _ = write!(s, "| `{id}`{mark} |");
-        for i in impls {
-            match i.results.get(id) {
-                Some((o, _)) => {
-                    let (sym, word) = label(o);
-                    let _ = write!(s, " {sym} {word} |");
-                }
-                None => s.push_str(" — |"),
-            }
+    for g in &groups {
+        let _ = writeln!(
+            s,
+            "\n## {} cases ({}, {} implementations)\n",
+            md_cell(&g.role),
+            g.rows.len(),
+            g.columns.len()
+        );
+        s.push_str("| case |");
+        for i in &g.columns {
+            let _ = write!(s, " {} |", md_cell(&i.name));
         }
+        s.push_str("\n|---|");
+        s.push_str(&"---|".repeat(g.columns.len()));
         s.push('\n');
+        for (id, differs) in &g.rows {
+            let mark = if *differs { " ≠" } else { "" };
+            let _ = write!(s, "| `{id}`{mark} |");
+            for i in &g.columns {
+                match i.results.get(id) {
+                    Some((o, _)) => {
+                        let (sym, word) = label(o);
+                        let _ = write!(s, " {sym} {word} |");
+                    }
+                    None => s.push_str(" — |"),
+                }
+            }
+            s.push('\n');
+        }
     }
     s.push_str(
         "\n≠ marks a case whose outcomes differ; — a case that implementation did not run.\n",
     );
     s
-}
-
-const CSS: &str = "\
-body{font:14px/1.4 system-ui,sans-serif;margin:1.5em;color:#222}\
-table{border-collapse:collapse;margin:1em 0}\
-th,td{border:1px solid #ccc;padding:.2em .6em;text-align:left}\
-th{background:#f4f4f4;position:sticky;top:0}\
-td.case{font-family:ui-monospace,monospace;white-space:nowrap}\
-td.pass{background:#dff5df}td.fail{background:#f9d6d6}td.warn{background:#fbeec8}\
-td.not_applicable{background:#eee;color:#666}td.error{background:#f3d0f0}td.missing{color:#999}\
-tr.differs td.case{font-weight:bold}\
-.target{font-family:ui-monospace,monospace;font-size:12px;color:#555}\
-body:has(#only-differing:checked) tr.same{display:none}";
-
-/// `matrix.html`: self-contained, no script.
-pub fn html(impls: &[Implementation]) -> String {
-    let rows = rows(impls);
-    let differing = rows.iter().filter(|r| r.1).count();
-    let mut p = String::new();
-    p.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\" />\n");
-    p.push_str(
-        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\" />\n",
-    );
-    p.push_str("<title>mcpspec compatibility matrix</title>\n<style>");
-    p.push_str(CSS);
-    p.push_str("</style>\n</head>\n<body>\n<h1>mcpspec compatibility matrix</h1>\n");
-    let _ = writeln!(
-        p,
-        "<p id=\"counts\">{} implementations, {} cases, <span id=\"differing\">{differing}</span> with differing outcomes.</p>",
-        impls.len(),
-        rows.len()
-    );
-    p.push_str("<table id=\"implementations\">\n<thead><tr><th>implementation</th><th>target</th>");
-    for (_, _, word) in OUTCOMES {
-        let _ = write!(p, "<th>{word}</th>");
-    }
-    p.push_str("</tr></thead>\n<tbody>\n");
-    for i in impls {
-        let _ = write!(
-            p,
-            "<tr><td>{}</td><td class=\"target\">{}</td>",
-            escape(&i.name),
-            escape(&i.target)
-        );
-        for (o, _, _) in OUTCOMES {
-            let _ = write!(p, "<td class=\"{o}\">{}</td>", i.count(o));
-        }
-        p.push_str("</tr>\n");
-    }
-    p.push_str("</tbody>\n</table>\n");
-    p.push_str("<p><label><input type=\"checkbox\" id=\"only-differing\" /> only cases whose outcomes differ</label></p>\n");
-    p.push_str("<table id=\"matrix\">\n<thead><tr><th>case</th>");
-    for i in impls {
-        let _ = write!(
-            p,
-            "<th title=\"{}\">{}</th>",
-            escape(&i.target),
-            escape(&i.name)
-        );
-    }
-    p.push_str("</tr></thead>\n<tbody>\n");
-    for (id, differs) in &rows {
-        let class = if *differs { "differs" } else { "same" };
-        let _ = write!(
-            p,
-            "<tr class=\"{class}\" data-case=\"{}\"><td class=\"case\">{}</td>",
-            escape(id),
-            escape(id)
-        );
-        for i in impls {
-            match i.results.get(id) {
-                Some((o, message)) => {
-                    let (sym, word) = label(o);
-                    let _ = write!(
-                        p,
-                        "<td class=\"{}\" title=\"{}\">{sym} {word}</td>",
-                        escape(o),
-                        escape(message)
-                    );
-                }
-                None => p.push_str("<td class=\"missing\">—</td>"),
-            }
-        }
-        p.push_str("</tr>\n");
-    }
-    p.push_str("</tbody>\n</table>\n</body>\n</html>\n");
-    p
 }
 
 #[cfg(test)]
@@ -281,6 +304,7 @@ mod tests {
                 .iter()
                 .map(|(id, o)| ((*id).to_owned(), ((*o).to_owned(), "m & <b>".to_owned())))
                 .collect(),
+            findings: BTreeMap::new(),
         }
     }
 
@@ -312,7 +336,54 @@ mod tests {
         assert!(md.contains("| `s/c@1` ≠ | — | ⚠️ warn |"), "{md}");
         let page = html(&v);
         assert!(page.contains("<span id=\"differing\">2</span>"));
-        assert!(page.contains("title=\"m &amp; &lt;b&gt;\""));
-        assert!(!page.contains("<b>") && !page.contains("src=") && !page.contains("href="));
+        // The message is text in the cells' shared entry, not markup.
+        assert!(page.contains(") m &amp; &lt;b&gt;</p>"), "{page}");
+        assert!(!page.contains("<b>") && !page.contains("src="));
+        assert!(
+            !page.contains("href=\"")
+                || page.matches("href=\"").count() == page.matches("href=\"#r").count()
+        );
+    }
+
+    #[test]
+    fn each_role_is_a_table_of_the_implementations_that_ran_it() {
+        let mut v = vec![
+            imp(
+                "/r/srv-a",
+                &[("server/x@1", "pass"), ("server/y@1", "fail")],
+            ),
+            imp(
+                "/r/srv-b",
+                &[("server/x@1", "pass"), ("server/y@1", "fail")],
+            ),
+            imp("/r/cli", &[("client/z@1", "pass")]),
+        ];
+        for i in &mut v {
+            for r in i.results.values_mut() {
+                r.1.clear();
+            }
+        }
+        assign_names(&mut v);
+        let md = markdown(&v);
+        assert!(
+            md.contains("3 implementations, 3 cases, 0 with differing outcomes."),
+            "{md}"
+        );
+        assert!(
+            md.contains("## server cases (2, 2 implementations)\n\n| case | srv-a | srv-b |\n"),
+            "{md}"
+        );
+        assert!(
+            md.contains("| `server/y@1` | ❌ fail | ❌ fail |\n"),
+            "{md}"
+        );
+        assert!(
+            md.contains("## client cases (1, 1 implementations)\n\n| case | cli |\n"),
+            "{md}"
+        );
+        assert!(
+            !md.contains('—') || md.matches('—').count() == 1,
+            "only the legend's: {md}"
+        );
     }
 }
