@@ -11,7 +11,7 @@
 #     wall, cases/s and peak RSS of each, and their ratios; mcpspec's wall against its
 #     critical path (the longest case) and the sum of its case durations;
 #   - stdio: `mcpspec server -- mcp-server-everything stdio`: wall against the start-up
-#     bound (cases x the CPU one server start-up costs / cores);
+#     bound (cases x the CPU one server start-up costs / cores) and against its critical path;
 #   - fuzzing over stdio: `mcpspec fuzz server` execs/s against mcp-fuzzer's;
 #   - the wire codec against serde_json (`cargo bench -p mcpspec-wire --bench codec`).
 #
@@ -114,9 +114,12 @@ import json, sys
 work, cores = sys.argv[1], int(sys.argv[2])
 u, s = map(float, open(f"{work}/startup.time").read().strip().splitlines()[-1].split()[:2])
 wall = float(open(f"{work}/mcpspec-stdio.time").read().strip().splitlines()[-1].split()[0])
-n = len(json.load(open(f"{work}/mcpspec-stdio/report.json"))["results"])
+results = json.load(open(f"{work}/mcpspec-stdio/report.json"))["results"]
+n = len(results)
+durations = [r["duration_ms"] / 1000 for r in results]
 bound = n * (u + s) / cores
 print(f"mcpspec stdio: {n} cases in {wall:.1f} s; start-up bound {n} x {u+s:.2f} s CPU / {cores} cores = {bound:.1f} s: wall / bound = {wall/bound:.2f}")
+print(f"  critical path (longest case) {max(durations):.2f} s: wall / critical path = {wall/max(durations):.2f}; sum of case durations {sum(durations):.1f} s")
 EOF
 fi
 
@@ -126,7 +129,7 @@ measure mcpspec-fuzz "$MCPSPEC" fuzz server --duration "${fuzz_seconds}s" --json
 rm -rf "$work/mcp-fuzzer"
 measure mcp-fuzzer "$work/venv/bin/mcp-fuzzer" --mode tools --runs 3 --protocol stdio \
     --endpoint "mcp-server-everything stdio" --no-safety --output-dir "$work/mcp-fuzzer" --log-level ERROR
-python3 - "$work" <<'EOF'
+python3 - "$work" "$fuzz_seconds" <<'EOF'
 import json, sys
 work = sys.argv[1]
 ours = json.load(open(f"{work}/fuzz.json"))
@@ -136,7 +139,8 @@ runs += summary.get("protocols", {}).get("total_runs", 0)
 wall = float(open(f"{work}/mcp-fuzzer.time").read().strip().splitlines()[-1].split()[0])
 theirs = runs / wall if wall else 0
 print(f"mcpspec fuzz: {ours['execs']} execs in {ours['seconds']:.1f} s = {ours['execs_per_sec']:.0f} execs/s "
-      f"(+{ours['minimize_seconds']:.1f} s minimising, {len(ours['findings'])} findings)")
+      f"(+{ours['minimize_seconds']:.1f} s minimising, {len(ours['findings'])} findings); "
+      f"budget {sys.argv[2]} s: wall - minimising = {ours['seconds'] - ours['minimize_seconds']:.1f} s")
 print(f"mcp-fuzzer 0.7.0: {runs} runs in {wall:.1f} s = {theirs:.1f} runs/s -> ratio x{ours['execs_per_sec']/theirs:.0f}" if theirs else "mcp-fuzzer: no runs counted")
 EOF
 

@@ -136,8 +136,11 @@ pub struct SelectArgs {
 pub struct ServerArgs {
     #[command(flatten)]
     pub select: SelectArgs,
-    /// Cases run in parallel (default: the number of cores; four per core for
-    /// the built-in reference server and for --url / --sse-url targets)
+    /// Targets started at once (default: the number of cores; four per core for the
+    /// built-in reference server). A case holds a job only until its target writes its
+    /// first line: cases that then only wait (silence windows, timers) run beside up to
+    /// eight times as many others (16 to 128). --url / --sse-url targets start no process:
+    /// see --max-connections
     #[arg(long, short = 'j', value_parser = parse_jobs)]
     pub jobs: Option<usize>,
     /// How long to wait for each expected message
@@ -166,6 +169,13 @@ pub struct ServerArgs {
     /// no case starts after it, running ones are cancelled; exit 1
     #[arg(long)]
     pub fail_fast: bool,
+    /// Start a fresh target process for every case. By default the cases of a
+    /// stdio server that cannot tell the difference (plain requests on an
+    /// initialised session; see scenarios/README.md) share one per version,
+    /// and a case that fails there is run again alone before it counts.
+    /// --snapshots implies it (a snapshot is a case's whole transcript)
+    #[arg(long)]
+    pub isolate: bool,
     /// What a run whose filters select no case comes to: fail (exit 2),
     /// warn (a warning, exit 0) or pass (exit 0)
     #[arg(long, value_enum, default_value_t = NoTests::Fail, value_name = "ACTION")]
@@ -200,6 +210,12 @@ pub struct ServerArgs {
     /// Test a legacy HTTP+SSE (2024-11-05) server whose SSE stream is at this URL
     #[arg(long, value_name = "URL", conflicts_with = "command")]
     pub sse_url: Option<String>,
+    /// With --url or --sse-url: at most N MCP sessions (cases) open against the server at
+    /// once [default: 64]. While the server refuses connections or answers 429 or 503, the
+    /// harness opens fewer (halving the limit, then raising it again as answers come) and
+    /// sends a refused Streamable HTTP request again after a pause (Retry-After, at most 2s)
+    #[arg(long, value_name = "N", value_parser = parse_jobs)]
+    pub max_connections: Option<usize>,
     /// An extra header for every HTTP request, `Name: value` (repeatable; e.g.
     /// Authorization — its value is redacted in transcripts)
     #[arg(long = "header", short = 'H', value_name = "NAME: VALUE", value_parser = parse_header)]
@@ -393,6 +409,10 @@ pub struct ReferenceServerArgs {
     /// registration, an authorize endpoint that approves at once, PKCE S256 required)
     #[arg(long, requires = "http")]
     pub auth: bool,
+    /// With --http: act as a server under load. While N POSTs to /mcp are being served,
+    /// another is answered 503 with Retry-After: 0, unprocessed (GET and DELETE never are)
+    #[arg(long, value_name = "N", requires = "http")]
+    pub shed_above: Option<usize>,
 }
 
 #[derive(Debug, Args)]

@@ -135,6 +135,10 @@ pub struct FuzzServerArgs {
     /// Resident memory growth of the target, in MiB, that counts as a finding (stdio only)
     #[arg(long, default_value_t = 512, value_name = "MIB")]
     pub max_rss_growth: u64,
+    /// Inputs in flight at once over stdio: requests whose answers are told by id are
+    /// pipelined, anything else is sent alone (1: every input waits for its sync ping)
+    #[arg(long, default_value_t = mcpspec_fuzz::driver::DEFAULT_WINDOW, value_name = "N", value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1024))]
+    pub window: usize,
     /// Longest stdout line accepted from the target, in bytes
     #[arg(long, default_value_t = mcpspec_wire::DEFAULT_MAX_LINE)]
     pub max_line: usize,
@@ -206,6 +210,7 @@ async fn run_server(args: FuzzServerArgs) -> Exit {
         max_line: args.max_line,
         minimize_budget: args.budget.minimize_time,
         rss_growth_kib: args.max_rss_growth.saturating_mul(1024),
+        window: args.window,
     };
     eprintln!(
         "fuzzing `{}` with seed {seed} (levels: {})",

@@ -111,6 +111,7 @@ async fn reference_server(args: ReferenceServerArgs) -> Exit {
         faults: args.faults,
         page_size: args.page_size,
         auth: args.auth,
+        shed_above: args.shed_above,
     };
     let run = match http {
         Some(addr) => reference::run_http(args, addr).await,

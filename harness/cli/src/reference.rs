@@ -57,6 +57,8 @@ pub struct ReferenceArgs {
     pub page_size: usize,
     /// OAuth mode (`--auth`, HTTP only).
     pub auth: bool,
+    /// Load shedding (`--shed-above N`, HTTP only).
+    pub shed_above: Option<usize>,
 }
 
 /// Runs the reference server on this process's stdin/stdout until EOF or an
@@ -162,6 +164,7 @@ pub async fn run_http(args: ReferenceArgs, addr: SocketAddr) -> Result<i32, Stri
     if args.auth {
         cfg = cfg.with_auth();
     }
+    cfg.shed_above = args.shed_above;
     match serve_with_shutdown(listener, cfg, shutdown_signal()).await {
         Ok(()) => Ok(0),
         Err(e) => {

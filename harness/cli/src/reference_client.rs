@@ -29,8 +29,8 @@
 //! server's own requests (handshake sessions only: 2026-07-28 has none).
 //! Those faults are ignored, with a warning, over the other transports.
 //!
-//! Over Streamable HTTP a 401 ends the session: the client authorizes
-//! ([`crate::reference_auth`]), then starts again with the token (at most
+//! Over Streamable HTTP a 401, or a 403 `insufficient_scope` (step-up), ends the
+//! session: the client authorizes ([`crate::reference_auth`]), then starts again (at most
 //! [`MAX_AUTHORIZATIONS`](crate::reference_auth::MAX_AUTHORIZATIONS) times, unless the `auth-retries-forever` fault).
 //!
 //! Exit codes: the client's (0 clean end, 1 the session failed), 2 usage
@@ -53,7 +53,8 @@ use tokio::time::{sleep_until, timeout_at, Instant};
 
 use crate::cli::ReferenceClientArgs;
 use crate::reference_auth::{
-    with_token, AuthFaults, AuthFlow, Token, FOREIGN_TOKEN, MAX_AUTHORIZATIONS,
+    calls_for_authorization, with_grant, with_token, AuthFaults, AuthFlow, Token, FOREIGN_TOKEN,
+    MAX_AUTHORIZATIONS,
 };
 
 /// How long a server process may take to exit once its stdin is closed.
@@ -115,9 +116,12 @@ pub async fn run(args: ReferenceClientArgs) -> Exit {
                 return Exit::TargetUnavailable;
             }
         };
+        // Each start after an authorization takes fresh ids: at 2026-07-28
+        // the restarts share no session boundary, so ids stay unique.
+        let first_id = 1 + i64::from(authorizations) * IDS_PER_START;
         let driven = drive(
             &mut conn,
-            ReferenceClient::new(config.clone()),
+            ReferenceClient::new(config.clone()).ids_from(first_id),
             misbehave.clone(),
             auth.is_some(),
         )
@@ -137,17 +141,21 @@ pub async fn run(args: ReferenceClientArgs) -> Exit {
             );
             return Exit::Failures;
         }
-        eprintln!("{CLIENT_NAME}: the server answered 401: authorizing");
-        let token = match flow.authorize(challenge.as_deref()).await {
-            Ok(token) => token,
+        eprintln!("{CLIENT_NAME}: the server refused the request (401, or 403 insufficient_scope): authorizing");
+        let grant = match flow.authorize(challenge.as_deref()).await {
+            Ok(grant) => grant,
             Err(e) => {
                 eprintln!("{CLIENT_NAME}: authorization failed: {e}");
                 return Exit::Failures;
             }
         };
-        target = with_token(target, &token, flow.faults().token_in_query);
+        target = with_grant(target, &grant, flow.faults());
     }
 }
+
+/// Room for the request ids of one start of the client (its workflow
+/// sends about a hundred).
+const IDS_PER_START: i64 = 100_000;
 
 /// How a session driven by [`drive`] ended.
 #[derive(Debug)]
@@ -348,12 +356,12 @@ async fn drive(
                             posting = None;
                         }
                         log_http(&record);
-                        if authorizes && record.status == Some(401) {
-                            let challenge = record
-                                .response_headers
-                                .iter()
-                                .find(|(n, _)| n == "www-authenticate")
-                                .map(|(_, v)| v.clone());
+                        let challenge = record
+                            .response_headers
+                            .iter()
+                            .find(|(n, _)| n == "www-authenticate")
+                            .map(|(_, v)| v.clone());
+                        if authorizes && calls_for_authorization(record.status, challenge.as_deref()) {
                             return Driven::Unauthorized(challenge);
                         }
                         Vec::new()

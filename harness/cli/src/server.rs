@@ -121,18 +121,36 @@ fn server_target(args: &ServerArgs) -> Result<Target, String> {
         }
         headers.push(("Authorization".to_owned(), format!("Bearer {token}")));
     }
-    Target::choose(
+    let mut target = Target::choose(
         args.url.as_deref(),
         args.sse_url.as_deref(),
         &headers,
         || target(&args.command),
-    )
+    )?;
+    match &mut target {
+        Target::Http { options, .. } | Target::Sse { options, .. } => {
+            let max = args
+                .max_connections
+                .unwrap_or(mcpspec_transport::limit::DEFAULT_MAX);
+            options.limit = Some(mcpspec_transport::limit::ConnLimit::new(max));
+        }
+        Target::Stdio(_) | Target::Client(_) if args.max_connections.is_some() => {
+            return Err("--max-connections limits an HTTP server's sessions: use it with --url or --sse-url (--jobs bounds stdio start-ups)".to_owned());
+        }
+        Target::Stdio(_) | Target::Client(_) => {}
+    }
+    Ok(target)
 }
 
 /// What `mcpspec client` tests: the command after `--` (the reference
 /// client when none is given), reaching the harness through `{server}`
 /// (this binary's `shim`), `{url}` or `{sse_url}`.
 fn client_target(args: &ServerArgs) -> Result<Target, String> {
+    if args.max_connections.is_some() {
+        return Err(
+            "--max-connections limits a server's sessions (--url, --sse-url); a client under test starts once per case, bounded by --jobs".to_owned(),
+        );
+    }
     if args.auth_token.is_some() || args.auth_token_other_audience.is_some() {
         return Err(
             "--auth-token and --auth-token-other-audience are for testing a server's authorization (--url)".to_owned(),
@@ -306,17 +324,28 @@ async fn run_as(args: ServerArgs, role: Role) -> Exit {
         };
     }
     let cores = std::thread::available_parallelism().map_or(2, usize::from);
-    // The built-in reference is a light native process and its cases mostly
-    // wait (silences, timers): four per core keep the CPU busy; so do HTTP
-    // targets, where a case is a session, not a process. A command of
-    // unknown weight (an interpreter, `npx`) gets one per core.
+    // Jobs bound target start-ups (a case that waits holds none): the
+    // built-in reference is a light native process, four per core keep the
+    // CPU busy. A command of unknown weight (an interpreter, `npx`) gets one
+    // per core. HTTP targets start no process: jobs bound only their version
+    // probe, --max-connections their cases.
     let light = args.command.is_empty() && role == Role::Server;
     let jobs = args.jobs.unwrap_or(if light { cores * 4 } else { cores });
     let baseline = match load_baseline(&args, &scenarios, role_prefix) {
         Ok(b) => b,
         Err(code) => return code,
     };
+    // A previous run in the same report directory measured every case:
+    // those durations order this run (slowest first) better than the waits
+    // the scenarios declare.
+    let history = args
+        .report_dir
+        .as_ref()
+        .map(|dir| mcpspec_runner::schedule::History::load(&dir.join("report.json")))
+        .unwrap_or_default();
     let cfg = RunConfig {
+        live: None,
+        history,
         case: case_config,
         offers,
         jobs,
@@ -326,6 +355,9 @@ async fn run_as(args: ServerArgs, role: Role) -> Exit {
             .then(|| fail_fast(args.strict, baseline.clone())),
         extensions: args.extension.clone(),
         retries: retries(args.retries, baseline.clone()),
+        // A stored snapshot is a case's whole transcript (its handshake, its
+        // request ids): only a case alone reproduces it.
+        isolate: args.isolate || args.snapshots.is_some(),
     };
     let strict = args.strict;
     let redactions = match crate::diff::load_redactions(args.redactions.as_deref()) {

@@ -125,6 +125,73 @@ fn a_hang_on_tools_call_is_a_timeout_note_not_a_finding() {
     );
 }
 
+/// `--duration` is kept when requests go unanswered (issue 18): a wait for
+/// an owed answer overlaps with further inputs, and at the end of the
+/// budget what is still owed is waited for a `--timeout` more, not to
+/// `--max-wait` (before, a 3 s budget took the full 60 s `--max-wait`).
+/// No unanswered call is a finding. (Whether one is still owed when the
+/// budget ends depends on where the last fresh session falls, so the note
+/// it then gets is shown by the unit test
+/// `a_spent_budget_abandons_every_wait_as_a_note`, not here.)
+#[test]
+fn a_duration_budget_is_kept_while_requests_go_unanswered() {
+    let (run, doc, _) = fuzz_reference(
+        "hang-budget",
+        &["hang-on-call"],
+        &[
+            "--duration",
+            "3s",
+            "--level",
+            "mcp",
+            "--timeout",
+            "500ms",
+            "--max-wait",
+            "60s",
+        ],
+    );
+    assert_eq!(run.code, Some(0), "{}\n{}", run.stdout, run.stderr);
+    assert!(findings(&doc).is_empty(), "{doc}");
+    let seconds = doc["seconds"].as_f64().expect("seconds");
+    // 3 s of fuzzing, a timeout of grace, a last ping: far below --max-wait.
+    assert!(seconds < 6.0, "a 3 s budget took {seconds} s: {doc}");
+}
+
+/// Pipelining (`--window`, issue 18) finds what one input at a time finds:
+/// the same findings, minimised alike, for faults that end the session (a
+/// crash on a request, a crash on malformed input: which input in flight
+/// it died on is found by sending the session's inputs again one at a
+/// time) and for broken output. Without that re-run, a crash on malformed
+/// input while requests were in flight was reported as a crash "with a
+/// request unanswered", one finding per method.
+#[test]
+fn a_window_of_inputs_in_flight_finds_what_one_at_a_time_finds() {
+    for fault in ["exit-on-malformed", "exit-on-call", "duplicate-response"] {
+        let found = |window: &str| {
+            let args = ["--runs", "1500", "--max-wait", "5s", "--window", window];
+            let (run, doc, _) =
+                fuzz_reference(&format!("window-{fault}-{window}"), &[fault], &args);
+            assert_eq!(run.code, Some(1), "{fault}: {}\n{}", run.stdout, run.stderr);
+            let mut keys: Vec<(String, String, String, bool)> = findings(&doc)
+                .iter()
+                .map(|f| {
+                    let s = |k: &str| f[k].as_str().unwrap_or_default().to_owned();
+                    (
+                        s("oracle"),
+                        s("kind"),
+                        s("requirement"),
+                        f["confirmed"] == true,
+                    )
+                })
+                .collect();
+            keys.sort();
+            keys
+        };
+        let (alone, windowed) = (found("1"), found("16"));
+        assert!(!alone.is_empty(), "{fault}: nothing found");
+        assert_eq!(alone, windowed, "{fault}: one at a time vs a window of 16");
+    }
+}
+
 /// The reference server's `slow` tool takes 2 s by default (four times the
 /// `--timeout` here, as a 10 s tool is five times the default 2 s); its
 /// first page lists every tool with `--page-size 10`. A slow but correct

@@ -117,6 +117,56 @@ fn items_served_again_are_pagings_finding_not_duplicate_names() {
     assert_eq!(names["blocked_by"], "pagination.cursor.no-duplicates");
 }
 
+/// A server that answers `initialize` under the wrong id breaks one rule:
+/// the oracle's `jsonrpc.response.id-matches`. A case whose scenario checks
+/// ids fails on that finding alone; every other case is blocked by it, and
+/// no case adds a second violation for the answer that never came under
+/// the right id (`jsonrpc.request.answered`).
+#[test]
+fn an_answer_under_the_wrong_id_is_one_finding_and_blocks_the_rest() {
+    let (run, doc) = server(
+        "wrong-id",
+        &[
+            "--spec-version",
+            "2025-06-18",
+            "--filter",
+            "server/jsonrpc/id/string-id",
+            "--filter",
+            "server/tools/list/**",
+            "--",
+            BIN,
+            "reference",
+            "server",
+            "--fault",
+            "stringify-ids",
+        ],
+    );
+    assert_eq!(run.code, Some(1), "{}\n{}", run.stdout, run.stderr);
+    let requirements = |case: &Value| -> Vec<String> {
+        case["findings"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|f| f["requirement"].as_str().unwrap_or_default().to_owned())
+            .collect()
+    };
+    let owner = result(&doc, "server/jsonrpc/id/string-id@2025-06-18");
+    assert_eq!(owner["outcome"], "fail", "{owner}");
+    assert_eq!(
+        requirements(owner),
+        ["jsonrpc.response.id-matches"],
+        "{owner}"
+    );
+    let blocked = result(&doc, "server/tools/list/unique-names@2025-06-18");
+    assert_eq!(blocked["outcome"], "blocked", "{blocked}");
+    assert_eq!(blocked["blocked_by"], "jsonrpc.response.id-matches");
+    assert_eq!(
+        requirements(blocked),
+        ["jsonrpc.response.id-matches"],
+        "{blocked}"
+    );
+}
+
 /// Failures beside a case that could not run (the target hung on its third
 /// start) exit 1, not 3: a verdict is not hidden by an error.
 #[test]

@@ -25,98 +25,20 @@ use mcpspec_engine::oauth::discovery::{
     authorization_base_url, authorization_server_metadata_urls, default_endpoints,
     protected_resource_metadata_urls, MetadataKind,
 };
-use mcpspec_engine::oauth::flow::{check_iss, initial_scope};
+use mcpspec_engine::oauth::flow::{check_iss, initial_scope, step_up_scope};
 use mcpspec_engine::oauth::pkce::{s256_challenge, S256};
 use mcpspec_engine::oauth::resource::{canonical_resource, names_server};
 use mcpspec_engine::Version;
-use mcpspec_reference::client::{ClientFault, CLIENT_NAME};
+use mcpspec_reference::client::CLIENT_NAME;
 use mcpspec_transport::Target;
 use serde_json::{json, Value};
 
-/// Where the authorization server is told to send the user back; never
-/// listened on (the client reads the redirect itself).
-const REDIRECT_URI: &str = "http://127.0.0.1:1/mcpspec-callback";
+mod faults;
+
+pub use faults::{AuthFaults, FOREIGN_TOKEN};
+
 /// Time one HTTP request of the flow may take.
 const REQUEST_WAIT: Duration = Duration::from_secs(5);
-
-/// The auth faults the client commits, one rule each.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct AuthFaults {
-    pub no_pkce: bool,
-    pub plain_pkce: bool,
-    pub no_resource: bool,
-    pub token_in_query: bool,
-    pub ignores_iss: bool,
-    pub ignores_state: bool,
-    pub accepts_resource_mismatch: bool,
-    pub wrong_token_auth: bool,
-    pub no_scope: bool,
-    pub loops_on_401: bool,
-    pub openid_first: bool,
-    pub prm_root_first: bool,
-    pub unregistered_client_id: bool,
-    pub no_application_type: bool,
-    pub ignores_metadata_issuer: bool,
-    pub no_openid: bool,
-    pub plain_http_redirect: bool,
-    pub unregistered_redirect: bool,
-    pub foreign_token: bool,
-    pub ignores_pkce_support: bool,
-}
-
-/// The `auth-foreign-token` fault's token: one no authorization server of
-/// the server under test issued.
-pub const FOREIGN_TOKEN: &str = "a-token-issued-for-another-server";
-/// The `auth-plain-http-redirect` fault's redirect URI: plain http, remote.
-const PLAIN_HTTP_REDIRECT_URI: &str = "http://mcpspec-client.example/callback";
-/// The `auth-unregistered-redirect` fault's authorization redirect URI.
-const OTHER_REDIRECT_URI: &str = "http://127.0.0.1:1/mcpspec-other-callback";
-
-impl AuthFaults {
-    /// The redirect URI the client registers.
-    fn registered_redirect_uri(&self) -> &'static str {
-        if self.plain_http_redirect {
-            PLAIN_HTTP_REDIRECT_URI
-        } else {
-            REDIRECT_URI
-        }
-    }
-
-    /// The redirect URI of its authorization and token requests.
-    fn authorize_redirect_uri(&self) -> &'static str {
-        if self.unregistered_redirect {
-            OTHER_REDIRECT_URI
-        } else {
-            self.registered_redirect_uri()
-        }
-    }
-
-    pub fn of(faults: &[ClientFault]) -> AuthFaults {
-        let has = |f| faults.contains(&f);
-        AuthFaults {
-            no_pkce: has(ClientFault::AuthNoPkce),
-            plain_pkce: has(ClientFault::AuthPlainPkce),
-            no_resource: has(ClientFault::AuthNoResource),
-            token_in_query: has(ClientFault::AuthTokenInQuery),
-            ignores_iss: has(ClientFault::AuthIgnoresIss),
-            ignores_state: has(ClientFault::AuthIgnoresState),
-            accepts_resource_mismatch: has(ClientFault::AuthAcceptsResourceMismatch),
-            wrong_token_auth: has(ClientFault::AuthWrongTokenAuth),
-            no_scope: has(ClientFault::AuthNoScope),
-            loops_on_401: has(ClientFault::AuthLoopsOn401),
-            openid_first: has(ClientFault::AuthOpenidFirst),
-            prm_root_first: has(ClientFault::AuthPrmRootFirst),
-            unregistered_client_id: has(ClientFault::AuthUnregisteredClientId),
-            no_application_type: has(ClientFault::AuthNoApplicationType),
-            ignores_metadata_issuer: has(ClientFault::AuthIgnoresMetadataIssuer),
-            no_openid: has(ClientFault::AuthNoOpenid),
-            plain_http_redirect: has(ClientFault::AuthPlainHttpRedirect),
-            unregistered_redirect: has(ClientFault::AuthUnregisteredRedirect),
-            foreign_token: has(ClientFault::AuthForeignToken),
-            ignores_pkce_support: has(ClientFault::AuthIgnoresPkceSupport),
-        }
-    }
-}
 
 /// One client's authorization state across its 401s.
 #[derive(Debug)]
@@ -125,11 +47,27 @@ pub struct AuthFlow {
     server_url: String,
     faults: AuthFaults,
     http: reqwest::Client,
+    /// The scope of the last authorization request: a step-up asks for it
+    /// again, with the challenged scopes.
+    asked: Option<String>,
+    /// The first registration's client id, secret and method: kept only
+    /// for the `auth-reuses-credentials` fault (the clean client registers
+    /// with the authorization server at hand each time it authorizes, so
+    /// its credentials are never another server's).
+    first_registration: Option<(String, Option<String>, String)>,
 }
 
 /// What the flow gives: the token.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Token(pub String);
+
+/// A token response: the access token and, when the authorization server
+/// issued one, a refresh token (kept for the token endpoint alone).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Grant {
+    pub access: Token,
+    pub refresh: Option<String>,
+}
 
 impl AuthFlow {
     pub fn new(version: Version, server_url: &str, faults: AuthFaults) -> Result<Self, String> {
@@ -143,6 +81,8 @@ impl AuthFlow {
             server_url: server_url.to_owned(),
             faults,
             http,
+            asked: None,
+            first_registration: None,
         })
     }
 
@@ -150,8 +90,9 @@ impl AuthFlow {
         self.faults
     }
 
-    /// Authorizes after a 401 whose `WWW-Authenticate` was `challenge`.
-    pub async fn authorize(&self, challenge: Option<&str>) -> Result<Token, String> {
+    /// Authorizes after a 401 (or a 403 `insufficient_scope`: step-up)
+    /// whose `WWW-Authenticate` was `challenge`.
+    pub async fn authorize(&mut self, challenge: Option<&str>) -> Result<Grant, String> {
         let challenge = challenge
             .and_then(|c| BearerChallenge::parse(c).ok())
             .unwrap_or_default();
@@ -207,10 +148,25 @@ impl AuthFlow {
             .into_iter()
             .find(|m| advertised.iter().any(|a| a == m))
             .unwrap_or("client_secret_basic");
+        let kept = self
+            .first_registration
+            .clone()
+            .filter(|_| self.faults.reuses_credentials);
         let (client_id, secret, method) = if self.faults.unregistered_client_id {
             (CLIENT_NAME.to_owned(), None, method.to_owned())
+        } else if let Some(kept) = kept {
+            kept
         } else {
-            self.register(&register_url, method).await?
+            let mut registered = self.register(&register_url, method).await;
+            for _ in 0..2 {
+                if registered.is_ok() || !self.faults.repeats_refused_registration {
+                    break;
+                }
+                registered = self.register(&register_url, method).await;
+            }
+            let registered = registered?;
+            self.first_registration.get_or_insert(registered.clone());
+            registered
         };
         // The fault: a method the metadata does not offer.
         let method = match (self.faults.wrong_token_auth, method.as_str()) {
@@ -220,13 +176,29 @@ impl AuthFlow {
         };
         let verifier = random_hex(32);
         let state = random_hex(16);
+        let step_up = challenge.error.as_deref() == Some("insufficient_scope");
         let scope = if self.faults.no_scope {
             None
+        } else if step_up && v >= Version::V2025_11_25 {
+            // The challenged scopes are what the request needs; those asked
+            // for before are kept (the step-up flow's union).
+            let challenged = challenge.scope.clone().unwrap_or_default();
+            let before = self.asked.clone().unwrap_or_default();
+            let scope = if self.faults.ignores_challenge_scope {
+                before
+            } else if self.faults.step_up_drops_scopes {
+                challenged
+            } else {
+                step_up_scope(&before, &challenged)
+            };
+            Some(scope).filter(|s| !s.is_empty())
         } else if v >= Version::V2025_11_25 {
             initial_scope(challenge.scope.as_deref(), scopes_supported.as_deref())
+                .or_else(|| self.faults.default_scope().map(str::to_owned))
         } else {
             challenge.scope.clone()
         };
+        self.asked.clone_from(&scope);
         let resource = (v >= Version::V2025_06_18 && !self.faults.no_resource)
             .then(|| canonical_resource(&self.server_url))
             .transpose()
@@ -271,7 +243,7 @@ impl AuthFlow {
                 .and_then(|m| m.get("authorization_response_iss_parameter_supported"))
                 .and_then(Value::as_bool)
                 .unwrap_or(false);
-            check_iss(got("iss"), &issuer, supported)
+            check_iss(got("iss"), &issuer, supported || self.faults.requires_iss)
                 .map_err(|e| format!("refusing the authorization response: {e}"))?;
         }
         let code = got("code").ok_or("the authorization response has no code")?;
@@ -303,11 +275,22 @@ impl AuthFlow {
             req = req.header("authorization", format!("Basic {}", STANDARD.encode(pair)));
         }
         let answer = json_of(req.send().await, "the token request").await?;
-        answer
+        let access = answer
             .get("access_token")
             .and_then(Value::as_str)
             .map(|t| Token(t.to_owned()))
-            .ok_or_else(|| format!("the token response has no access_token: {answer}"))
+            .ok_or_else(|| format!("the token response has no access_token: {answer}"))?;
+        let refresh = answer
+            .get("refresh_token")
+            .and_then(Value::as_str)
+            .map(str::to_owned);
+        if refresh.is_none() && self.faults.needs_refresh_token {
+            return Err(
+                "the token response carries no refresh token: giving up (the access token alone will not do)"
+                    .to_owned(),
+            );
+        }
+        Ok(Grant { access, refresh })
     }
 
     /// The Protected Resource Metadata: its authorization server (checked
@@ -505,6 +488,29 @@ pub fn with_token(target: Target, token: &Token, in_query: bool) -> Target {
     Target::Http { url, options }
 }
 
+/// The target with the access token of `grant`, as [`with_token`]; with
+/// the `auth-refresh-token-leaked` fault, its refresh token in the MCP
+/// endpoint's query string as well.
+pub fn with_grant(target: Target, grant: &Grant, faults: AuthFaults) -> Target {
+    let target = with_token(target, &grant.access, faults.token_in_query);
+    let Some(refresh) = grant
+        .refresh
+        .as_deref()
+        .filter(|_| faults.refresh_token_leaked)
+    else {
+        return target;
+    };
+    let Target::Http { url, options } = target else {
+        return target;
+    };
+    let sep = if url.contains('?') { '&' } else { '?' };
+    let url = format!(
+        "{url}{sep}{}",
+        encode(&[("refresh_token", refresh.to_owned())])
+    );
+    Target::Http { url, options }
+}
+
 fn encode(pairs: &[(&str, String)]) -> String {
     url::form_urlencoded::Serializer::new(String::new())
         .extend_pairs(pairs.iter().map(|(k, v)| (*k, v.as_str())))
@@ -543,4 +549,16 @@ fn random_hex(n: usize) -> String {
         }
     }
     bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Whether an answer of the MCP endpoint calls for (re-)authorization: a
+/// 401, or a 403 whose challenge says `insufficient_scope` (step-up).
+pub fn calls_for_authorization(status: Option<u16>, challenge: Option<&str>) -> bool {
+    match status {
+        Some(401) => true,
+        Some(403) => challenge
+            .and_then(|c| BearerChallenge::parse(c).ok())
+            .is_some_and(|c| c.error.as_deref() == Some("insufficient_scope")),
+        _ => false,
+    }
 }

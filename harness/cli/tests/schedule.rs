@@ -1,0 +1,152 @@
+//! The runner's schedule (issue #18) seen from the command line: a busy
+//! HTTP server (the reference with `--shed-above`, answering 503 while it
+//! serves more than N POSTs) is not turned into failures — the run backs
+//! off (`--max-connections`, lowered while refused) and sends what was
+//! refused again; `--max-connections` goes with HTTP targets only; and a
+//! `--report-dir` reused by a second run orders it by the first run's
+//! durations without changing any verdict.
+
+mod support;
+
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use serde_json::Value;
+use support::{mcpspec, path, temp_dir, BIN};
+
+const LIMIT: Duration = Duration::from_secs(180);
+
+/// The reference over HTTP on 127.0.0.1, shedding load above `above`
+/// POSTs at once; its stderr goes to `log`. Killed when dropped.
+struct Busy {
+    child: Child,
+    mcp: String,
+}
+
+impl Busy {
+    fn start(above: usize, log: &Path) -> Busy {
+        let mut child = Command::new(BIN)
+            .args(["reference", "server", "--http", "127.0.0.1:0"])
+            .args(["--shed-above", &above.to_string()])
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(std::fs::File::create(log).expect("log file"))
+            .spawn()
+            .expect("reference server starts");
+        let stdout = child.stdout.take().expect("piped stdout");
+        let mut line = String::new();
+        BufReader::new(stdout)
+            .read_line(&mut line)
+            .expect("first line");
+        let base = line
+            .strip_prefix("listening on ")
+            .and_then(|rest| rest.split_whitespace().next())
+            .filter(|b| b.starts_with("http://127.0.0.1:"))
+            .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
+            .to_owned();
+        Busy {
+            child,
+            mcp: format!("{base}/mcp"),
+        }
+    }
+}
+
+impl Drop for Busy {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// `(case id, outcome)` of every case of a report directory, by id.
+fn outcomes(dir: &Path) -> Vec<(String, String)> {
+    let text = std::fs::read_to_string(dir.join("report.json")).expect("report.json");
+    let report: Value = serde_json::from_str(&text).expect("report.json is JSON");
+    let mut out: Vec<(String, String)> = report["results"]
+        .as_array()
+        .expect("results")
+        .iter()
+        .map(|r| {
+            (
+                r["id"].as_str().unwrap_or_default().to_owned(),
+                r["outcome"].as_str().unwrap_or_default().to_owned(),
+            )
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+/// Cases that send many POSTs at once (fixtures) and raw exchanges
+/// (`http` steps), at every version.
+const SLICE: [&str; 4] = ["--filter", "server/fixture/", "--filter", "server/http/"];
+
+#[test]
+fn a_server_that_sheds_load_with_503_is_not_failed_by_the_harness() {
+    let dir = temp_dir("shed");
+    let log = dir.join("server.log");
+    let server = Busy::start(2, &log);
+    let reports = dir.join("reports");
+    let mut args = vec!["server", "--url", &server.mcp, "--no-progress"];
+    args.extend(SLICE);
+    args.extend(["--max-connections", "64", "--report-dir", path(&reports)]);
+    let run = mcpspec(&args, LIMIT);
+    drop(server);
+    let said = std::fs::read_to_string(&log).unwrap_or_default();
+    assert!(
+        said.contains("with 503"),
+        "the server never shed load, so nothing was shown: {said}"
+    );
+    let bad: Vec<(String, String)> = outcomes(&reports)
+        .into_iter()
+        .filter(|(_, o)| !matches!(o.as_str(), "pass" | "not_applicable"))
+        .collect();
+    assert!(
+        bad.is_empty(),
+        "a busy server's 503s became verdicts: {bad:?}\n{}",
+        run.stdout
+    );
+    assert_eq!(run.code, Some(0), "{}\n{}", run.stdout, run.stderr);
+}
+
+#[test]
+fn max_connections_goes_with_http_targets_only() {
+    for role in ["server", "client"] {
+        let run = mcpspec(&[role, "--max-connections", "8"], LIMIT);
+        assert_eq!(run.code, Some(2), "{role}: {}", run.stderr);
+        assert!(
+            run.stderr.contains("--max-connections"),
+            "{role}: {}",
+            run.stderr
+        );
+    }
+    let run = mcpspec(&["server", "--help"], LIMIT);
+    assert!(
+        run.stdout.contains("--max-connections <N>") && run.stdout.contains("[default: 64]"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn a_second_run_in_the_same_report_dir_keeps_every_verdict() {
+    let dir = temp_dir("history");
+    let reports = dir.join("reports");
+    let args = [
+        "server",
+        "--no-progress",
+        "--filter",
+        "server/lifecycle/",
+        "--report-dir",
+        path(&reports),
+    ];
+    let first = mcpspec(&args, LIMIT);
+    assert_eq!(first.code, Some(0), "{}\n{}", first.stdout, first.stderr);
+    let before = outcomes(&reports);
+    assert!(!before.is_empty());
+    let second = mcpspec(&args, LIMIT);
+    assert_eq!(second.code, Some(0), "{}\n{}", second.stdout, second.stderr);
+    assert_eq!(outcomes(&reports), before);
+}

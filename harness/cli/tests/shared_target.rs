@@ -1,0 +1,261 @@
+//! Cases sharing a stdio target (the default) come to the same verdicts as
+//! cases that each start their own (`--isolate`): over the whole reference
+//! suite, and against reference faults of several areas — a tool result, a
+//! pagination cursor, the ids of responses, a target that exits mid-case,
+//! and one that answers twice (stray traffic on a shared session). Each run
+//! starts the target through a script that counts its start-ups, so the
+//! test also shows that sharing happened.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::Value;
+
+const BIN: &str = env!("CARGO_BIN_EXE_mcpspec");
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("mcpspec-shared-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+/// A script that notes each start in `count`, then becomes the reference
+/// server with `faults`.
+fn counting_target(dir: &Path, faults: &[&str]) -> (PathBuf, PathBuf) {
+    let count = dir.join("starts");
+    let script = dir.join("target.sh");
+    let mut args = String::new();
+    for f in faults {
+        args.push_str(&format!(" --fault {f}"));
+    }
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\necho start >> '{}'\nexec '{BIN}' reference server{args}\n",
+            count.display()
+        ),
+    )
+    .expect("script written");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755))
+            .expect("script made executable");
+    }
+    (script, count)
+}
+
+/// One run: each case's outcome (with an error's blame), the number of
+/// target start-ups, and the report dir.
+struct Run {
+    outcomes: BTreeMap<String, String>,
+    starts: usize,
+    dir: PathBuf,
+}
+
+fn run(name: &str, faults: &[&str], filters: &[&str], isolate: bool) -> Run {
+    let dir = temp_dir(&format!(
+        "{name}-{}",
+        if isolate { "isolate" } else { "shared" }
+    ));
+    let (script, count) = counting_target(&dir, faults);
+    let reports = dir.join("reports");
+    let mut cmd = Command::new(BIN);
+    cmd.args(["server", "--no-progress", "-j", "4", "--report-dir"])
+        .arg(&reports);
+    for f in filters {
+        cmd.args(["--filter", f]);
+    }
+    if isolate {
+        cmd.arg("--isolate");
+    }
+    let out = cmd.arg("--").arg(&script).output().expect("mcpspec runs");
+    let report: Value = serde_json::from_slice(
+        &std::fs::read(reports.join("report.json")).unwrap_or_else(|e| {
+            panic!(
+                "no report.json ({e}); stderr:\n{}",
+                String::from_utf8_lossy(&out.stderr)
+            )
+        }),
+    )
+    .expect("report.json is JSON");
+    let mut outcomes = BTreeMap::new();
+    for r in report["results"].as_array().expect("results") {
+        let id = r["id"].as_str().expect("id").to_owned();
+        let mut outcome = r["outcome"].as_str().expect("outcome").to_owned();
+        if let Some(blame) = r["blame"].as_str() {
+            outcome = format!("{outcome} ({blame})");
+        }
+        outcomes.insert(id, outcome);
+    }
+    let starts = std::fs::read_to_string(&count)
+        .map(|s| s.lines().count())
+        .unwrap_or(0);
+    Run {
+        outcomes,
+        starts,
+        dir,
+    }
+}
+
+/// Runs shared and isolated; asserts equal outcomes per case, and no more
+/// start-ups when shared. Returns the shared run and the isolated
+/// start-ups.
+fn same_verdicts(name: &str, faults: &[&str], filters: &[&str]) -> (Run, usize) {
+    let shared = run(name, faults, filters, false);
+    let isolated = run(name, faults, filters, true);
+    assert!(!shared.outcomes.is_empty(), "{name}: no case ran");
+    let differ: Vec<String> = isolated
+        .outcomes
+        .iter()
+        .filter(|(id, o)| shared.outcomes.get(*id) != Some(*o))
+        .map(|(id, o)| format!("{id}: isolated {o}, shared {:?}", shared.outcomes.get(id)))
+        .collect();
+    assert_eq!(
+        shared.outcomes.len(),
+        isolated.outcomes.len(),
+        "{name}: not the same cases"
+    );
+    assert!(
+        differ.is_empty(),
+        "{name}: verdicts differ ({} of {}):\n{}",
+        differ.len(),
+        isolated.outcomes.len(),
+        differ.join("\n")
+    );
+    // A fault that breaks every case (every answer's id) leaves nothing to
+    // share: each case then starts its own target, as isolated.
+    assert!(
+        shared.starts <= isolated.starts,
+        "{name}: sharing started the target {} times, --isolate {}",
+        shared.starts,
+        isolated.starts
+    );
+    eprintln!(
+        "{name}: {} cases, target started {} times shared, {} isolated",
+        isolated.outcomes.len(),
+        shared.starts,
+        isolated.starts
+    );
+    let _ = std::fs::remove_dir_all(&isolated.dir);
+    (shared, isolated.starts)
+}
+
+/// Case ids whose transcript says the case was run again alone.
+fn run_again_alone(dir: &Path) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut stack = vec![dir.join("reports/transcripts")];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+            let p = entry.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if std::fs::read_to_string(&p)
+                .is_ok_and(|t| t.contains("run alone in a fresh process"))
+            {
+                found.push(p.display().to_string());
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn the_reference_suite_comes_to_the_same_verdicts_shared_and_isolated() {
+    let (shared, isolated_starts) = same_verdicts("reference", &[], &[]);
+    assert!(
+        shared.starts * 3 < isolated_starts * 2,
+        "sharing saved too few start-ups: {} against {isolated_starts}",
+        shared.starts
+    );
+    // Nothing fails against the clean reference: nothing is run again.
+    assert!(
+        run_again_alone(&shared.dir).is_empty(),
+        "a case of the clean reference was run again alone"
+    );
+    let _ = std::fs::remove_dir_all(&shared.dir);
+}
+
+#[test]
+fn reference_faults_come_to_the_same_verdicts_shared_and_isolated() {
+    // The areas most cases share in, and the ones the faults break.
+    let filters = [
+        "server/tools/",
+        "server/pagination/",
+        "server/jsonrpc/",
+        "server/prompts/",
+        "server/lifecycle/ping/",
+    ];
+    let faults = [
+        "text-content-key",      // a tool result
+        "pagination-duplicates", // a cursor
+        "stringify-ids",         // the ids of responses
+        "exit-on-call",          // the process dies mid-case
+        "duplicate-response",    // stray traffic after a case's answer
+    ];
+    let mut reran = 0;
+    for fault in faults {
+        let (shared, _) = same_verdicts(fault, &[fault], &filters);
+        assert!(
+            shared.outcomes.values().any(|o| o != "pass"),
+            "{fault}: the fault was not caught"
+        );
+        reran += run_again_alone(&shared.dir).len();
+        let _ = std::fs::remove_dir_all(&shared.dir);
+    }
+    // Failures met on a shared session were run again alone before they
+    // counted (and came to the verdict an isolated run gives, above).
+    assert!(reran > 0, "no failing case was run again alone");
+}
+
+/// A case's stored snapshot is its whole transcript, handshake and request
+/// ids included: `--snapshots` plays every case alone, so snapshots stored
+/// by an isolated run (or an older mcpspec) still match.
+#[test]
+fn snapshots_keep_one_process_per_case() {
+    let dir = temp_dir("snapshots");
+    let snaps = dir.join("snaps");
+    let snaps = snaps.to_str().expect("UTF-8 temp path");
+    let server = |extra: &[&str]| {
+        let out = Command::new(BIN)
+            .args([
+                "server",
+                "--no-progress",
+                "--spec-version",
+                "2025-06-18",
+                "--filter",
+                "server/lifecycle/ping/operating",
+                "--filter",
+                "server/tools/list/",
+                "--snapshots",
+                snaps,
+            ])
+            .args(extra)
+            .env_remove("CI")
+            .output()
+            .expect("mcpspec runs");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let stored = server(&["--isolate"]);
+    let new = stored
+        .split(&format!("snapshots in {snaps}: 0 matched, "))
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|n| n.parse::<usize>().ok())
+        .unwrap_or_else(|| panic!("no new snapshots counted:\n{stored}"));
+    assert!(new > 1, "{stored}");
+    let accepted = Command::new(BIN)
+        .args(["review", snaps, "--accept"])
+        .output()
+        .expect("mcpspec review runs");
+    assert!(accepted.status.success());
+    let again = server(&[]);
+    assert!(
+        again.contains(&format!("snapshots in {snaps}: {new} matched")),
+        "{again}"
+    );
+    assert!(!again.contains("changed (failed)"), "{again}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
