@@ -260,33 +260,41 @@ fn read_stdin(tx: &mpsc::Sender<Vec<u8>>) {
     }
 }
 
-/// Performs the outputs; `Some(code)` when the server must exit now.
+/// Performs the outputs; `Some(code)` when the server must exit now. The
+/// bytes of consecutive writes go out in one write: what the server sends in
+/// answer to one input (a response and its copy under `duplicate-response`)
+/// reaches the peer together, as one read, not split by the scheduler —
+/// which keeps a fault's verdict independent of the machine's load.
 fn carry_out(outputs: Vec<Output>, stdout: &mut std::io::Stdout) -> Option<i32> {
-    let mut written = false;
+    let mut pending: Vec<u8> = Vec::new();
     for output in outputs {
         match output {
-            Output::Write(bytes) => {
-                if let Err(e) = stdout.write_all(&bytes) {
-                    return Some(stdout_failed(&e));
+            Output::Write(bytes) => pending.extend_from_slice(&bytes),
+            Output::Stderr(line) => {
+                if let Some(code) = write_out(&mut pending, stdout) {
+                    return Some(code);
                 }
-                written = true;
+                eprintln!("{line}");
             }
-            Output::Stderr(line) => eprintln!("{line}"),
             Output::Exit(code) => {
-                if written {
-                    // Exiting anyway; a flush failure changes nothing.
-                    let _ = stdout.flush();
-                }
+                // Exiting anyway; a failure to write changes nothing.
+                let _ = write_out(&mut pending, stdout);
                 return Some(code);
             }
         }
     }
-    if written {
-        if let Err(e) = stdout.flush() {
-            return Some(stdout_failed(&e));
-        }
+    write_out(&mut pending, stdout)
+}
+
+/// Writes and flushes `pending` (when there is any) in one write, emptying
+/// it; `Some(code)` when stdout failed.
+fn write_out(pending: &mut Vec<u8>, stdout: &mut std::io::Stdout) -> Option<i32> {
+    if pending.is_empty() {
+        return None;
     }
-    None
+    let result = stdout.write_all(pending).and_then(|()| stdout.flush());
+    pending.clear();
+    result.err().map(|e| stdout_failed(&e))
 }
 
 /// stdout is gone: a closed pipe means the client left (exit 0); anything
