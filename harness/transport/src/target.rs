@@ -27,7 +27,10 @@ pub enum Target {
 /// A client's command line, with the placeholders that say how it reaches
 /// the harness: `{server}` (the argv of the stdio shim), `{url}` (Streamable
 /// HTTP) or `{sse_url}` (legacy HTTP+SSE). With none, the shim's argv is
-/// appended.
+/// appended. `{client_id}` and `{client_secret}` take the static client
+/// credentials of a case whose authorization server registered the client
+/// beforehand ([`crate::serve::Gate::client_credentials`]), and expand to
+/// nothing in every other case.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ClientCommand {
     pub command: CommandSpec,
@@ -40,6 +43,16 @@ impl ClientCommand {
     pub const SERVER: &'static str = "{server}";
     pub const URL: &'static str = "{url}";
     pub const SSE_URL: &'static str = "{sse_url}";
+    pub const CLIENT_ID: &'static str = "{client_id}";
+    pub const CLIENT_SECRET: &'static str = "{client_secret}";
+
+    /// Whether the command line can take static client credentials (it
+    /// names `{client_id}`).
+    pub fn takes_client_id(&self) -> bool {
+        std::iter::once(&self.command.program)
+            .chain(&self.command.args)
+            .any(|a| a.contains(Self::CLIENT_ID))
+    }
 
     /// `stdio`, `http` or `sse`: which placeholder the command uses.
     pub fn transport(&self) -> &'static str {
@@ -64,16 +77,26 @@ impl ClientCommand {
 
     /// The command with `{server}` replaced by `server` (a whole argument
     /// becomes several; inside a longer argument, the shell-quoted command
-    /// line), `{url}` and `{sse_url}` by `url`. With no placeholder at all,
-    /// `server` is appended.
-    pub fn expand(&self, server: &[String], url: Option<&str>) -> CommandSpec {
+    /// line), `{url}` and `{sse_url}` by `url`, `{client_id}` and
+    /// `{client_secret}` by `credentials` (or nothing). With no transport
+    /// placeholder at all, `server` is appended.
+    pub fn expand(
+        &self,
+        server: &[String],
+        url: Option<&str>,
+        credentials: Option<&(String, String)>,
+    ) -> CommandSpec {
+        let (id, secret) = credentials.map_or(("", ""), |(i, s)| (i.as_str(), s.as_str()));
         let line = CommandSpec::new(
             server.first().cloned().unwrap_or_default(),
             server.iter().skip(1).cloned(),
         )
         .display();
         let subst = |a: &str| {
-            let mut a = a.replace(Self::SERVER, &line);
+            let mut a = a
+                .replace(Self::SERVER, &line)
+                .replace(Self::CLIENT_ID, id)
+                .replace(Self::CLIENT_SECRET, secret);
             if let Some(url) = url {
                 a = a.replace(Self::URL, url).replace(Self::SSE_URL, url);
             }
@@ -191,7 +214,7 @@ impl Target {
             }
             Target::Client(c) => match c.kind() {
                 Transport::Stdio => {
-                    ClientPeer::start_stdio(&c.shim, |argv| c.expand(&argv, None), max_line)
+                    ClientPeer::start_stdio(&c.shim, |argv| c.expand(&argv, None, None), max_line)
                         .await
                         .map(|p| Connection::Peer(Box::new(p)))
                 }
@@ -202,7 +225,9 @@ impl Target {
                         ServeKind::Streamable
                     };
                     let gate = gate.filter(|_| kind == ServeKind::Streamable);
-                    ClientPeer::start_http(kind, |url| c.expand(&[], Some(url)), max_line, gate)
+                    let credentials = gate.as_ref().and_then(|g| g.client_credentials());
+                    let expand = |url: &str| c.expand(&[], Some(url), credentials.as_ref());
+                    ClientPeer::start_http(kind, expand, max_line, gate)
                         .await
                         .map(|p| Connection::Peer(Box::new(p)))
                 }
@@ -247,7 +272,7 @@ mod tests {
             .to_vec();
         let c = client(&["node", "c.js", "{server}", "--x"]);
         assert_eq!(c.transport(), "stdio");
-        let e = c.expand(&shim, None);
+        let e = c.expand(&shim, None, None);
         assert_eq!(e.program, "node");
         assert_eq!(
             e.args,
@@ -260,18 +285,47 @@ mod tests {
                 "--x"
             ]
         );
-        let e = client(&["sh", "-c", "run {server}"]).expand(&shim, None);
+        let e = client(&["sh", "-c", "run {server}"]).expand(&shim, None, None);
         assert_eq!(
             e.args,
             ["-c", "run /bin/mcpspec shim --connect 127.0.0.1:9"]
         );
-        let e = client(&["inspector", "--cli"]).expand(&shim, None);
+        let e = client(&["inspector", "--cli"]).expand(&shim, None, None);
         assert_eq!(e.args[1..], shim[..]);
         let c = client(&["c", "--url", "{url}"]);
         assert_eq!(c.transport(), "http");
-        let e = c.expand(&[], Some("http://127.0.0.1:1/mcp"));
+        let e = c.expand(&[], Some("http://127.0.0.1:1/mcp"), None);
         assert_eq!(e.args, ["--url", "http://127.0.0.1:1/mcp"]);
         assert_eq!(client(&["c", "{sse_url}"]).transport(), "sse");
+    }
+
+    #[test]
+    fn client_credentials_expand_when_handed_and_to_nothing_otherwise() {
+        let c = client(&[
+            "c",
+            "--url",
+            "{url}",
+            "--client-id",
+            "{client_id}",
+            "--secret={client_secret}",
+        ]);
+        assert!(c.takes_client_id());
+        assert!(!client(&["c", "--url", "{url}"]).takes_client_id());
+        let url = Some("http://127.0.0.1:1/mcp");
+        let handed = ("id-1".to_owned(), "s3cret".to_owned());
+        let e = c.expand(&[], url, Some(&handed));
+        assert_eq!(
+            e.args,
+            [
+                "--url",
+                "http://127.0.0.1:1/mcp",
+                "--client-id",
+                "id-1",
+                "--secret=s3cret"
+            ]
+        );
+        let e = c.expand(&[], url, None);
+        assert_eq!(e.args[2..], ["--client-id", "", "--secret="]);
     }
 
     #[test]

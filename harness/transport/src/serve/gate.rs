@@ -76,6 +76,14 @@ pub trait Gate: Send + Sync + Debug {
     /// `Some`: the request is answered with this and goes no further;
     /// `None`: it reaches the MCP endpoints.
     fn answer(&self, request: &GateRequest<'_>) -> Option<GateReply>;
+
+    /// Static client credentials (client id, client secret) the client under
+    /// test is handed through `{client_id}` and `{client_secret}` in its
+    /// command line, when the gate plays an authorization server that
+    /// registered it beforehand; `None`: the placeholders expand to nothing.
+    fn client_credentials(&self) -> Option<(String, String)> {
+        None
+    }
 }
 
 /// Shows `gate` the request (its body read whole) that reached the peer on
