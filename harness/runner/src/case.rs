@@ -235,6 +235,10 @@ pub async fn run_case(case: &Case, cfg: &CaseConfig) -> CaseResult {
         .clone()
         .filter(|_| cfg.target.is_client())
         .map(|script| crate::auth::ScriptedAuth::new(script, case.version));
+    if let Some(reason) = scenario.auth.as_ref().and_then(|a| uncredentialed(a, cfg)) {
+        result.outcome = Outcome::NotApplicable { reason };
+        return result;
+    }
     let gate = auth
         .clone()
         .map(|a| a as std::sync::Arc<dyn mcpspec_transport::Gate>);
@@ -288,6 +292,21 @@ pub async fn run_case(case: &Case, cfg: &CaseConfig) -> CaseResult {
     result.transcript = ctx.conn.take_transcript();
     result.duration = started.elapsed();
     result
+}
+
+/// Why a client case whose authorization server registered the client
+/// beforehand cannot run: the client's command line has no `{client_id}`,
+/// so the harness has no way to hand it its static credentials (a client
+/// that supports them is told how in the README).
+fn uncredentialed(script: &mcpspec_scenario::AuthScript, cfg: &CaseConfig) -> Option<String> {
+    let Target::Client(c) = &cfg.target else {
+        return None;
+    };
+    (script.registration == "preregistered" && !c.takes_client_id()).then(|| {
+        "the client's command line has no {client_id} (and {client_secret}) placeholder: \
+         the harness cannot hand it the static credentials of a pre-registered client"
+            .to_owned()
+    })
 }
 
 /// Ends a case however its steps stopped: a dying target gets a moment to

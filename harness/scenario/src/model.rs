@@ -199,10 +199,17 @@ pub struct AuthScript {
     /// Whether the token endpoint issues a refresh token with each access
     /// token (`issued`), or none (`withheld`: a client must go on without).
     pub refresh_token: String,
-    /// Whether dynamic registration succeeds (`accepted`), or refuses every
+    /// Whether dynamic registration succeeds (`accepted`), refuses every
     /// request over its redirect URIs (`refused_redirect`: 400
-    /// `invalid_redirect_uri`, as an OpenID authorization server may).
+    /// `invalid_redirect_uri`, as an OpenID authorization server may), or is
+    /// not offered because the client was registered beforehand
+    /// (`preregistered`: no `registration_endpoint`; the client's command
+    /// line gets the static credentials through `{client_id}` and
+    /// `{client_secret}`).
     pub registration: String,
+    /// Whether the authorization server metadata advertises
+    /// `client_id_metadata_document_supported` (`supported`), or not.
+    pub cimd: String,
     /// Whether the authorization server stays (`none`), or is replaced
     /// once the client used a token (`after_token`): the MCP endpoint then
     /// refuses the first authorization server's tokens with 401 and the
@@ -232,7 +239,9 @@ impl AuthScript {
     pub const AS_ISSUER_CHOICES: &'static [&'static str] = &["correct", "mismatch"];
     pub const AS_PKCE_CHOICES: &'static [&'static str] = &["s256", "absent"];
     pub const REFRESH_TOKEN_CHOICES: &'static [&'static str] = &["withheld", "issued"];
-    pub const REGISTRATION_CHOICES: &'static [&'static str] = &["accepted", "refused_redirect"];
+    pub const REGISTRATION_CHOICES: &'static [&'static str] =
+        &["accepted", "refused_redirect", "preregistered"];
+    pub const CIMD_CHOICES: &'static [&'static str] = &["unsupported", "supported"];
     pub const MIGRATION_CHOICES: &'static [&'static str] = &["none", "after_token"];
     pub const SCOPES_SUPPORTED_CHOICES: &'static [&'static str] = &["listed", "omitted"];
 }
@@ -253,6 +262,7 @@ impl Default for AuthScript {
             as_pkce: Self::AS_PKCE_CHOICES[0].to_owned(),
             refresh_token: Self::REFRESH_TOKEN_CHOICES[0].to_owned(),
             registration: Self::REGISTRATION_CHOICES[0].to_owned(),
+            cimd: Self::CIMD_CHOICES[0].to_owned(),
             migration: Self::MIGRATION_CHOICES[0].to_owned(),
             scopes_supported: Self::SCOPES_SUPPORTED_CHOICES[0].to_owned(),
             step_up: None,

@@ -319,7 +319,7 @@ fn accepted() -> Vec<(&'static str, String)> {
         (
             "a protected client case",
             scenario(
-                "transports: [http]\nauth: { metadata_hint: well_known, scope: \"a b\", prm_resource: mismatch, iss: wrong, state: altered, token_auth: client_secret_basic, as_metadata: openid_only, token_use: refused, as_issuer: mismatch, as_pkce: absent, refresh_token: issued, step_up: \"mcp:admin\", iss_support: unadvertised, registration: refused_redirect, migration: after_token, scopes_supported: omitted }\n",
+                "transports: [http]\nauth: { metadata_hint: well_known, scope: \"a b\", prm_resource: mismatch, iss: wrong, state: altered, token_auth: client_secret_basic, as_metadata: openid_only, token_use: refused, as_issuer: mismatch, as_pkce: absent, refresh_token: issued, step_up: \"mcp:admin\", iss_support: unadvertised, registration: refused_redirect, migration: after_token, scopes_supported: omitted, cimd: supported }\n",
                 "  - assume: { value: \"${auth.tokens}\", matches: { $gte: 1 }, reason: no token }\n",
             )
             .replace("id: server/example/schema", "id: client/example/schema"),

@@ -77,6 +77,7 @@ entries! {
         moved = &[(V2026_07_28, "basic/authorization/client-registration#implementation-requirements")]),
     AUTH_CIMD_DOCUMENT = req!("auth.cimd.document", Must, Client, V2025_11_25, None, "basic/authorization#implementation-requirements",
         "A client's metadata document holds at least client_id, client_name and redirect_uris, and its client_id equals the document's URL exactly.",
+        excluded = "the document lives at the client's https URL, beyond loopback: mcpspec serves and reaches plain HTTP on 127.0.0.1 only (no TLS is built in), so it never reads the document; the URL's form is judged (auth.cimd.https-url)",
         moved = &[(V2026_07_28, "basic/authorization/client-registration#implementation-requirements")]),
     AUTH_DCR_APPLICATION_TYPE = req!("auth.dcr.application-type", Must, Client, V2026_07_28, None, "basic/authorization/client-registration#application-type-and-redirect-uri-constraints",
         "A client states an appropriate application_type in its Dynamic Client Registration request."),

@@ -19,13 +19,11 @@
 //! under their issuer). A credential no known registration issued is not
 //! judged here (`auth.registration.client-id` is).
 
-use base64::engine::general_purpose::STANDARD;
-use base64::Engine as _;
 use mcpspec_engine::ids;
 use mcpspec_wire::event::HttpRecord;
 use serde_json::Value;
 
-use super::{pairs, param, AuthEndpoint, Found};
+use super::{pairs, param, token_client, AuthEndpoint, Found};
 
 /// What each authorization server issued.
 #[derive(Debug, Default)]
@@ -162,22 +160,7 @@ impl Credentials {
             return Vec::new();
         }
         let form = pairs(&record.request_body);
-        let basic = record
-            .request_header("authorization")
-            .and_then(|v| {
-                let (scheme, rest) = v.split_once(' ')?;
-                scheme.eq_ignore_ascii_case("basic").then_some(rest.trim())
-            })
-            .and_then(|b| STANDARD.decode(b).ok())
-            .and_then(|b| String::from_utf8(b).ok());
-        // RFC 6749 §2.3.1: the Basic pair is form-encoded; ids and secrets
-        // of the script need no decoding.
-        let (basic_id, basic_secret) = match basic.as_deref().and_then(|b| b.split_once(':')) {
-            Some((i, s)) => (Some(i.to_owned()), Some(s.to_owned())),
-            None => (None, None),
-        };
-        let id = basic_id.or_else(|| param(&form, "client_id").map(str::to_owned));
-        let secret = basic_secret.or_else(|| param(&form, "client_secret").map(str::to_owned));
+        let (id, secret) = token_client(record);
         let mut why: Option<String> = None;
         if let Some(id) = &id {
             if let Some(other) = self.foreign(at, |r| &r.1 == id) {

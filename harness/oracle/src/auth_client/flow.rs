@@ -138,11 +138,19 @@ impl Flow {
         if param(&params, "state").is_none_or(str::is_empty) {
             out.push((&ids::AUTH_STATE, format!("{what} has no state")));
         }
+        // A client id comes from a registration, from the static
+        // credentials the client was handed, or is a metadata document URL
+        // (judged in `client_id`).
         let client_id = param(&params, "client_id");
-        if !client_id.is_some_and(|id| self.client_ids.iter().any(|c| c == id)) {
+        let obtained = |id: &str| {
+            self.client_ids.iter().any(|c| c == id)
+                || script.preregistered.as_deref() == Some(id)
+                || super::client_id::url_shaped(id)
+        };
+        if !client_id.is_some_and(obtained) {
             out.push((
                 &ids::AUTH_REGISTRATION_CLIENT_ID,
-                format!("{what} names client_id {client_id:?}, which registration never issued"),
+                format!("{what} names client_id {client_id:?}, which neither registration nor the static credentials issued, and which is no metadata document URL"),
             ));
         }
         if n == 1 {
@@ -191,7 +199,14 @@ impl Flow {
         } else {
             "none"
         };
-        if !script.token_auth_methods.iter().any(|m| m == method) {
+        // A client named by a document URL the metadata did not advertise
+        // support for is a public client where the server expected none:
+        // that cause is reported once, as `auth.cimd.check-support`.
+        let unadvertised_document = !script.cimd_advertised
+            && super::token_client(record)
+                .0
+                .is_some_and(|id| super::client_id::url_shaped(&id));
+        if !unadvertised_document && !script.token_auth_methods.iter().any(|m| m == method) {
             out.push((
                 &ids::AUTH_TOKEN_ENDPOINT_AUTH_METHOD,
                 format!(

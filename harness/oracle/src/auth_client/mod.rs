@@ -44,6 +44,10 @@
 //! | `auth.refresh.not-assumed` | 2026-07-28 → | the end of the case | an access token issued without a refresh token was presented to the MCP endpoint |
 //! | `auth.credentials.reregister` | 2026-07-28 → | authorization | the `client_id` is not one another authorization server's registration issued ([`credentials`]) |
 //! | `auth.credentials.per-authorization-server` | 2026-07-28 → | token | no client id, secret or refresh token another authorization server issued |
+//! | `auth.cimd.https-url` | 2025-11-25 → | authorization, token | a URL-shaped `client_id` is an https URL with a path ([`client_id`]) |
+//! | `auth.cimd.check-support` | 2025-11-25 → | authorization | a URL-shaped `client_id` only where the metadata advertised `client_id_metadata_document_supported` |
+//! | `auth.cimd.supported` | 2025-11-25 → | registration | no dynamic registration where the metadata advertised client ID metadata documents |
+//! | `auth.preregistration.option` | 2025-11-25 → | registration, authorization | static credentials handed to the client are the ones it uses |
 //!
 //! A Protected Resource Metadata document that names an authorization
 //! server other than the one the client was using (a migration) makes that
@@ -56,6 +60,7 @@
 //! flow (the runner makes such a case not applicable). The scenarios provoke
 //! the flow and `assume` it got far enough for their rules to be judged.
 
+mod client_id;
 mod credentials;
 mod discovery;
 mod flow;
@@ -99,6 +104,11 @@ pub struct AuthScript {
     /// Whether the metadata advertises
     /// `authorization_response_iss_parameter_supported` (RFC 9207).
     pub iss_advertised: bool,
+    /// Whether the metadata advertises `client_id_metadata_document_supported`.
+    pub cimd_advertised: bool,
+    /// The client id of the static credentials the client was handed
+    /// (pre-registration; no dynamic registration is offered then).
+    pub preregistered: Option<String>,
 }
 
 /// Which scripted endpoint a request reached.
@@ -133,6 +143,7 @@ pub(crate) struct State {
     challenges: step_up::Challenges,
     tokens: tokens::Tokens,
     credentials: credentials::Credentials,
+    client_ids: client_id::ClientIds,
 }
 
 impl State {
@@ -189,6 +200,7 @@ impl State {
                 found.extend(self.refusals.reached(endpoint));
                 found.extend(self.flow.judge(script, endpoint, record));
                 found.extend(self.credentials.judge(endpoint, &url, record));
+                found.extend(self.client_ids.judge(script, endpoint, record));
                 match endpoint {
                     AuthEndpoint::Authorization => {
                         found.extend(self.challenges.authorization(record));
@@ -241,6 +253,31 @@ pub(super) fn pairs(text: &str) -> Vec<(String, String)> {
     url::form_urlencoded::parse(text.as_bytes())
         .map(|(k, v)| (k.into_owned(), v.into_owned()))
         .collect()
+}
+
+/// The client id and secret a token request authenticates with: the HTTP
+/// Basic pair, else the form's `client_id` and `client_secret`. RFC 6749
+/// §2.3.1 form-encodes the Basic pair; the ids and secrets the scripts hand
+/// out need no decoding.
+pub(super) fn token_client(record: &HttpRecord) -> (Option<String>, Option<String>) {
+    use base64::engine::general_purpose::STANDARD;
+    use base64::Engine as _;
+    let form = pairs(&record.request_body);
+    let basic = record
+        .request_header("authorization")
+        .and_then(|v| {
+            let (scheme, rest) = v.split_once(' ')?;
+            scheme.eq_ignore_ascii_case("basic").then_some(rest.trim())
+        })
+        .and_then(|b| STANDARD.decode(b).ok())
+        .and_then(|b| String::from_utf8(b).ok());
+    let (basic_id, basic_secret) = match basic.as_deref().and_then(|b| b.split_once(':')) {
+        Some((i, s)) => (Some(i.to_owned()), Some(s.to_owned())),
+        None => (None, None),
+    };
+    let id = basic_id.or_else(|| param(&form, "client_id").map(str::to_owned));
+    let secret = basic_secret.or_else(|| param(&form, "client_secret").map(str::to_owned));
+    (id, secret)
 }
 
 /// The first value of `name` among `pairs`.

@@ -39,6 +39,8 @@ pub(super) fn script(v: Version) -> AuthScript {
         token_auth_methods: vec!["none".into()],
         pkce_advertised: true,
         iss_advertised: v >= Version::V2026_07_28,
+        cimd_advertised: false,
+        preregistered: None,
     }
 }
 

@@ -20,7 +20,13 @@
 //! `refresh_token: issued` adds a refresh token to every token response;
 //! by default none is issued (a client must not count on one).
 //! `registration: refused_redirect` answers every registration 400
-//! `invalid_redirect_uri`; `iss_support: unadvertised` leaves the iss
+//! `invalid_redirect_uri`; `registration: preregistered` offers none (no
+//! `registration_endpoint`, a registration request gets 404) and hands the
+//! client static credentials instead, through `{client_id}` and
+//! `{client_secret}` in its command line ([`Gate::client_credentials`]);
+//! `cimd: supported` advertises `client_id_metadata_document_supported`, and
+//! the authorization endpoint takes a URL as `client_id` as it is (the
+//! document is never fetched: it lives at an https URL, beyond loopback); `iss_support: unadvertised` leaves the iss
 //! support flag out of the metadata, and `iss: normalized` sends the issuer
 //! with a trailing slash.
 //!
@@ -68,6 +74,9 @@ pub const SCOPES_SUPPORTED: &[&str] = &["mcp:read", "mcp:write"];
 /// scripted (at the authorization server a migration moves to, the second).
 const CLIENT_SECRET: &str = "mcpspec-client-secret";
 const NEXT_CLIENT_SECRET: &str = "mcpspec-client-secret-next";
+/// The static credentials of `registration: preregistered`.
+pub const PREREGISTERED_CLIENT_ID: &str = "mcpspec-preregistered-client";
+const PREREGISTERED_CLIENT_SECRET: &str = "mcpspec-preregistered-secret";
 
 /// The scripted authorization server of one client case.
 #[derive(Debug)]
@@ -171,6 +180,12 @@ impl ScriptedAuth {
         out.insert("as_fetches".into(), json!(urls(&seen.as_fetches)));
         out.insert("registrations".into(), json!(seen.registrations.len()));
         out.insert("authorizations".into(), json!(seen.authorizations.len()));
+        let client_ids: Vec<&str> = seen
+            .authorizations
+            .iter()
+            .filter_map(|a| a.param("client_id"))
+            .collect();
+        out.insert("client_ids".into(), json!(client_ids));
         out.insert("tokens".into(), json!(seen.tokens));
         out.insert("unauthorized".into(), json!(seen.unauthorized));
         out.insert("insufficient_scope".into(), json!(seen.insufficient));
@@ -224,9 +239,13 @@ impl ScriptedAuth {
                 resource_metadata: self.names_prm().then(|| l.prm_advertised.clone()),
                 challenge_scope: self.script.scope.clone(),
                 scopes_supported: self.scopes().iter().map(|s| (*s).to_owned()).collect(),
-                token_auth_methods: vec![self.script.token_auth.clone()],
+                token_auth_methods: self.token_auth_methods(),
                 pkce_advertised: self.script.as_pkce != "absent",
                 iss_advertised: self.advertises_iss(),
+                cimd_advertised: self.script.cimd == "supported",
+                preregistered: self
+                    .preregistered()
+                    .then(|| PREREGISTERED_CLIENT_ID.to_owned()),
             });
         seen.told |= script.is_some();
         let exchanges = std::mem::take(&mut seen.exchanges)
@@ -244,6 +263,23 @@ impl ScriptedAuth {
         } else {
             SCOPES_SUPPORTED
         }
+    }
+
+    /// The token endpoint's client authentication methods: the script's,
+    /// and `none` too where client ID metadata documents are supported (a
+    /// client named by its document's URL is a public client).
+    fn token_auth_methods(&self) -> Vec<String> {
+        let mut methods = vec![self.script.token_auth.clone()];
+        if self.script.cimd == "supported" && self.script.token_auth != "none" {
+            methods.push("none".to_owned());
+        }
+        methods
+    }
+
+    /// Whether the client was registered beforehand (no dynamic
+    /// registration; static credentials handed to it).
+    fn preregistered(&self) -> bool {
+        self.script.registration == "preregistered"
     }
 
     /// Whether the 401 names the Protected Resource Metadata URL.
@@ -356,11 +392,16 @@ impl ScriptedAuth {
             "issuer": issuer,
             "authorization_endpoint": layout.authorize,
             "token_endpoint": layout.token,
-            "registration_endpoint": layout.register,
             "response_types_supported": ["code"],
             "grant_types_supported": ["authorization_code", "refresh_token"],
-            "token_endpoint_auth_methods_supported": [self.script.token_auth],
+            "token_endpoint_auth_methods_supported": self.token_auth_methods(),
         });
+        if !self.preregistered() {
+            doc["registration_endpoint"] = json!(layout.register);
+        }
+        if self.script.cimd == "supported" {
+            doc["client_id_metadata_document_supported"] = json!(true);
+        }
         if !self.scopes().is_empty() {
             doc["scopes_supported"] = json!(self.scopes());
         }
@@ -397,6 +438,10 @@ impl ScriptedAuth {
             );
         };
         seen.registrations.push(Value::Object(body.clone()));
+        if self.preregistered() {
+            // Not offered: the metadata names no registration endpoint.
+            return not_found();
+        }
         if self.script.registration == "refused_redirect" {
             return GateReply::json(
                 400,
@@ -466,6 +511,15 @@ impl Gate for ScriptedAuth {
         let record = record_of(r, reply.as_ref());
         seen.exchanges.push((Instant::now(), endpoint, record));
         reply
+    }
+
+    fn client_credentials(&self) -> Option<(String, String)> {
+        self.preregistered().then(|| {
+            (
+                PREREGISTERED_CLIENT_ID.to_owned(),
+                PREREGISTERED_CLIENT_SECRET.to_owned(),
+            )
+        })
     }
 }
 

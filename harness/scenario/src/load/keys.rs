@@ -338,8 +338,13 @@ pub(crate) static AUTH: MapDef = MapDef::new(&[
     ),
     opt(
         "registration",
-        "accepted (default) or refused_redirect: dynamic registration refuses every request with 400 invalid_redirect_uri",
+        "accepted (default); refused_redirect: dynamic registration refuses every request with 400 invalid_redirect_uri; preregistered: no dynamic registration, the client gets static credentials through {client_id} and {client_secret} in its command line (a case whose command has no {client_id} is not applicable)",
         Shape::OneOf(crate::AuthScript::REGISTRATION_CHOICES),
+    ),
+    opt(
+        "cimd",
+        "unsupported (default) or supported: whether the authorization server metadata advertises client_id_metadata_document_supported (client ID metadata documents)",
+        Shape::OneOf(crate::AuthScript::CIMD_CHOICES),
     ),
     opt(
         "migration",

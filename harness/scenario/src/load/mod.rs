@@ -436,7 +436,7 @@ fn auth(ctx: &Ctx, id: &str, node: &Node) -> Result<crate::AuthScript, ScenarioE
     let mut f = ctx.map(node, "`auth`")?;
     let mut script = crate::AuthScript::default();
     use crate::AuthScript as A;
-    let slots: [(&str, &[&str], &mut String); 14] = [
+    let slots: [(&str, &[&str], &mut String); 15] = [
         (
             "metadata_hint",
             A::METADATA_HINT_CHOICES,
@@ -473,6 +473,7 @@ fn auth(ctx: &Ctx, id: &str, node: &Node) -> Result<crate::AuthScript, ScenarioE
             A::REGISTRATION_CHOICES,
             &mut script.registration,
         ),
+        ("cimd", A::CIMD_CHOICES, &mut script.cimd),
         ("migration", A::MIGRATION_CHOICES, &mut script.migration),
         (
             "scopes_supported",
