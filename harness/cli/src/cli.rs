@@ -26,7 +26,9 @@ pub enum Command {
     Server(ServerArgs),
     /// Test an MCP client: the harness plays a scripted server; in the client's arguments
     /// {server} is the argv that starts it over stdio, {url} its Streamable HTTP endpoint,
-    /// {sse_url} its legacy SSE endpoint (no placeholder: the stdio argv is appended)
+    /// {sse_url} its legacy SSE endpoint (no placeholder: the stdio argv is appended);
+    /// {client_id} and {client_secret} its static OAuth credentials where a case's
+    /// authorization server registered it beforehand (elsewhere they expand to nothing)
     #[command(
         after_help = with_exit_codes(CLIENT_HELP),
         mut_arg("command", |a| a.help(
@@ -444,6 +446,18 @@ pub struct ReferenceClientArgs {
     /// Connect to a Streamable HTTP server at this URL
     #[arg(long, value_name = "URL", conflicts_with_all = ["sse_url", "command"])]
     pub url: Option<String>,
+    /// OAuth: static client credentials from a pre-registration, used instead of any other
+    /// registration (an empty value is none: `mcpspec client` hands them to a client through
+    /// {client_id} only where its authorization server registered the client beforehand)
+    #[arg(long, value_name = "ID")]
+    pub client_id: Option<String>,
+    /// OAuth: the client secret of the pre-registered client (with --client-id)
+    #[arg(long, value_name = "SECRET")]
+    pub client_secret: Option<String>,
+    /// OAuth: the client ID metadata document URL the client names itself by where the
+    /// authorization server advertises client_id_metadata_document_supported
+    #[arg(long, value_name = "URL", default_value = crate::reference_auth::CLIENT_METADATA_URL)]
+    pub client_metadata_url: String,
     /// Connect to a legacy HTTP+SSE (2024-11-05) server whose SSE stream is at this URL
     #[arg(long, value_name = "URL", conflicts_with = "command")]
     pub sse_url: Option<String>,

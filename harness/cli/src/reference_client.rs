@@ -53,8 +53,8 @@ use tokio::time::{sleep_until, timeout_at, Instant};
 
 use crate::cli::ReferenceClientArgs;
 use crate::reference_auth::{
-    calls_for_authorization, with_grant, with_token, AuthFaults, AuthFlow, Token, FOREIGN_TOKEN,
-    MAX_AUTHORIZATIONS,
+    calls_for_authorization, with_grant, with_token, AuthFaults, AuthFlow, Identity, Token,
+    FOREIGN_TOKEN, MAX_AUTHORIZATIONS,
 };
 
 /// How long a server process may take to exit once its stdin is closed.
@@ -79,7 +79,20 @@ pub async fn run(args: ReferenceClientArgs) -> Exit {
     let misbehave = misbehaviour(&config.faults);
     let mut auth = match &target {
         Target::Http { url, .. } => {
-            match AuthFlow::new(config.version, url, AuthFaults::of(&config.faults)) {
+            let identity = Identity {
+                preregistered: args
+                    .client_id
+                    .clone()
+                    .filter(|id| !id.is_empty())
+                    .map(|id| (id, args.client_secret.clone().filter(|s| !s.is_empty()))),
+                metadata_url: args.client_metadata_url.clone(),
+            };
+            match AuthFlow::new(
+                config.version,
+                url,
+                AuthFaults::of(&config.faults),
+                identity,
+            ) {
                 Ok(flow) => Some(flow),
                 Err(e) => {
                     eprintln!("error: {e}");

@@ -97,11 +97,23 @@ fn run_client_at(versions: &[&str], extra: &[&str], client: &[&str], tag: &str) 
 }
 
 /// The reference client's argv with `extra` options, reaching the harness
-/// over `transport` (`stdio`: `-- {server}`, `http`: `--url {url}`).
+/// over `transport` (`stdio`: `-- {server}`, `http`: `--url {url}`, with
+/// `{client_id}` and `{client_secret}`).
 fn reference_client(extra: &[&str], transport: &str) -> Vec<String> {
     let mut argv = vec![BIN.to_owned(), "reference".into(), "client".into()];
     argv.extend(extra.iter().map(|s| (*s).to_owned()));
     if transport == "http" {
+        // Static credentials reach it where a case's authorization server
+        // registered it beforehand (client/auth/pre-registration).
+        argv.extend(
+            [
+                "--client-id",
+                "{client_id}",
+                "--client-secret",
+                "{client_secret}",
+            ]
+            .map(str::to_owned),
+        );
         argv.extend(["--url".to_owned(), "{url}".to_owned()]);
     } else {
         argv.extend(["--".to_owned(), "{server}".to_owned()]);

@@ -38,6 +38,10 @@ pub struct AuthFaults {
     pub repeats_refused_registration: bool,
     pub reuses_credentials: bool,
     pub scope_when_undefined: bool,
+    pub cimd_http_url: bool,
+    pub cimd_unadvertised: bool,
+    pub ignores_cimd: bool,
+    pub ignores_preregistration: bool,
 }
 
 /// The `auth-foreign-token` fault's token: one no authorization server of
@@ -66,6 +70,15 @@ impl AuthFaults {
             OTHER_REDIRECT_URI
         } else {
             self.registered_redirect_uri()
+        }
+    }
+
+    /// The client ID metadata document URL it names itself by: `url`, or
+    /// (the `auth-cimd-http-url` fault) the same over plain http.
+    pub(super) fn metadata_url(&self, url: &str) -> String {
+        match url.strip_prefix("https://") {
+            Some(rest) if self.cimd_http_url => format!("http://{rest}"),
+            _ => url.to_owned(),
         }
     }
 
@@ -106,6 +119,10 @@ impl AuthFaults {
             repeats_refused_registration: has(ClientFault::AuthRepeatsRefusedRegistration),
             reuses_credentials: has(ClientFault::AuthReusesCredentials),
             scope_when_undefined: has(ClientFault::AuthScopeWhenUndefined),
+            cimd_http_url: has(ClientFault::AuthCimdHttpUrl),
+            cimd_unadvertised: has(ClientFault::AuthCimdUnadvertised),
+            ignores_cimd: has(ClientFault::AuthIgnoresCimd),
+            ignores_preregistration: has(ClientFault::AuthIgnoresPreregistration),
         }
     }
 }

@@ -7,7 +7,9 @@
 //! ```text
 //!   401 + WWW-Authenticate ─► PRM (challenge URL, else well-known; 2025-06-18 →)
 //!     ─► AS metadata (the version's order; 2025-03-26: base URL, else default endpoints)
-//!     ─► register (RFC 7591) ─► authorize (PKCE S256, state, resource, scope)
+//!     ─► client id: static credentials if given (--client-id), else its client ID
+//!        metadata document URL if the metadata advertises support, else register (RFC 7591)
+//!     ─► authorize (PKCE S256, state, resource, scope)
 //!     ─► the redirect: state and (2026-07-28) iss checked ─► token ─► Bearer
 //! ```
 //!
@@ -40,12 +42,30 @@ pub use faults::{AuthFaults, FOREIGN_TOKEN};
 /// Time one HTTP request of the flow may take.
 const REQUEST_WAIT: Duration = Duration::from_secs(5);
 
+/// The client ID metadata document URL the reference client names itself
+/// by where the authorization server supports it. Nothing serves it (the
+/// `.invalid` name never resolves): mcpspec's scripted authorization server
+/// takes the URL as it is, and the document could only be read over https.
+pub const CLIENT_METADATA_URL: &str =
+    "https://client.mcpspec.invalid/reference-client/metadata.json";
+
+/// How the client identifies itself, as configured (`--client-id`,
+/// `--client-secret`, `--client-metadata-url`).
+#[derive(Debug, Clone, Default)]
+pub struct Identity {
+    /// Static credentials from a pre-registration: client id and secret.
+    pub preregistered: Option<(String, Option<String>)>,
+    /// The URL of its client ID metadata document.
+    pub metadata_url: String,
+}
+
 /// One client's authorization state across its 401s.
 #[derive(Debug)]
 pub struct AuthFlow {
     version: Version,
     server_url: String,
     faults: AuthFaults,
+    identity: Identity,
     http: reqwest::Client,
     /// The scope of the last authorization request: a step-up asks for it
     /// again, with the challenged scopes.
@@ -70,7 +90,12 @@ pub struct Grant {
 }
 
 impl AuthFlow {
-    pub fn new(version: Version, server_url: &str, faults: AuthFaults) -> Result<Self, String> {
+    pub fn new(
+        version: Version,
+        server_url: &str,
+        faults: AuthFaults,
+        identity: Identity,
+    ) -> Result<Self, String> {
         let http = reqwest::Client::builder()
             .redirect(reqwest::redirect::Policy::none())
             .timeout(REQUEST_WAIT)
@@ -80,6 +105,7 @@ impl AuthFlow {
             version,
             server_url: server_url.to_owned(),
             faults,
+            identity,
             http,
             asked: None,
             first_registration: None,
@@ -152,10 +178,38 @@ impl AuthFlow {
             .first_registration
             .clone()
             .filter(|_| self.faults.reuses_credentials);
+        // Pre-registered credentials first, then a metadata document where
+        // the metadata says it is supported, then dynamic registration.
+        let preregistered = self
+            .identity
+            .preregistered
+            .clone()
+            .filter(|_| !self.faults.ignores_preregistration);
+        let cimd = meta
+            .as_ref()
+            .and_then(|m| m.get("client_id_metadata_document_supported"))
+            .and_then(Value::as_bool)
+            .unwrap_or(false);
+        let cimd = (cimd && !self.faults.ignores_cimd) || self.faults.cimd_unadvertised;
         let (client_id, secret, method) = if self.faults.unregistered_client_id {
             (CLIENT_NAME.to_owned(), None, method.to_owned())
         } else if let Some(kept) = kept {
             kept
+        } else if let Some((id, secret)) = preregistered {
+            // A confidential client authenticates with its secret where a
+            // method for one is advertised.
+            let method = ["client_secret_basic", "client_secret_post"]
+                .into_iter()
+                .find(|m| secret.is_some() && advertised.iter().any(|a| a == m))
+                .unwrap_or(method);
+            (id, secret, method.to_owned())
+        } else if cimd {
+            // A public client named by its document's URL.
+            (
+                self.faults.metadata_url(&self.identity.metadata_url),
+                None,
+                "none".to_owned(),
+            )
         } else {
             let mut registered = self.register(&register_url, method).await;
             for _ in 0..2 {

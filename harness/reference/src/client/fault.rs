@@ -109,6 +109,10 @@ pub enum ClientFault {
     AuthRepeatsRefusedRegistration,
     AuthReusesCredentials,
     AuthScopeWhenUndefined,
+    AuthCimdHttpUrl,
+    AuthCimdUnadvertised,
+    AuthIgnoresCimd,
+    AuthIgnoresPreregistration,
 }
 
 /// One row of [`TABLE`].
@@ -161,7 +165,7 @@ use Level::{Must, Should};
 
 /// Every fault, in the order `--list-faults` prints them (and in the order
 /// of the enum: `TABLE[f as usize].fault == f`).
-pub const TABLE: [FaultEntry; 80] = [
+pub const TABLE: [FaultEntry; 84] = [
     row(F::SkipInitialized, "skip-initialized", Must, &ids::LIFECYCLE_CLIENT_INITIALIZED_NOTIFICATION,
         "never sends notifications/initialized after the initialize result"),
     row(F::EarlyRequest, "early-request", Should, &ids::LIFECYCLE_CLIENT_NO_REQUESTS_BEFORE_RESPONSE,
@@ -331,6 +335,14 @@ pub const TABLE: [FaultEntry; 80] = [
         "keeps the client id and secret of its first registration and presents them to whatever authorization server the metadata names later, instead of registering again").http_only(),
     row(F::AuthScopeWhenUndefined, "auth-scope-when-undefined", Should, &ids::AUTH_SCOPE_SELECTION,
         "from 2025-11-25, asks for a scope of its own (mcp:all) when neither the challenge nor the Protected Resource Metadata defines any, instead of leaving scope out").http_only(),
+    row(F::AuthCimdHttpUrl, "auth-cimd-http-url", Must, &ids::AUTH_CIMD_HTTPS_URL,
+        "names itself by a client ID metadata document URL over plain http, not https").http_only(),
+    row(F::AuthCimdUnadvertised, "auth-cimd-unadvertised", Should, &ids::AUTH_CIMD_CHECK_SUPPORT,
+        "uses its client ID metadata document URL as client_id without checking that the authorization server metadata advertises client_id_metadata_document_supported").http_only(),
+    row(F::AuthIgnoresCimd, "auth-ignores-cimd", Should, &ids::AUTH_CIMD_SUPPORTED,
+        "registers dynamically even where the authorization server advertises client ID metadata documents").http_only(),
+    row(F::AuthIgnoresPreregistration, "auth-ignores-preregistration", Should, &ids::AUTH_PREREGISTRATION_OPTION,
+        "leaves the static credentials it was given (--client-id, --client-secret) unused and names itself some other way").http_only(),
 ];
 
 impl ClientFault {
