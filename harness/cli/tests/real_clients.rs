@@ -148,7 +148,19 @@ fn typescript_sdk_host_authorizes() {
         authorizes_against_baseline(
             "ts-sdk",
             "ts-sdk-oauth.expected.yaml",
-            &["node", &ts_client(), "--auth", "--url", "{url}"],
+            &[
+                "node",
+                &ts_client(),
+                "--auth",
+                "--client-metadata-url",
+                "https://client.mcpspec.invalid/ts-client/metadata.json",
+                "--client-id",
+                "{client_id}",
+                "--client-secret",
+                "{client_secret}",
+                "--url",
+                "{url}",
+            ],
         );
     }
 }
@@ -165,6 +177,12 @@ fn python_sdk_host_authorizes() {
                 &python.to_string_lossy(),
                 &script,
                 "--auth",
+                "--client-metadata-url",
+                "https://client.mcpspec.invalid/py-client/metadata.json",
+                "--client-id",
+                "{client_id}",
+                "--client-secret",
+                "{client_secret}",
                 "--url",
                 "{url}",
             ],

@@ -2,7 +2,8 @@
 test for `mcpspec client`. Run it with the interpreter of a venv that has `mcp` installed:
 
     python py-client.py [--mode auto|legacy|2026-07-28] [--timeout S] -- CMD [ARGS...]   stdio
-    python py-client.py [...] [--auth] --url URL                                       Streamable HTTP
+    python py-client.py [...] [--auth [--client-metadata-url URL] [--client-id ID --client-secret S]] --url URL
+                                                                                       Streamable HTTP
     python py-client.py [...] --sse-url URL                                            legacy HTTP+SSE
 
 Declares roots (listChanged), sampling and elicitation by passing callbacks (one file:// root, a
@@ -15,7 +16,9 @@ step on stdout. `--auth` gives the Streamable HTTP client the SDK's OAuth suppor
 (`OAuthClientProvider`, tokens kept in memory): on a 401 the SDK discovers the authorization server,
 registers and hands the authorize URL to this host, which plays the user agent (it follows the URL
 without a login, as a demo authorization server approves at once) and gives the SDK the code,
-state and iss of the redirect. Exit 0 when the workflow completed, 1 when a step failed, 2 on usage.
+state and iss of the redirect. `--client-metadata-url` gives the SDK a client ID metadata document
+URL (used where the authorization server advertises support); `--client-id` and `--client-secret`
+(empty: none) are static credentials from a pre-registration, stored before the flow starts. Exit 0 when the workflow completed, 1 when a step failed, 2 on usage.
 """
 
 from __future__ import annotations
@@ -167,10 +170,19 @@ class UserAgent:
         return result
 
 
-def oauth_client(url: str) -> httpx2.AsyncClient:
+def oauth_client(opts: argparse.Namespace) -> httpx2.AsyncClient:
     agent = UserAgent()
+    storage = MemoryStorage()
+    if opts.client_id:
+        # Pre-registered: the SDK finds client information already stored and does not register.
+        storage.client = OAuthClientInformationFull(
+            client_id=opts.client_id,
+            client_secret=opts.client_secret or None,
+            redirect_uris=[AnyUrl(REDIRECT_URI)],
+            token_endpoint_auth_method="client_secret_basic" if opts.client_secret else "none",
+        )
     provider = OAuthClientProvider(
-        server_url=url,
+        server_url=opts.url,
         client_metadata=OAuthClientMetadata(
             client_name="mcpspec-py-client",
             redirect_uris=[AnyUrl(REDIRECT_URI)],
@@ -178,9 +190,10 @@ def oauth_client(url: str) -> httpx2.AsyncClient:
             response_types=["code"],
             token_endpoint_auth_method="none",
         ),
-        storage=MemoryStorage(),
+        storage=storage,
         redirect_handler=agent.redirect,
         callback_handler=agent.callback,
+        client_metadata_url=opts.client_metadata_url,
     )
     return create_mcp_http_client(auth=provider)
 
@@ -191,7 +204,7 @@ def make_server(opts: argparse.Namespace) -> Any:
         return stdio_client(StdioServerParameters(command=opts.command[0], args=opts.command[1:]))
     if opts.url:
         if opts.auth:
-            return streamable_http_client(opts.url, http_client=oauth_client(opts.url))
+            return streamable_http_client(opts.url, http_client=oauth_client(opts))
         return streamable_http_client(opts.url)
     return sse_client(opts.sse_url)
 
@@ -253,6 +266,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--url")
     parser.add_argument("--sse-url")
     parser.add_argument("--auth", action="store_true", help="with --url: authorize with OAuth on a 401")
+    parser.add_argument("--client-metadata-url", help="with --auth: the client ID metadata document URL")
+    parser.add_argument("--client-id", default="", help="with --auth: a pre-registered client id (empty: none)")
+    parser.add_argument("--client-secret", default="", help="with --auth: the pre-registered client's secret")
     parser.add_argument("--mode", default="auto", help="auto (default), legacy, or a modern version such as 2026-07-28")
     parser.add_argument("--timeout", type=float, default=30.0, help="overall and per-request limit in seconds")
     opts = parser.parse_args(argv)

@@ -3,7 +3,8 @@
 // used as a client under test for `mcpspec client`.
 //
 //   node ts-client.mjs [--timeout SECONDS] [--trace] -- CMD [ARGS...]   stdio (StdioClientTransport)
-//   node ts-client.mjs [--timeout SECONDS] [--trace] [--delete-session] [--auth] --url URL   Streamable HTTP
+//   node ts-client.mjs [--timeout SECONDS] [--trace] [--delete-session] [--auth [--client-metadata-url URL]
+//                      [--client-id ID --client-secret S]] --url URL                      Streamable HTTP
 //   node ts-client.mjs [--timeout SECONDS] [--trace] --sse-url URL      legacy HTTP+SSE
 //
 // Declares roots (listChanged), sampling and elicitation and answers them (one file:// root, a fixed
@@ -15,7 +16,10 @@
 // support (an OAuthClientProvider kept in memory): on a 401 the SDK discovers the authorization
 // server, registers, and sends the user agent to the authorize URL; this host plays that user agent
 // (it follows the URL without a login, as a demo authorization server approves at once), hands the
-// code to transport.finishAuth() and connects again. Exit 0 when the workflow completed, 1 when a
+// code to transport.finishAuth() and connects again. --client-metadata-url gives the provider a client
+// ID metadata document URL (the SDK uses it where the authorization server advertises support);
+// --client-id and --client-secret (empty: none) are static credentials from a pre-registration, which
+// the provider holds before the flow starts. Exit 0 when the workflow completed, 1 when a
 // step failed, 2 on usage.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -47,11 +51,14 @@ function parseArgs(argv) {
       opts.command = argv.slice(i + 1);
       if (opts.command.length === 0) usage('no command after --');
       break;
-    } else if (a === '--url' || a === '--sse-url' || a === '--timeout') {
+    } else if (['--url', '--sse-url', '--timeout', '--client-metadata-url', '--client-id', '--client-secret'].includes(a)) {
       if (i + 1 >= argv.length) usage(`${a} needs a value`);
       const v = argv[++i];
       if (a === '--url') opts.url = v;
       else if (a === '--sse-url') opts.sseUrl = v;
+      else if (a === '--client-metadata-url') opts.clientMetadataUrl = v;
+      else if (a === '--client-id') opts.clientId = v;
+      else if (a === '--client-secret') opts.clientSecret = v;
       else opts.timeout = Number(v);
     } else if (a === '--trace') {
       opts.trace = true;
@@ -124,7 +131,7 @@ function makeTransport(opts) {
     return new StdioClientTransport({ command: opts.command[0], args: opts.command.slice(1), stderr: 'inherit' });
   }
   if (opts.url) {
-    const authProvider = opts.auth ? (opts.authProvider ??= new HostOAuthProvider()) : undefined;
+    const authProvider = opts.auth ? (opts.authProvider ??= new HostOAuthProvider(opts)) : undefined;
     return new StreamableHTTPClientTransport(new URL(opts.url), { authProvider });
   }
   return new SSEClientTransport(new URL(opts.sseUrl));
@@ -134,9 +141,15 @@ function makeTransport(opts) {
 // nothing listens on: the host reads the code off the authorize endpoint's redirect instead.
 const REDIRECT_URI = 'http://127.0.0.1:9/ts-client-callback';
 class HostOAuthProvider {
-  constructor() {
+  constructor(opts) {
     this.code = undefined;
     this.sentState = undefined;
+    if (opts.clientMetadataUrl) this.clientMetadataUrl = opts.clientMetadataUrl;
+    if (opts.clientId) {
+      // Pre-registered: the SDK finds client information and does not register.
+      this.info = { client_id: opts.clientId };
+      if (opts.clientSecret) this.info.client_secret = opts.clientSecret;
+    }
   }
   // The SDK puts this in the authorization request; the answer must bring it back unchanged.
   state() {
