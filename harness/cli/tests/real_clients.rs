@@ -116,7 +116,8 @@ fn python_sdk_host_over_streamable_http() {
 
 /// The `client/auth` scenarios, at the version the client asks for and at
 /// 2025-06-18, against `baseline`; each run passes at least one case.
-fn authorizes_against_baseline(name: &str, baseline: &str, client: &[&str]) {
+fn authorizes_against_baseline(name: &str, baseline: &str, client: &[String]) {
+    let client: Vec<&str> = client.iter().map(String::as_str).collect();
     for version in [None, Some("2025-06-18")] {
         let out = support::temp_dir(&format!("{name}-oauth-{}", version.unwrap_or("asked")));
         let json = out.join("report.json");
@@ -125,7 +126,7 @@ fn authorizes_against_baseline(name: &str, baseline: &str, client: &[&str]) {
         if let Some(v) = version {
             options.extend(["--spec-version", v]);
         }
-        passes_against_baseline_with(baseline, &options, client);
+        passes_against_baseline_with(baseline, &options, &client);
         let doc: serde_json::Value =
             serde_json::from_str(&std::fs::read_to_string(&*json).expect("report.json"))
                 .expect("report.json is JSON");
@@ -142,25 +143,35 @@ fn authorizes_against_baseline(name: &str, baseline: &str, client: &[&str]) {
     }
 }
 
+/// A host's command line with its SDK's OAuth support on: a client ID
+/// metadata document URL of its own, the static credentials of a case that
+/// has them (`{client_id}`, `{client_secret}`), the harness's endpoint.
+fn oauth_host(host: &[&str], name: &str) -> Vec<String> {
+    let mut argv: Vec<String> = host.iter().map(|s| (*s).to_owned()).collect();
+    argv.extend(
+        [
+            "--auth",
+            "--client-metadata-url",
+            &format!("https://client.mcpspec.invalid/{name}/metadata.json"),
+            "--client-id",
+            "{client_id}",
+            "--client-secret",
+            "{client_secret}",
+            "--url",
+            "{url}",
+        ]
+        .map(str::to_owned),
+    );
+    argv
+}
+
 #[test]
 fn typescript_sdk_host_authorizes() {
     if installed() {
         authorizes_against_baseline(
             "ts-sdk",
             "ts-sdk-oauth.expected.yaml",
-            &[
-                "node",
-                &ts_client(),
-                "--auth",
-                "--client-metadata-url",
-                "https://client.mcpspec.invalid/ts-client/metadata.json",
-                "--client-id",
-                "{client_id}",
-                "--client-secret",
-                "{client_secret}",
-                "--url",
-                "{url}",
-            ],
+            &oauth_host(&["node", &ts_client()], "ts-client"),
         );
     }
 }
@@ -173,19 +184,7 @@ fn python_sdk_host_authorizes() {
         authorizes_against_baseline(
             "py-sdk",
             "py-sdk-oauth.expected.yaml",
-            &[
-                &python.to_string_lossy(),
-                &script,
-                "--auth",
-                "--client-metadata-url",
-                "https://client.mcpspec.invalid/py-client/metadata.json",
-                "--client-id",
-                "{client_id}",
-                "--client-secret",
-                "{client_secret}",
-                "--url",
-                "{url}",
-            ],
+            &oauth_host(&[&python.to_string_lossy(), &script], "py-client"),
         );
     }
 }
