@@ -26,9 +26,9 @@
 //! `{client_secret}` in its command line ([`Gate::client_credentials`]);
 //! `cimd: supported` advertises `client_id_metadata_document_supported`, and
 //! the authorization endpoint takes a URL as `client_id` as it is (the
-//! document is never fetched: it lives at an https URL, beyond loopback); `iss_support: unadvertised` leaves the iss
-//! support flag out of the metadata, and `iss: normalized` sends the issuer
-//! with a trailing slash.
+//! document is never fetched: it lives at an https URL, beyond loopback);
+//! `iss_support: unadvertised` leaves the iss support flag out of the
+//! metadata, and `iss: normalized` sends the issuer with a trailing slash.
 //!
 //! Paths ([`Layout`]): from 2025-06-18 the issuer is `ORIGIN/oauth` (a
 //! path, so that path insertion is exercised), its metadata is served at
@@ -75,7 +75,7 @@ pub const SCOPES_SUPPORTED: &[&str] = &["mcp:read", "mcp:write"];
 const CLIENT_SECRET: &str = "mcpspec-client-secret";
 const NEXT_CLIENT_SECRET: &str = "mcpspec-client-secret-next";
 /// The static credentials of `registration: preregistered`.
-pub const PREREGISTERED_CLIENT_ID: &str = "mcpspec-preregistered-client";
+const PREREGISTERED_CLIENT_ID: &str = "mcpspec-preregistered-client";
 const PREREGISTERED_CLIENT_SECRET: &str = "mcpspec-preregistered-secret";
 
 /// The scripted authorization server of one client case.

@@ -508,3 +508,49 @@ fn scopes_supported_omitted_leaves_it_out_of_both_documents_and_the_oracle_scrip
     ));
     assert_eq!(prm["scopes_supported"], json!(SCOPES_SUPPORTED));
 }
+
+#[test]
+fn a_preregistered_client_gets_credentials_and_no_registration_endpoint() {
+    let script = AuthScript {
+        registration: "preregistered".into(),
+        cimd: "supported".into(),
+        token_auth: "client_secret_basic".into(),
+        ..AuthScript::default()
+    };
+    let auth = ScriptedAuth::new(script, Version::V2025_11_25);
+    let (id, secret) = auth.client_credentials().unwrap();
+    assert_eq!(id, PREREGISTERED_CLIENT_ID);
+    assert_eq!(secret, PREREGISTERED_CLIENT_SECRET);
+    assert_eq!(ask(&auth, "POST", "/mcp", None, vec![], b"{}").status, 401);
+    let meta = json_of(&get(
+        &auth,
+        "/.well-known/oauth-authorization-server/oauth",
+        None,
+    ));
+    assert!(meta.get("registration_endpoint").is_none(), "{meta}");
+    assert_eq!(meta["client_id_metadata_document_supported"], json!(true));
+    // Public clients named by a document URL authenticate with none.
+    assert_eq!(
+        meta["token_endpoint_auth_methods_supported"],
+        json!(["client_secret_basic", "none"])
+    );
+    // A registration is not served, and the oracle says the credentials
+    // handed over went unused.
+    let refused = ask(&auth, "POST", "/oauth/register", None, vec![], b"{}");
+    assert_eq!(refused.status, 404);
+    assert!(judged(&auth, Version::V2025_11_25).contains(&"auth.preregistration.option".to_owned()));
+    // Every other script hands out nothing, and serves no document support.
+    let plain = ScriptedAuth::new(AuthScript::default(), Version::V2025_11_25);
+    assert!(plain.client_credentials().is_none());
+    assert_eq!(ask(&plain, "POST", "/mcp", None, vec![], b"{}").status, 401);
+    let meta = json_of(&get(
+        &plain,
+        "/.well-known/oauth-authorization-server/oauth",
+        None,
+    ));
+    assert!(meta.get("client_id_metadata_document_supported").is_none());
+    assert_eq!(
+        meta["registration_endpoint"],
+        format!("{ORIGIN}/oauth/register")
+    );
+}
