@@ -349,6 +349,17 @@ def run_of(runs, target):
     return None
 
 
+
+def wall_sentence(runs):
+    """What the README says of the regeneration's wall time: one command's, or (after partial
+    reruns) the sum of several."""
+    total = sum(r["wall_s"] for r in runs)
+    if len(runs) == 1:
+        return (f"Regenerating the full set took **{total} s** of wall time: one run of one command,\n"
+                "from the start of its installs to its merge.")
+    return (f"Regenerating the full set took **{total} s** of wall time: the sum of\n"
+            "those runs' wall times (each from the start of its installs to its merge), not one timed run.")
+
 def write_readme(cfg, ran, wall, mcpspec):
     version = subprocess.run([mcpspec, "--version"], capture_output=True, text=True).stdout.strip()
     runs = record_run(ran, wall, version)
@@ -399,8 +410,7 @@ column says which run made each target's report):
 |---:|---|---|---|---:|---:|---:|
 {chr(10).join(run_rows)}
 
-Regenerating the full set took **{sum(r['wall_s'] for r in runs)} s** of wall time: the sum of
-those runs' wall times (each from the start of its installs to its merge), not one timed run.
+{wall_sentence(runs)}
 The committed targets' own wall times (the table's `wall`, each run with the `-j` shown) add up
 to **{total_ms / 1000:.0f} s**: a full regeneration one target at a time (`--parallel 1`)
 takes about that, plus the installs.
