@@ -222,6 +222,23 @@ mod tests {
     }
 
     #[test]
+    fn a_document_url_in_a_basic_pair_is_decoded_before_it_is_judged() {
+        use base64::Engine as _;
+        // RFC 6749 §2.3.1: each half of the pair is form-encoded.
+        let pair = "http%3A%2F%2Fc.example%2Fm.json:";
+        let basic = base64::engine::general_purpose::STANDARD.encode(pair);
+        let token = HttpRecord {
+            method: "POST".into(),
+            target: "/oauth/token".into(),
+            request_headers: vec![("authorization".into(), format!("Basic {basic}"))],
+            ..HttpRecord::default()
+        };
+        let mut ids = ClientIds::default();
+        let found = ids.judge(&script(true, None), AuthEndpoint::Token, &token);
+        assert_eq!(rules(&found), ["auth.cimd.https-url"]);
+    }
+
+    #[test]
     fn static_credentials_handed_over_are_used_or_one_finding_says_so() {
         let s = script(true, Some("pre-1"));
         let mut ids = ClientIds::default();

@@ -257,8 +257,8 @@ pub(super) fn pairs(text: &str) -> Vec<(String, String)> {
 
 /// The client id and secret a token request authenticates with: the HTTP
 /// Basic pair, else the form's `client_id` and `client_secret`. RFC 6749
-/// §2.3.1 form-encodes the Basic pair; the ids and secrets the scripts hand
-/// out need no decoding.
+/// §2.3.1 form-encodes each half of the Basic pair (a metadata document
+/// URL as client id comes percent-encoded), so each is decoded.
 pub(super) fn token_client(record: &HttpRecord) -> (Option<String>, Option<String>) {
     use base64::engine::general_purpose::STANDARD;
     use base64::Engine as _;
@@ -272,12 +272,20 @@ pub(super) fn token_client(record: &HttpRecord) -> (Option<String>, Option<Strin
         .and_then(|b| STANDARD.decode(b).ok())
         .and_then(|b| String::from_utf8(b).ok());
     let (basic_id, basic_secret) = match basic.as_deref().and_then(|b| b.split_once(':')) {
-        Some((i, s)) => (Some(i.to_owned()), Some(s.to_owned())),
+        Some((i, s)) => (Some(form_decoded(i)), Some(form_decoded(s))),
         None => (None, None),
     };
     let id = basic_id.or_else(|| param(&form, "client_id").map(str::to_owned));
     let secret = basic_secret.or_else(|| param(&form, "client_secret").map(str::to_owned));
     (id, secret)
+}
+
+/// `text` with its `application/x-www-form-urlencoded` escapes undone.
+fn form_decoded(text: &str) -> String {
+    url::form_urlencoded::parse(format!("v={text}").as_bytes())
+        .next()
+        .map(|(_, v)| v.into_owned())
+        .unwrap_or_default()
 }
 
 /// The first value of `name` among `pairs`.
