@@ -18,7 +18,8 @@ registers and hands the authorize URL to this host, which plays the user agent (
 without a login, as a demo authorization server approves at once) and gives the SDK the code,
 state and iss of the redirect. `--client-metadata-url` gives the SDK a client ID metadata document
 URL (used where the authorization server advertises support); `--client-id` and `--client-secret`
-(empty: none) are static credentials from a pre-registration, stored before the flow starts. Exit 0 when the workflow completed, 1 when a step failed, 2 on usage.
+(empty: none) are static credentials from a pre-registration, stored before the flow starts.
+Exit 0 when the workflow completed, 1 when a step failed, 2 on usage.
 """
 
 from __future__ import annotations
