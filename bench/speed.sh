@@ -139,8 +139,9 @@ runs += summary.get("protocols", {}).get("total_runs", 0)
 wall = float(open(f"{work}/mcp-fuzzer.time").read().strip().splitlines()[-1].split()[0])
 theirs = runs / wall if wall else 0
 print(f"mcpspec fuzz: {ours['execs']} execs in {ours['seconds']:.1f} s = {ours['execs_per_sec']:.0f} execs/s "
-      f"(+{ours['minimize_seconds']:.1f} s minimising, {len(ours['findings'])} findings); "
-      f"budget {sys.argv[2]} s: wall - minimising = {ours['seconds'] - ours['minimize_seconds']:.1f} s")
+      f"(+{ours['minimize_seconds']:.1f} s minimising, +{ours['attribute_seconds']:.1f} s replaying windows, "
+      f"{len(ours['findings'])} findings); budget {sys.argv[2]} s: wall - both = "
+      f"{ours['seconds'] - ours['minimize_seconds'] - ours['attribute_seconds']:.1f} s")
 print(f"mcp-fuzzer 0.7.0: {runs} runs in {wall:.1f} s = {theirs:.1f} runs/s -> ratio x{ours['execs_per_sec']/theirs:.0f}" if theirs else "mcp-fuzzer: no runs counted")
 EOF
 

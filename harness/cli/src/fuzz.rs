@@ -426,7 +426,7 @@ fn print_summary(s: &Summary, seed: u64, kind: Kind) {
     }
     let _ = writeln!(
         out,
-        "{} execs in {:.1} s ({:.0} execs/s{}, {} session(s), {:.1} s minimising), seed {seed}: {} finding(s)",
+        "{} execs in {:.1} s ({:.0} execs/s{}, {} session(s), {:.1} s minimising, {:.1} s replaying windows), seed {seed}: {} finding(s)",
         s.execs,
         s.seconds,
         s.execs_per_sec,
@@ -437,6 +437,7 @@ fn print_summary(s: &Summary, seed: u64, kind: Kind) {
         },
         s.sessions,
         s.minimize_seconds,
+        s.attribute_seconds,
         s.findings.len()
     );
 }
@@ -540,6 +541,7 @@ fn write_json(path: &std::path::Path, s: &Summary, seed: u64) -> std::io::Result
         "execs_per_sec": s.execs_per_sec,
         "seconds": s.seconds,
         "minimize_seconds": s.minimize_seconds,
+        "attribute_seconds": s.attribute_seconds,
         "sessions": s.sessions,
         "stopped": s.stopped,
         "seed": seed,

@@ -171,6 +171,19 @@ fn a_window_of_inputs_in_flight_finds_what_one_at_a_time_finds() {
             let (run, doc, _) =
                 fuzz_reference(&format!("window-{fault}-{window}"), &[fault], &args);
             assert_eq!(run.code, Some(1), "{fault}: {}\n{}", run.stdout, run.stderr);
+            // Playing a session again one input at a time is reported apart
+            // from fuzzing, like minimising; alone, nothing needs it.
+            let replaying = doc["attribute_seconds"]
+                .as_f64()
+                .expect("attribute_seconds");
+            if window == "1" {
+                assert_eq!(replaying, 0.0, "{fault}: {doc}");
+            } else if fault == "exit-on-malformed" {
+                assert!(
+                    replaying > 0.0,
+                    "{fault}: no window was played again: {doc}"
+                );
+            }
             let mut keys: Vec<(String, String, String, bool)> = findings(&doc)
                 .iter()
                 .map(|f| {

@@ -144,12 +144,15 @@ pub struct TimeoutNote {
 #[derive(Debug, Clone, Serialize)]
 pub struct Summary {
     pub execs: u64,
-    /// Execs per second of fuzzing (minimisation excluded).
+    /// Execs per second of fuzzing (minimisation and attribution excluded).
     pub execs_per_sec: f64,
     /// Wall time of the whole run.
     pub seconds: f64,
     /// Time spent minimising findings.
     pub minimize_seconds: f64,
+    /// Time spent replaying sessions one input at a time, to find which
+    /// input of a pipelined window ended the session.
+    pub attribute_seconds: f64,
     pub sessions: u64,
     pub findings: Vec<Finding>,
     /// Requests waited for to the end without an answer, per method.
@@ -383,7 +386,9 @@ pub async fn fuzz(cfg: &Config, progress: &mut dyn FnMut(Progress)) -> Result<Su
             handshake_at,
         };
         if ambiguous && tripped.iter().any(|v| v.oracle.ends_session()) {
+            let t = Instant::now();
             tripped = l.one_at_a_time(&seq, session_start, tripped).await;
+            l.books.attributing += t.elapsed();
         }
         for v in tripped {
             let idx = index_in(&v, session_start);

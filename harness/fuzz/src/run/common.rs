@@ -79,6 +79,10 @@ pub(crate) struct Books {
     pub sessions: u64,
     /// Time spent minimising: not fuzzing, so not part of the budget or the rate.
     pub minimizing: Duration,
+    /// Time spent replaying a session's inputs one at a time to find which
+    /// one ended it (a pipelined window that ended the session): like
+    /// minimising, work on a finding, reported apart from fuzzing.
+    pub attributing: Duration,
 }
 
 impl Books {
@@ -97,6 +101,7 @@ impl Books {
             exec: 0,
             sessions: 0,
             minimizing: Duration::ZERO,
+            attributing: Duration::ZERO,
         }
     }
 
@@ -105,7 +110,14 @@ impl Books {
         self.runs.is_none_or(|r| self.exec < r)
             && self
                 .duration
-                .is_none_or(|d| self.started.elapsed() < d + self.minimizing)
+                .is_none_or(|d| self.started.elapsed() < d + self.on_findings())
+    }
+
+    /// Time spent on findings rather than fuzzing: minimising them, and
+    /// finding which input of a window ended a session. It does not count
+    /// against `--duration`, nor in execs per second.
+    pub fn on_findings(&self) -> Duration {
+        self.minimizing + self.attributing
     }
 
     /// How long owed answers are waited for once the budget is spent:
@@ -131,7 +143,7 @@ impl Books {
                 self.exec,
                 self.started
                     .elapsed()
-                    .saturating_sub(self.minimizing)
+                    .saturating_sub(self.on_findings())
                     .as_secs_f64(),
             ),
             findings: self.findings.len(),
@@ -264,9 +276,10 @@ impl Books {
         let secs = self.started.elapsed().as_secs_f64();
         Summary {
             execs: self.exec,
-            execs_per_sec: rate(self.exec, secs - self.minimizing.as_secs_f64()),
+            execs_per_sec: rate(self.exec, secs - self.on_findings().as_secs_f64()),
             seconds: secs,
             minimize_seconds: self.minimizing.as_secs_f64(),
+            attribute_seconds: self.attributing.as_secs_f64(),
             sessions: self.sessions,
             findings: self.findings,
             timeouts: self.timeouts,
