@@ -12,14 +12,9 @@ use std::process::Command;
 
 use serde_json::Value;
 
-const BIN: &str = env!("CARGO_BIN_EXE_mcpspec");
+mod support;
 
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("mcpspec-shared-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
-}
+use support::{temp_dir, BIN};
 
 /// A script that notes each start in `count`, then becomes the reference
 /// server with `faults`.

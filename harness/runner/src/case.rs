@@ -230,15 +230,15 @@ pub async fn run_case(case: &Case, cfg: &CaseConfig) -> CaseResult {
         duration: Duration::ZERO,
         transcript: Vec::new(),
     };
+    if let Some(reason) = scenario.auth.as_ref().and_then(|a| uncredentialed(a, cfg)) {
+        result.outcome = Outcome::NotApplicable { reason };
+        return result;
+    }
     let auth = scenario
         .auth
         .clone()
         .filter(|_| cfg.target.is_client())
         .map(|script| crate::auth::ScriptedAuth::new(script, case.version));
-    if let Some(reason) = scenario.auth.as_ref().and_then(|a| uncredentialed(a, cfg)) {
-        result.outcome = Outcome::NotApplicable { reason };
-        return result;
-    }
     let gate = auth
         .clone()
         .map(|a| a as std::sync::Arc<dyn mcpspec_transport::Gate>);

@@ -77,6 +77,16 @@ pub struct AuthFlow {
     first_registration: Option<(String, Option<String>, String)>,
 }
 
+/// The strings of a JSON array member (`None` when it is no array).
+fn strings(member: Option<&Value>) -> Option<Vec<String>> {
+    member.and_then(Value::as_array).map(|a| {
+        a.iter()
+            .filter_map(Value::as_str)
+            .map(str::to_owned)
+            .collect()
+    })
+}
+
 /// What the flow gives: the token.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Token(pub String);
@@ -159,17 +169,11 @@ impl AuthFlow {
         let authorize_url = endpoint("authorization_endpoint", defaults.authorization);
         let token_url = endpoint("token_endpoint", defaults.token);
         let register_url = endpoint("registration_endpoint", defaults.registration);
-        let advertised: Vec<String> = meta
-            .as_ref()
-            .and_then(|m| m.get("token_endpoint_auth_methods_supported"))
-            .and_then(Value::as_array)
-            .map(|a| {
-                a.iter()
-                    .filter_map(Value::as_str)
-                    .map(str::to_owned)
-                    .collect()
-            })
-            .unwrap_or_default();
+        let advertised = strings(
+            meta.as_ref()
+                .and_then(|m| m.get("token_endpoint_auth_methods_supported")),
+        )
+        .unwrap_or_default();
         let method = ["none", "client_secret_basic", "client_secret_post"]
             .into_iter()
             .find(|m| advertised.iter().any(|a| a == m))
@@ -382,15 +386,7 @@ impl AuthFlow {
                 .and_then(|a| a.get(0))
                 .and_then(Value::as_str)
                 .ok_or_else(|| format!("{url} names no authorization server"))?;
-            let scopes = doc
-                .get("scopes_supported")
-                .and_then(Value::as_array)
-                .map(|a| {
-                    a.iter()
-                        .filter_map(Value::as_str)
-                        .map(str::to_owned)
-                        .collect()
-                });
+            let scopes = strings(doc.get("scopes_supported"));
             return Ok(Some((issuer.to_owned(), scopes)));
         }
         eprintln!(
