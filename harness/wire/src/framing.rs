@@ -183,7 +183,7 @@ impl NdjsonDecoder {
     pub fn next(&mut self) -> Option<Result<Frame, FrameError>> {
         loop {
             let rest = &self.buf[self.scan..];
-            match rest.iter().position(|&b| b == b'\n') {
+            match memchr::memchr(b'\n', rest) {
                 Some(pos) => {
                     let end = self.scan + pos; // index of '\n'
                     let line_start = self.start;

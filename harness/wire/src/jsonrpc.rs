@@ -407,14 +407,14 @@ pub fn classify(bytes: &[u8]) -> Result<Inbound, Invalid> {
         Value::Array(items) if items.is_empty() => Err(Invalid::new(InvalidKind::EmptyBatch)),
         Value::Array(items) => Ok(Inbound::Batch(
             items
-                .iter()
+                .into_iter()
                 .map(|item| match item {
                     Value::Array(_) => Err(Invalid::new(InvalidKind::NestedBatch)),
-                    other => classify_value(other),
+                    other => classify_owned(other),
                 })
                 .collect(),
         )),
-        other => classify_value(&other).map(Inbound::Single),
+        other => classify_owned(other).map(Inbound::Single),
     }
 }
 
@@ -435,13 +435,20 @@ fn syntax_reason(e: &serde_json::Error) -> String {
 /// `id` not null; for responses: not both / not neither of `result` and
 /// `error`, a well-formed error object, a non-null id for results.
 pub fn classify_value(v: &Value) -> Result<Message, Invalid> {
-    let Value::Object(obj) = v else {
-        return Err(Invalid::new(InvalidKind::NotAnObject(JsonType::of(v))));
+    classify_owned(v.clone())
+}
+
+/// [`classify_value`] on an owned value: `params`, `result` and error `data`
+/// are moved out, not copied (a transport classifies every frame it reads).
+fn classify_owned(v: Value) -> Result<Message, Invalid> {
+    let mut obj = match v {
+        Value::Object(obj) => obj,
+        other => return Err(Invalid::new(InvalidKind::NotAnObject(JsonType::of(&other)))),
     };
 
     // Read the id first so every later error can carry it.
-    let id_member = obj.get("id");
-    let id: Result<Option<Id>, InvalidKind> = match id_member {
+    let id_absent = !obj.contains_key("id");
+    let id: Result<Option<Id>, InvalidKind> = match obj.get("id") {
         None | Some(Value::Null) => Ok(None),
         Some(v @ (Value::String(_) | Value::Number(_))) => {
             Id::from_value(v).map(Some).ok_or(InvalidKind::IdFloat)
@@ -464,53 +471,47 @@ pub fn classify_value(v: &Value) -> Result<Message, Invalid> {
     }
     let id = id.map_err(&fail)?;
 
-    if let Some(method) = obj.get("method") {
+    if let Some(method) = obj.remove("method") {
         let Value::String(method) = method else {
-            return Err(fail(InvalidKind::MethodNotString(JsonType::of(method))));
+            return Err(fail(InvalidKind::MethodNotString(JsonType::of(&method))));
         };
         if obj.contains_key("result") || obj.contains_key("error") {
             return Err(fail(InvalidKind::MethodWithResult));
         }
-        let params = match obj.get("params") {
+        let params = match obj.remove("params") {
             None => None,
-            Some(p @ (Value::Object(_) | Value::Array(_))) => Some(p.clone()),
-            Some(p) => return Err(fail(InvalidKind::ParamsNotStructured(JsonType::of(p)))),
+            Some(p @ (Value::Object(_) | Value::Array(_))) => Some(p),
+            Some(p) => return Err(fail(InvalidKind::ParamsNotStructured(JsonType::of(&p)))),
         };
-        return match (id_member, id) {
-            (None, _) => Ok(Message::Notification(Notification {
-                method: method.clone(),
-                params,
-            })),
-            (Some(_), None) => Err(fail(InvalidKind::IdNull)),
-            (Some(_), Some(id)) => Ok(Message::Request(Request {
-                id,
-                method: method.clone(),
-                params,
-            })),
+        return match (id_absent, id) {
+            (true, _) => Ok(Message::Notification(Notification { method, params })),
+            (false, None) => Err(fail(InvalidKind::IdNull)),
+            (false, Some(id)) => Ok(Message::Request(Request { id, method, params })),
         };
     }
 
-    let outcome = match (obj.get("result"), obj.get("error")) {
+    let outcome = match (obj.remove("result"), obj.remove("error")) {
         (Some(_), Some(_)) => return Err(fail(InvalidKind::ResultAndError)),
         (None, None) => return Err(fail(InvalidKind::NeitherResultNorError)),
         (Some(result), None) => {
             if id.is_none() {
                 return Err(fail(InvalidKind::ResultWithoutId));
             }
-            Ok(result.clone())
+            Ok(result)
         }
         (None, Some(error)) => Err(classify_error_object(error).map_err(&fail)?),
     };
     Ok(Message::Response(Response {
         id,
-        id_absent: id_member.is_none(),
+        id_absent,
         outcome,
     }))
 }
 
-fn classify_error_object(error: &Value) -> Result<ErrorObject, InvalidKind> {
-    let Value::Object(e) = error else {
-        return Err(InvalidKind::ErrorNotObject(JsonType::of(error)));
+fn classify_error_object(error: Value) -> Result<ErrorObject, InvalidKind> {
+    let mut e = match error {
+        Value::Object(e) => e,
+        other => return Err(InvalidKind::ErrorNotObject(JsonType::of(&other))),
     };
     let code = match e.get("code") {
         None => return Err(InvalidKind::ErrorCodeMissing),
@@ -519,15 +520,15 @@ fn classify_error_object(error: &Value) -> Result<ErrorObject, InvalidKind> {
             .ok_or(InvalidKind::ErrorCodeNotInteger(JsonType::Float))?,
         Some(other) => return Err(InvalidKind::ErrorCodeNotInteger(JsonType::of(other))),
     };
-    let message = match e.get("message") {
+    let message = match e.remove("message") {
         None => return Err(InvalidKind::ErrorMessageMissing),
-        Some(Value::String(s)) => s.clone(),
-        Some(other) => return Err(InvalidKind::ErrorMessageNotString(JsonType::of(other))),
+        Some(Value::String(s)) => s,
+        Some(other) => return Err(InvalidKind::ErrorMessageNotString(JsonType::of(&other))),
     };
     Ok(ErrorObject {
         code,
         message,
-        data: e.get("data").cloned(),
+        data: e.remove("data"),
     })
 }
 
