@@ -22,7 +22,7 @@ use crate::outcome::Blame;
 use crate::steps::{checked, report_mismatches};
 
 /// `read_for` when the step gives none.
-const DEFAULT_READ_FOR: Duration = Duration::from_secs(1);
+pub(crate) const DEFAULT_READ_FOR: Duration = Duration::from_secs(1);
 
 /// A session id no server issued (`url: unknown_session`).
 const FORGED_SESSION: &str = "mcpspec-unknown-session-7d3f0c2a9b";

@@ -35,7 +35,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use mcpspec_engine::Version;
-use mcpspec_scenario::{Scenario, StepKind};
+use mcpspec_scenario::{Scenario, Selector, StepKind};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 pub use mcpspec_transport::limit::{ConnLimit, ConnPermit};
@@ -239,10 +239,14 @@ impl History {
     }
 }
 
-/// How long a scenario at `version` is sure to take: the waits its steps
-/// declare (silence windows, sleeps, `expect_no_fetch`, a cut stream's
-/// `retry`). An `expect` ends when its message comes, so its `within`
-/// counts for nothing.
+/// How long a scenario at `version` can be expected to take: the waits its
+/// steps declare (silence windows, sleeps, `expect_no_fetch`, a cut
+/// stream's `retry`), and the windows that usually run to their end: a
+/// GET's `read_for` (a server keeps a GET stream open) and an unprompted
+/// notification's `within` (what a target emits on its own may never come,
+/// and an optional feature often does not). An `expect` of a response or
+/// request ends when its message comes, so its `within` counts for nothing.
+/// This only orders units: an overestimate starts a case early, no harm.
 pub fn declared_wait(scenario: &Scenario, version: Version) -> Duration {
     scenario
         .steps
@@ -252,6 +256,12 @@ pub fn declared_wait(scenario: &Scenario, version: Version) -> Duration {
             StepKind::ExpectSilence { duration, .. } => *duration,
             StepKind::Sleep(d) | StepKind::ExpectNoFetch(d) => *d,
             StepKind::Reply(r) => r.cut_stream.and_then(|c| c.retry).unwrap_or_default(),
+            StepKind::Expect(e) if matches!(e.selector, Selector::Notification(_)) => {
+                e.within.unwrap_or_default()
+            }
+            StepKind::Http(h) if h.method.eq_ignore_ascii_case("GET") && !h.keep_open => {
+                h.read_for.unwrap_or(crate::http::DEFAULT_READ_FOR)
+            }
             _ => Duration::ZERO,
         })
         .sum()
