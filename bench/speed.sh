@@ -10,6 +10,7 @@
 #   - Streamable HTTP on 127.0.0.1: each official version, then `mcpspec server --url`:
 #     wall, cases/s and peak RSS of each, and their ratios; mcpspec's wall against its
 #     critical path (the longest case) and the sum of its case durations;
+#   - the built-in reference over stdio (`mcpspec server`): wall against its critical path;
 #   - stdio: `mcpspec server -- mcp-server-everything stdio`: wall against the start-up
 #     bound (cases x the CPU one server start-up costs / cores) and against its critical path;
 #   - fuzzing over stdio: `mcpspec fuzz server` execs/s against mcp-fuzzer's;
@@ -83,7 +84,7 @@ rm -rf "$work/mcpspec-http"
 measure mcpspec-http "$MCPSPEC" server --url "$url" --report-dir "$work/mcpspec-http" --no-progress
 
 python3 - "$work" "$cores" <<'EOF'
-import json, sys
+import json, re, sys
 work, cores = sys.argv[1], int(sys.argv[2])
 def t(name):
     wall, rss = open(f"{work}/{name}.time").read().strip().splitlines()[-1].split()[:2]
@@ -96,11 +97,33 @@ mw, mr = t("mcpspec-http")
 print(f"mcpspec: {len(cases)} cases ({len(judged)} judged) in {mw:.2f} s wall, {len(cases)/mw:.1f} cases/s, peak RSS {mr:.0f} MB")
 print(f"  critical path (longest case) {max(durations):.2f} s: wall / critical path = {mw/max(durations):.2f}")
 print(f"  sum of case durations {sum(durations):.1f} s: parallelism achieved = {sum(durations)/mw:.1f}")
+def scenarios(name):
+    # The official CLI prints one line per scenario it ran: "✓ name: N passed, M failed".
+    return sum(1 for line in open(f"{work}/{name}.log", encoding="utf-8")
+               if re.match(r"^\S+ [\w.-]+: \d+ passed, \d+ failed", line))
 o1w, o1r = t("official-old")
+o1n = scenarios("official-old")
 a, ar = t("official-new-2025"); b, br = t("official-new-2026")
 o2w, o2r = a + b, max(ar, br)
-for name, w, r in [("official 0.1.16", o1w, o1r), ("official 0.2.0-alpha.12 (both sets)", o2w, o2r)]:
-    print(f"{name}: {w:.2f} s wall, peak RSS {r:.0f} MB -> mcpspec/official: wall x{mw/w:.1f}, RSS x{mr/r:.2f}")
+o2n = scenarios("official-new-2025") + scenarios("official-new-2026")
+ours = len(cases) / mw
+for name, n, w, r in [("official 0.1.16", o1n, o1w, o1r), ("official 0.2.0-alpha.12 (both sets)", o2n, o2w, o2r)]:
+    print(f"{name}: {n} scenarios in {w:.2f} s wall = {n/w:.1f} cases/s, peak RSS {r:.0f} MB"
+          f" -> mcpspec/official: cases/s x{ours/(n/w):.1f} (judged only x{len(judged)/mw/(n/w):.1f}),"
+          f" wall x{mw/w:.1f}, RSS x{mr/r:.2f}")
+EOF
+
+echo "== stdio, the built-in reference server =="
+rm -rf "$work/mcpspec-reference"
+measure mcpspec-reference "$MCPSPEC" server --report-dir "$work/mcpspec-reference" --no-progress
+python3 - "$work" <<'EOF'
+import json, sys
+work = sys.argv[1]
+wall, rss = open(f"{work}/mcpspec-reference.time").read().strip().splitlines()[-1].split()[:2]
+wall = float(wall)
+durations = [r["duration_ms"] / 1000 for r in json.load(open(f"{work}/mcpspec-reference/report.json"))["results"]]
+print(f"mcpspec (reference): {len(durations)} cases in {wall:.2f} s wall, peak RSS {int(rss)/1024:.0f} MB;"
+      f" critical path (longest case) {max(durations):.2f} s: wall / critical path = {wall/max(durations):.2f}")
 EOF
 
 if [ -z "${SKIP_STDIO:-}" ]; then

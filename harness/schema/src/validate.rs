@@ -1,7 +1,10 @@
 //! Checking messages against a version's definitions.
 //!
-//! [`schemas`] compiles the document of a version once (on first use) and answers, for a
-//! message the runner received, which definition describes it and whether it conforms.
+//! [`schemas`] holds the document of a version and answers, for a message the runner
+//! received, which definition describes it and whether it conforms. Each definition is
+//! compiled the first time a message is checked against it, with only the definitions it
+//! refers to: a run compiles what its traffic needs, not every subschema of five
+//! documents (issue #18: that was most of a run's heap).
 //! What each check validates:
 //!
 //! - a request ([`VersionSchemas::check_request`]) and a notification
@@ -24,14 +27,15 @@
 //! Schema 2020-12 has it: draft-07 left asserting it optional, and a target is not judged
 //! on URI syntax here (the differential test compares verdicts the same way).
 
+use std::collections::{BTreeSet, HashMap};
 use std::fmt;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock, PoisonError, RwLock};
 
-use jsonschema::{ValidationError, ValidatorMap};
+use jsonschema::{ValidationError, Validator};
 use mcpspec_engine::{Role, Version};
-use serde_json::Value;
+use serde_json::{Map, Value};
 
-use crate::generate::document;
+use crate::generate::{document, DIALECT};
 use crate::methods::{methods, Alternative, Kind, Method};
 
 /// At most this many violations are reported for one message.
@@ -67,13 +71,18 @@ impl fmt::Display for Violation {
     }
 }
 
-/// The compiled definitions and method table of one version.
+/// The definitions (compiled as they are used) and method table of one version.
 pub struct VersionSchemas {
     version: Version,
     methods: Vec<Method>,
-    /// `Err` holds why the document did not compile; the model tests make sure it does.
-    validators: Result<ValidatorMap, String>,
+    /// The document's `$defs`.
+    defs: Map<String, Value>,
+    /// Definitions compiled so far; `Err` holds why one did not compile (the
+    /// tests compile every definition of every version, so none should).
+    compiled: RwLock<HashMap<String, Compiled>>,
 }
+
+type Compiled = Result<Arc<Validator>, String>;
 
 /// The schemas of `version`, compiled on first use.
 pub fn schemas(version: Version) -> &'static VersionSchemas {
@@ -84,15 +93,60 @@ pub fn schemas(version: Version) -> &'static VersionSchemas {
 
 impl VersionSchemas {
     fn compile(version: Version) -> Self {
-        let validators = jsonschema::options()
-            .should_validate_formats(false)
-            .build_map(&document(version))
-            .map_err(|e| e.to_string());
+        let defs = match document(version) {
+            Value::Object(mut doc) => match doc.remove("$defs") {
+                Some(Value::Object(defs)) => defs,
+                _ => Map::new(),
+            },
+            _ => Map::new(),
+        };
         VersionSchemas {
             version,
             methods: methods(version),
-            validators,
+            defs,
+            compiled: RwLock::new(HashMap::new()),
         }
+    }
+
+    /// The validator of `definition`, compiled on first use.
+    fn validator(&self, definition: &str) -> Compiled {
+        // A poisoned lock only means another check panicked; the map itself is whole.
+        if let Some(done) = self
+            .compiled
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(definition)
+        {
+            return done.clone();
+        }
+        let compiled = self.build(definition);
+        self.compiled
+            .write()
+            .unwrap_or_else(PoisonError::into_inner)
+            .entry(definition.to_owned())
+            .or_insert(compiled)
+            .clone()
+    }
+
+    /// Compiles `definition` as a document of its own: the definition at the
+    /// root (so schema paths read as they would inside the whole document),
+    /// beside the definitions it refers to, directly or not.
+    fn build(&self, definition: &str) -> Compiled {
+        let Some(Value::Object(root)) = self.defs.get(definition) else {
+            return Err(format!("{} defines no {definition}", self.version));
+        };
+        let mut root = root.clone();
+        let defs: Map<String, Value> = referenced(&self.defs, definition)
+            .into_iter()
+            .filter_map(|name| Some((name.to_owned(), self.defs.get(name)?.clone())))
+            .collect();
+        root.insert("$schema".to_owned(), Value::String(DIALECT.to_owned()));
+        root.insert("$defs".to_owned(), Value::Object(defs));
+        jsonschema::options()
+            .should_validate_formats(false)
+            .build(&Value::Object(root))
+            .map(Arc::new)
+            .map_err(|e| e.to_string())
     }
 
     pub fn version(&self) -> Version {
@@ -198,13 +252,9 @@ impl VersionSchemas {
     /// Checks `value` against the definition `definition` of this version. A name the
     /// version does not define yields one violation saying so.
     pub fn check(&self, definition: &str, value: &Value) -> Vec<Violation> {
-        let validators = match &self.validators {
+        let validator = match self.validator(definition) {
             Ok(v) => v,
-            Err(why) => return vec![harness_violation(definition, why)],
-        };
-        let Some(validator) = validators.get(&format!("#/$defs/{definition}")) else {
-            let why = format!("{} defines no {definition}", self.version);
-            return vec![harness_violation(definition, &why)];
+            Err(why) => return vec![harness_violation(definition, &why)],
         };
         if validator.is_valid(value) {
             return Vec::new();
@@ -215,6 +265,39 @@ impl VersionSchemas {
             .map(|e| violation(definition, &e))
             .collect()
     }
+}
+
+/// The definitions `definition` refers to (`"$ref": "#/$defs/Name"`), directly or
+/// through others, itself included.
+fn referenced<'a>(defs: &'a Map<String, Value>, definition: &'a str) -> BTreeSet<&'a str> {
+    fn refs<'a>(value: &'a Value, out: &mut Vec<&'a str>) {
+        match value {
+            Value::Object(members) => {
+                for (key, member) in members {
+                    match (key.as_str(), member) {
+                        ("$ref", Value::String(target)) => {
+                            if let Some(name) = target.strip_prefix("#/$defs/") {
+                                out.push(name);
+                            }
+                        }
+                        _ => refs(member, out),
+                    }
+                }
+            }
+            Value::Array(items) => items.iter().for_each(|item| refs(item, out)),
+            _ => {}
+        }
+    }
+    let mut seen = BTreeSet::new();
+    let mut todo = vec![definition];
+    while let Some(name) = todo.pop() {
+        if seen.insert(name) {
+            if let Some(schema) = defs.get(name) {
+                refs(schema, &mut todo);
+            }
+        }
+    }
+    seen
 }
 
 fn violation(definition: &str, error: &ValidationError<'_>) -> Violation {
@@ -252,10 +335,31 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_version_compiles() {
+    fn every_definition_of_every_version_compiles() {
         for version in Version::ALL {
-            assert!(schemas(version).validators.is_ok(), "@{version}");
+            let s = schemas(version);
+            assert!(!s.defs.is_empty(), "@{version}: no definitions");
+            for name in s.defs.keys() {
+                if let Err(why) = s.validator(name) {
+                    panic!("{name}@{version}: {why}");
+                }
+            }
         }
+    }
+
+    #[test]
+    fn a_definition_is_compiled_with_what_it_refers_to_and_no_more() {
+        let s = schemas(Version::V2025_11_25);
+        let r = referenced(&s.defs, "CallToolResult");
+        assert!(r.contains("CallToolResult") && r.contains("ContentBlock"), "{r:?}");
+        assert!(!r.contains("InitializeRequest"), "{r:?}");
+    }
+
+    #[test]
+    fn schema_paths_start_at_the_definition() {
+        let v = schemas(Version::V2025_11_25).check("CallToolResult", &serde_json::json!({}));
+        assert!(!v.is_empty());
+        assert!(v.iter().all(|v| !v.schema_path.starts_with("/$defs")), "{v:?}");
     }
 
     #[test]
