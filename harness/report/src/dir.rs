@@ -19,11 +19,13 @@
 //! index.html. Every file is written to a temporary name in its directory
 //! and renamed into place: a reader never sees half a file.
 
+use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use mcpspec_model::{Event, Reporter};
-use serde_json::{json, Map, Value};
+use mcpspec_model::{Event, Reporter, TranscriptLine};
+use serde::ser::{SerializeMap, SerializeSeq};
+use serde::{Serialize, Serializer};
 
 use crate::baseline::Baseline;
 use crate::log::RunLog;
@@ -32,15 +34,31 @@ use crate::{badge, html, junit, markdown, model, sarif, transcript};
 /// Writes `bytes` to `path` atomically: a temporary file in the same
 /// directory, then a rename.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    write_atomic_with(path, |w| w.write_all(bytes))
+}
+
+/// [`write_atomic`] for content written piece by piece: `fill` writes into
+/// the temporary file (buffered), which is renamed into place only if it
+/// succeeded.
+pub fn write_atomic_with(
+    path: &Path,
+    fill: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> std::io::Result<()> {
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
     let tmp = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
-    std::fs::write(&tmp, bytes)?;
-    std::fs::rename(&tmp, path).inspect_err(|_| {
-        let _ = std::fs::remove_file(&tmp);
-    })
+    let written = std::fs::File::create(&tmp).and_then(|file| {
+        let mut w = BufWriter::new(file);
+        fill(&mut w)?;
+        w.flush()
+    });
+    written
+        .and_then(|()| std::fs::rename(&tmp, path))
+        .inspect_err(|_| {
+            let _ = std::fs::remove_file(&tmp);
+        })
 }
 
 pub struct ReportDir {
@@ -76,12 +94,20 @@ impl ReportDir {
     }
 
     fn write(&mut self, rel: &str, bytes: &[u8]) -> bool {
+        self.write_with(rel, |w| w.write_all(bytes))
+    }
+
+    fn write_with(
+        &mut self,
+        rel: &str,
+        fill: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+    ) -> bool {
         let path = self.dir.join(rel);
         let result = match path.parent() {
             Some(parent) => std::fs::create_dir_all(parent),
             None => Ok(()),
         }
-        .and_then(|()| write_atomic(&path, bytes));
+        .and_then(|()| write_atomic_with(&path, fill));
         match result {
             Ok(()) => true,
             Err(e) => {
@@ -97,15 +123,10 @@ impl ReportDir {
     pub fn write_reports(&mut self) {
         let written = self.written.clone();
         let report = model::build(&self.log, &|id| written.get(id).cloned());
-        match serde_json::to_string_pretty(&report) {
-            Ok(mut text) => {
-                text.push('\n');
-                self.write("report.json", text.as_bytes());
-            }
-            Err(e) => self
-                .errors
-                .push(format!("failed to encode report.json: {e}")),
-        }
+        self.write_with("report.json", |w| {
+            serde_json::to_writer_pretty(&mut *w, &report)?;
+            w.write_all(b"\n")
+        });
         match junit::render(&self.log) {
             Ok(xml) => {
                 self.write("junit.xml", xml.as_bytes());
@@ -114,18 +135,13 @@ impl ReportDir {
         }
         let md = markdown::render(&self.log, markdown::LIMIT);
         self.write("summary.md", md.as_bytes());
-        let mut lines = Map::new();
-        for j in &self.log.cases {
-            let r = &j.result;
-            let rows: Vec<Value> = r
-                .transcript
-                .iter()
-                .map(|l| json!([l.at_ms, l.dir, l.text]))
-                .collect();
-            lines.insert(r.id.clone(), Value::Array(rows));
-        }
-        let page = html::render(&report, lines);
-        self.write("index.html", page.as_bytes());
+        // The page embeds every transcript: serialised from the log as it
+        // is written, never copied whole.
+        let cases = std::mem::take(&mut self.log.cases);
+        self.write_with("index.html", |w| {
+            html::write(w, &report, &Transcripts(&cases))
+        });
+        self.log.cases = cases;
         for (name, doc) in [
             ("sarif.json", sarif::render(&self.log)),
             ("badge.json", badge::render(&self.log)),
@@ -149,6 +165,31 @@ impl ReportDir {
     /// `report combine` restores the run's start.
     pub fn log_mut(&mut self) -> &mut RunLog {
         &mut self.log
+    }
+}
+
+/// The page's transcripts: case id → `[at_ms, dir, text]` per line.
+struct Transcripts<'a>(&'a [crate::log::Judged]);
+
+impl Serialize for Transcripts<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut map = s.serialize_map(Some(self.0.len()))?;
+        for j in self.0 {
+            map.serialize_entry(&j.result.id, &Lines(&j.result.transcript))?;
+        }
+        map.end()
+    }
+}
+
+struct Lines<'a>(&'a [TranscriptLine]);
+
+impl Serialize for Lines<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut seq = s.serialize_seq(Some(self.0.len()))?;
+        for l in self.0 {
+            seq.serialize_element(&(l.at_ms, l.dir, &l.text))?;
+        }
+        seq.end()
     }
 }
 
@@ -181,6 +222,7 @@ mod tests {
     use super::*;
     use mcpspec_engine::{Level, Version};
     use mcpspec_model::{CaseResult, Exit, Outcome};
+    use serde_json::Value;
     use std::time::Duration;
 
     fn passed(id: &str) -> Event {

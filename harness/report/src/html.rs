@@ -16,7 +16,7 @@
 //! filters and each case's findings and transcript are built by the page's
 //! script (`html/page.js`) from the report document plus every transcript
 //! as `[at_ms, dir, text]` triples, embedded as JSON in
-//! `<script type="application/json" id="mcpspec-data">`. [`script_json`]
+//! `<script type="application/json" id="mcpspec-data">`. [`write_script_json`]
 //! escapes `<`, `>`, `&` and U+2028/2029 inside it, so no text can close
 //! the script element; the script puts every string into the DOM as text,
 //! never as markup. The target under test controls transcript content:
@@ -33,7 +33,11 @@
 mod matrix;
 mod summary;
 
-use serde_json::{json, Map, Value};
+use std::io::{self, Write};
+
+use serde::Serialize;
+#[cfg(test)]
+use serde_json::Value;
 
 use crate::model::Report;
 
@@ -58,21 +62,45 @@ pub fn escape(text: &str) -> String {
 
 /// JSON that can sit inside a `<script>` element: `<`, `>`, `&`, U+2028
 /// and U+2029 as `\u` escapes (they only occur inside JSON strings, where
-/// the escapes mean the same).
-pub fn script_json(value: &Value) -> String {
-    let text = value.to_string();
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '<' => out.push_str("\\u003c"),
-            '>' => out.push_str("\\u003e"),
-            '&' => out.push_str("\\u0026"),
-            '\u{2028}' => out.push_str("\\u2028"),
-            '\u{2029}' => out.push_str("\\u2029"),
-            c => out.push(c),
+/// the escapes mean the same). Written as it is serialised: a run's
+/// transcripts are never one string in memory (issue #18).
+pub fn write_script_json<W: Write, T: Serialize + ?Sized>(w: W, value: &T) -> io::Result<()> {
+    let mut ser = serde_json::Serializer::with_formatter(w, ScriptSafe);
+    value.serialize(&mut ser).map_err(io::Error::from)
+}
+
+/// Compact JSON whose string contents escape what could end a script element.
+struct ScriptSafe;
+
+impl serde_json::ser::Formatter for ScriptSafe {
+    fn write_string_fragment<W: ?Sized + Write>(
+        &mut self,
+        w: &mut W,
+        fragment: &str,
+    ) -> io::Result<()> {
+        let mut done = 0;
+        for (i, c) in fragment.char_indices() {
+            let escaped = match c {
+                '<' => "\\u003c",
+                '>' => "\\u003e",
+                '&' => "\\u0026",
+                '\u{2028}' => "\\u2028",
+                '\u{2029}' => "\\u2029",
+                _ => continue,
+            };
+            w.write_all(&fragment.as_bytes()[done..i])?;
+            w.write_all(escaped.as_bytes())?;
+            done = i + c.len_utf8();
         }
+        w.write_all(&fragment.as_bytes()[done..])
     }
-    out
+}
+
+#[cfg(test)]
+fn script_json(value: &Value) -> String {
+    let mut out = Vec::new();
+    write_script_json(&mut out, value).expect("writing to a Vec");
+    String::from_utf8(out).expect("serde_json writes UTF-8")
 }
 
 /// `?case=<id>`, the id percent-encoded where a query needs it.
@@ -88,9 +116,20 @@ pub(crate) fn case_href(id: &str) -> String {
     out
 }
 
-/// The page for `report`; `transcripts` maps case ids to their lines.
-pub fn render(report: &Report, transcripts: Map<String, Value>) -> String {
-    let data = json!({ "report": report, "transcripts": transcripts });
+/// What the page's script reads.
+#[derive(Serialize)]
+struct Data<'a, T: Serialize + ?Sized> {
+    report: &'a Report,
+    transcripts: &'a T,
+}
+
+/// Writes the page for `report` to `w`; `transcripts` serialises as a map
+/// from case ids to their lines, each `[at_ms, dir, text]`.
+pub fn write<W: Write, T: Serialize + ?Sized>(
+    mut w: W,
+    report: &Report,
+    transcripts: &T,
+) -> io::Result<()> {
     let s = &report.summary;
     let title = format!(
         "mcpspec: {} failed, {} blocked, {} warned, {} passed — {}",
@@ -131,16 +170,31 @@ pub fn render(report: &Report, transcripts: Map<String, Value>) -> String {
         ));
     }
     page.push_str("<script type=\"application/json\" id=\"mcpspec-data\">");
-    page.push_str(&script_json(&data));
-    page.push_str("</script>\n<script>\n");
-    page.push_str(JS);
-    page.push_str("</script>\n</body>\n</html>\n");
-    page
+    w.write_all(page.as_bytes())?;
+    write_script_json(
+        &mut w,
+        &Data {
+            report,
+            transcripts,
+        },
+    )?;
+    w.write_all(b"</script>\n<script>\n")?;
+    w.write_all(JS.as_bytes())?;
+    w.write_all(b"</script>\n</body>\n</html>\n")
+}
+
+/// The page, as a string (tests).
+#[cfg(test)]
+fn render(report: &Report, transcripts: &Value) -> String {
+    let mut out = Vec::new();
+    write(&mut out, report, transcripts).expect("writing to a Vec");
+    String::from_utf8(out).expect("the page is UTF-8")
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn embedded_json_cannot_close_the_script() {
@@ -200,7 +254,10 @@ mod tests {
             wall: std::time::Duration::ZERO,
             strict: false,
         });
-        let page = render(&crate::model::build(&log, &|_| None), Map::new());
+        let page = render(
+            &crate::model::build(&log, &|_| None),
+            &serde_json::json!({}),
+        );
         assert_eq!(page.matches("<script").count(), 2, "only the page's own");
         assert!(!page.contains("<img"), "no markup from the target");
         // The link is refused (the URL stays in the embedded data, as text).

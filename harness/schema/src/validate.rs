@@ -351,7 +351,10 @@ mod tests {
     fn a_definition_is_compiled_with_what_it_refers_to_and_no_more() {
         let s = schemas(Version::V2025_11_25);
         let r = referenced(&s.defs, "CallToolResult");
-        assert!(r.contains("CallToolResult") && r.contains("ContentBlock"), "{r:?}");
+        assert!(
+            r.contains("CallToolResult") && r.contains("ContentBlock"),
+            "{r:?}"
+        );
         assert!(!r.contains("InitializeRequest"), "{r:?}");
     }
 
@@ -359,7 +362,10 @@ mod tests {
     fn schema_paths_start_at_the_definition() {
         let v = schemas(Version::V2025_11_25).check("CallToolResult", &serde_json::json!({}));
         assert!(!v.is_empty());
-        assert!(v.iter().all(|v| !v.schema_path.starts_with("/$defs")), "{v:?}");
+        assert!(
+            v.iter().all(|v| !v.schema_path.starts_with("/$defs")),
+            "{v:?}"
+        );
     }
 
     #[test]
