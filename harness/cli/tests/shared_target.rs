@@ -2,7 +2,9 @@
 //! cases that each start their own (`--isolate`): over the whole reference
 //! suite, and against reference faults of several areas — a tool result, a
 //! pagination cursor, the ids of responses, a target that exits mid-case,
-//! and one that answers twice (stray traffic on a shared session). Each run
+//! one that answers twice (stray traffic on a shared session), and the
+//! raw lines and notifications shared cases send (a parse error's id, a
+//! notification answered, a process that exits on malformed input). Each run
 //! starts the target through a script that counts its start-ups, so the
 //! test also shows that sharing happened.
 
@@ -182,6 +184,8 @@ fn reference_faults_come_to_the_same_verdicts_shared_and_isolated() {
         "server/jsonrpc/",
         "server/prompts/",
         "server/lifecycle/ping/",
+        "server/cancellation/",
+        "server/stdio/framing/",
     ];
     let faults = [
         "text-content-key",      // a tool result
@@ -189,6 +193,8 @@ fn reference_faults_come_to_the_same_verdicts_shared_and_isolated() {
         "stringify-ids",         // the ids of responses
         "exit-on-call",          // the process dies mid-case
         "duplicate-response",    // stray traffic after a case's answer
+        "parse-error-id",        // raw lines: a parse error's id
+        "exit-on-malformed",     // raw lines: the process dies on one
     ];
     let mut reran = 0;
     for fault in faults {
@@ -200,6 +206,20 @@ fn reference_faults_come_to_the_same_verdicts_shared_and_isolated() {
         reran += run_again_alone(&shared.dir).len();
         let _ = std::fs::remove_dir_all(&shared.dir);
     }
+    // Notifications answered where silence is owed. (Not over
+    // `server/lifecycle/ping/`: under this fault the fresh-session ping
+    // cases come to a verdict that depends on timing, alone either way.)
+    let fault = "answer-notification";
+    let (shared, _) = same_verdicts(
+        fault,
+        &[fault],
+        &["server/jsonrpc/notification/", "server/cancellation/"],
+    );
+    assert!(
+        shared.outcomes.values().any(|o| o != "pass"),
+        "{fault}: the fault was not caught"
+    );
+    let _ = std::fs::remove_dir_all(&shared.dir);
     // Failures met on a shared session were run again alone before they
     // counted (and came to the verdict an isolated run gives, above).
     assert!(reran > 0, "no failing case was run again alone");

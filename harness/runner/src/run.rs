@@ -205,6 +205,8 @@ pub async fn run_until(
     let mut tasks: JoinSet<()> = JoinSet::new();
     let mut runnable = Vec::new();
     let retries = cfg.retries.clone();
+    // Shared by the groups: a scenario unclean at one version runs alone at the others.
+    let learned = Arc::new(crate::shared::Learned::default());
     // Stopped during the probe, or nothing to run against: no case is
     // started (an unavailable target is said once, not once per case).
     let cases = if stopped.is_some() || summary.unavailable.is_some() {
@@ -258,11 +260,12 @@ pub async fn run_until(
             admission = slots.admit(), if !queue.is_empty() => {
                 if let (Some(unit), Some(tx)) = (queue.pop_front(), done.as_ref()) {
                     let (case_cfg, retries, tx) = (case_cfg.clone(), retries.clone(), tx.clone());
+                    let learned = Arc::clone(&learned);
                     tasks.spawn(admission.scope(async move {
                         // The receiver is dropped only after every task has ended.
                         match unit {
                             Unit::Group(group) => {
-                                crate::shared::run_group(&group, &case_cfg, |r| {
+                                crate::shared::run_group(&group, &case_cfg, &learned, |r| {
                                     let attempts = vec![r.outcome.clone()];
                                     let _ = tx.send((r, attempts));
                                 })
@@ -358,6 +361,7 @@ fn units(runnable: Vec<Case>, cfg: &RunConfig) -> std::collections::VecDeque<Uni
         !cfg.isolate,
         cfg.jobs / versions.len().max(1),
         |c| retries.is_some_and(|r| (r.applies)(&c.id, &c.scenario.id)),
+        |c| crate::schedule::estimate(&c.id, &c.scenario, c.version, &cfg.history),
     );
     groups.sort_by_key(|g| std::cmp::Reverse(g.len()));
     let mut alone: Vec<(Duration, Case)> = alone

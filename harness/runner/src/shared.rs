@@ -20,6 +20,13 @@
 //! `isolate: true`); which runs share is the caller's (`--isolate`, stdio
 //! server targets only: see [`partition`]).
 //!
+//! Two cases of a group run alone instead, beside the live target (which
+//! goes on): one whose chosen ids ([`Scenario::fixed_ids`]) an earlier case
+//! on the target used (an id must not repeat on a session), and one whose
+//! scenario already came out unclean at another version in this run
+//! ([`Learned`]): it would most likely be unclean again, and then cost the
+//! shared target and a run alone besides.
+//!
 //! Per case, nothing of another case leaks in: a case starts on a live
 //! session only when the previous one left it *clean* (`clean`): no
 //! finding of its steps, no violation, every request answered both ways,
@@ -46,7 +53,9 @@
 //! - a `requires` gate is checked against the shared handshake's
 //!   capabilities, which every handshake of the target declares alike.
 
-use std::sync::Arc;
+use std::collections::HashSet;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
 
 use mcpspec_scenario::Scenario;
 use mcpspec_wire::Message;
@@ -69,6 +78,35 @@ struct Live {
     opened_by: String,
     /// Cases played on it so far.
     served: usize,
+    /// The ids those cases chose ([`Scenario::fixed_ids`]).
+    used: HashSet<String>,
+}
+
+/// What a run has learned about its scenarios: those with a case that
+/// did not come out clean (a failure, a warning, an error, blocked). Their
+/// other cases run alone rather than on a shared target.
+#[derive(Debug, Default)]
+pub struct Learned(Mutex<HashSet<String>>);
+
+impl Learned {
+    fn unclean(&self, scenario: &str) -> bool {
+        self.0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .contains(scenario)
+    }
+
+    fn note(&self, result: &CaseResult, scenario: &str) {
+        if !matches!(
+            result.outcome,
+            Outcome::Pass | Outcome::NotApplicable { .. }
+        ) {
+            self.0
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .insert(scenario.to_owned());
+        }
+    }
 }
 
 /// How one case on a shared target came out.
@@ -82,18 +120,32 @@ struct Played {
     stands: bool,
 }
 
+/// What a shared case is reckoned to hold its group for beyond its declared
+/// waits: its own requests, and now and then a run alone (a group plays its
+/// cases one after another, runs alone included).
+const PER_CASE: Duration = Duration::from_millis(100);
+
+/// A group is cut to about this much expected work (or the longest case's,
+/// when that is longer): a shared target saves start-ups, but a group is
+/// serial, and one long group would become the run's critical path.
+const GROUP_SPAN: Duration = Duration::from_secs(4);
+
 /// Splits `cases` into groups that share a target (each of one version, in
 /// the given order) and cases that run alone. Sharing applies only when
 /// `share` (no `--isolate`), to a stdio server target, and to cases whose
 /// scenario [may share](Scenario::may_share) and that `alone` does not claim
 /// (flaky cases under `--retries`). Each version's cases are dealt into at
-/// most `per_version` groups (so that `--jobs` stays busy).
+/// least `per_version` groups (so that `--jobs` stays busy), and into more
+/// when their expected work (`estimate`, plus [`PER_CASE`]) exceeds
+/// [`GROUP_SPAN`] per group; each case goes to the group with the least
+/// work so far.
 pub fn partition(
     cases: Vec<Case>,
     target: &Target,
     share: bool,
     per_version: usize,
     alone: impl Fn(&Case) -> bool,
+    estimate: impl Fn(&Case) -> Duration,
 ) -> (Vec<Vec<Case>>, Vec<Case>) {
     let stdio_server = matches!(target, Target::Stdio(_));
     let (shared, single): (Vec<Case>, Vec<Case>) = cases
@@ -103,14 +155,36 @@ pub fn partition(
     versions.sort();
     versions.dedup();
     let mut groups = Vec::new();
-    for v in versions {
-        let of_v: Vec<Case> = shared.iter().filter(|c| c.version == v).cloned().collect();
-        let n = per_version.clamp(1, of_v.len().max(1));
-        let mut dealt: Vec<Vec<Case>> = vec![Vec::new(); n];
-        for (i, c) in of_v.into_iter().enumerate() {
-            dealt[i % n].push(c);
+    let n_versions = versions.len();
+    for (k, v) in versions.into_iter().enumerate() {
+        let mut of_v: Vec<Case> = shared.iter().filter(|c| c.version == v).cloned().collect();
+        // Each version starts its round at another point of the corpus, so
+        // that when a scenario comes out unclean at one version the others
+        // mostly reach it later, and run it alone ([`Learned`]) rather than
+        // lose their shared target to it too.
+        let len = of_v.len();
+        of_v.rotate_left(len * k / n_versions);
+        let work: Vec<Duration> = of_v.iter().map(|c| estimate(c) + PER_CASE).collect();
+        let span = work
+            .iter()
+            .copied()
+            .max()
+            .unwrap_or_default()
+            .max(GROUP_SPAN);
+        let total: Duration = work.iter().sum();
+        let needed = total.as_millis().div_ceil(span.as_millis().max(1));
+        let n = per_version
+            .max(usize::try_from(needed).unwrap_or(usize::MAX))
+            .clamp(1, len.max(1));
+        let mut dealt: Vec<(Duration, Vec<Case>)> = vec![(Duration::ZERO, Vec::new()); n];
+        for (c, w) in of_v.into_iter().zip(work) {
+            // The lightest group so far; `n >= 1`, so there is one.
+            if let Some(g) = dealt.iter_mut().min_by_key(|(load, _)| *load) {
+                g.0 += w;
+                g.1.push(c);
+            }
         }
-        groups.extend(dealt.into_iter().filter(|g| !g.is_empty()));
+        groups.extend(dealt.into_iter().map(|(_, g)| g).filter(|g| !g.is_empty()));
     }
     (groups, single)
 }
@@ -118,10 +192,41 @@ pub fn partition(
 /// Plays `cases` (one version, every one [shareable](Scenario::may_share))
 /// on as few target processes as their outcomes allow, handing each
 /// case's result to `done` as it finishes, in order.
-pub async fn run_group(cases: &[Case], cfg: &Arc<CaseConfig>, mut done: impl FnMut(CaseResult)) {
+pub async fn run_group(
+    cases: &[Case],
+    cfg: &Arc<CaseConfig>,
+    learned: &Learned,
+    mut done: impl FnMut(CaseResult),
+) {
     let mut live: Option<Live> = None;
     for case in cases {
-        done(one(case, cfg, &mut live).await);
+        let result = match &live {
+            Some(l)
+                if case
+                    .scenario
+                    .fixed_ids()
+                    .iter()
+                    .any(|id| l.used.contains(id)) =>
+            {
+                alone(
+                    case,
+                    cfg,
+                    "an earlier case on the shared target used its ids",
+                )
+                .await
+            }
+            Some(_) if learned.unclean(&case.scenario.id) => {
+                alone(
+                    case,
+                    cfg,
+                    "its scenario came out unclean at another version",
+                )
+                .await
+            }
+            _ => one(case, cfg, &mut live).await,
+        };
+        learned.note(&result, &case.scenario.id);
+        done(result);
     }
     if let Some(mut l) = live {
         l.conn.end().await;
@@ -151,8 +256,9 @@ async fn one(case: &Case, cfg: &CaseConfig, live: &mut Option<Live>) -> CaseResu
     again_alone(case, cfg, result.outcome.as_str()).await
 }
 
-/// Runs `case` alone in a fresh process; its transcript opens with why.
-async fn again_alone(case: &Case, cfg: &CaseConfig, shared: &str) -> CaseResult {
+/// Runs `case` alone in a fresh process (beside the group's live target,
+/// if there is one); its transcript opens with why.
+async fn alone(case: &Case, cfg: &CaseConfig, why: &str) -> CaseResult {
     crate::schedule::restart().await;
     let mut result = run_case(case, cfg).await;
     result.transcript.insert(
@@ -160,14 +266,18 @@ async fn again_alone(case: &Case, cfg: &CaseConfig, shared: &str) -> CaseResult 
         TranscriptLine {
             at_ms: 0,
             dir: "--",
-            text: format!(
-                "run alone in a fresh process: on a shared target process this case came to: {shared}"
-            ),
+            text: format!("run alone in a fresh process: {why}"),
             transport: "stdio",
             raw: None,
         },
     );
     result
+}
+
+/// Runs `case` alone again after it came to `shared` on a shared target.
+async fn again_alone(case: &Case, cfg: &CaseConfig, shared: &str) -> CaseResult {
+    let why = format!("on a shared target process this case came to: {shared}");
+    alone(case, cfg, &why).await
 }
 
 /// Starts a target process for the group, on a start slot of the run's
@@ -182,13 +292,13 @@ async fn play(case: &Case, cfg: &CaseConfig, live: Option<Live>) -> Played {
     let scenario: &Scenario = &case.scenario;
     let mut result = crate::run::skipped(case, Outcome::Pass);
     let fresh = live.is_none();
-    let (conn, opening, opened_by, served) = match live {
-        Some(l) => (l.conn, Some(l.opening), l.opened_by, l.served),
+    let (conn, opening, opened_by, served, used) = match live {
+        Some(l) => (l.conn, Some(l.opening), l.opened_by, l.served, l.used),
         None => match start(cfg).await {
             Ok(proc) => {
                 let mut conn = Conn::new(proc, case.version, cfg.startup_timeout);
                 conn.declare_client_capabilities(scenario.client_capabilities.clone());
-                (conn, None, case.id.clone(), 0)
+                (conn, None, case.id.clone(), 0, HashSet::new())
             }
             Err(message) => {
                 result.outcome = Outcome::Error {
@@ -221,7 +331,7 @@ async fn play(case: &Case, cfg: &CaseConfig, live: Option<Live>) -> Played {
             // A `requires` gate, on capabilities every handshake declares
             // alike: not applicable, as alone.
             result.outcome = Outcome::NotApplicable { reason };
-            return hand_on(result, ctx, opening, opened_by, served, fresh).await;
+            return hand_on(result, ctx, opening, (opened_by, served, used), fresh).await;
         }
         Err(stop) => Some(stop),
     };
@@ -236,7 +346,7 @@ async fn play(case: &Case, cfg: &CaseConfig, live: Option<Live>) -> Played {
         // A pass, or not applicable (nothing found, the session in order):
         // as alone, where nothing more is looked at either.
         result.outcome = outcome;
-        return hand_on(result, ctx, opening, opened_by, served, fresh).await;
+        return hand_on(result, ctx, opening, (opened_by, served, used), fresh).await;
     }
     // Ended exactly as a case alone ends (nothing more read): on a process
     // started for this case, the verdict is the one it gets alone.
@@ -273,14 +383,14 @@ async fn hand_on(
     mut result: CaseResult,
     mut ctx: Ctx<'_>,
     opening: Option<Value>,
-    opened_by: String,
-    served: usize,
+    (opened_by, served, mut used): (String, usize, HashSet<String>),
     fresh: bool,
 ) -> Played {
     ctx.conn.drain_ready().await;
     match opening {
         Some(opening) if clean(&mut ctx) => {
             result.transcript = ctx.conn.take_transcript();
+            used.extend(ctx.scenario.fixed_ids());
             Played {
                 result,
                 live: Some(Live {
@@ -288,6 +398,7 @@ async fn hand_on(
                     opening,
                     opened_by,
                     served: served + 1,
+                    used,
                 }),
                 stands: true,
             }
@@ -337,7 +448,7 @@ mod tests {
         let plain = scenario("server/a", "  - send: { method: ping }\n");
         let silent = scenario(
             "server/b",
-            "  - expect_silence: 10ms\n    why: a timed step shares nothing\n",
+            "  - sleep: 10ms\n    why: a timed step shares nothing\n",
         );
         let other = scenario("server/c", "  - send: { method: tools/list }\n");
         let mut out = Vec::new();
@@ -363,7 +474,7 @@ mod tests {
 
     #[test]
     fn shareable_cases_group_by_version_and_the_rest_run_alone() {
-        let (groups, alone) = partition(cases(), &stdio(), true, 1, |_| false);
+        let (groups, alone) = partition(cases(), &stdio(), true, 1, |_| false, |_| Duration::ZERO);
         assert_eq!(groups.len(), 2);
         for g in &groups {
             assert_eq!(g.len(), 2);
@@ -372,27 +483,45 @@ mod tests {
         }
         assert_eq!(alone.len(), 2);
         assert!(ids(&alone).iter().all(|id| id.starts_with("server/b@")));
+        // Each version starts its round elsewhere in the corpus.
+        assert_ne!(groups[0][0].scenario.id, groups[1][0].scenario.id);
         // Dealt into at most `per_version` groups each.
-        let (groups, _) = partition(cases(), &stdio(), true, 2, |_| false);
+        let (groups, _) = partition(cases(), &stdio(), true, 2, |_| false, |_| Duration::ZERO);
         assert_eq!(groups.len(), 4);
         assert!(groups.iter().all(|g| g.len() == 1));
+        // Long expected work is cut into more groups, not one serial one.
+        let (groups, _) = partition(
+            cases(),
+            &stdio(),
+            true,
+            1,
+            |_| false,
+            |_| Duration::from_secs(3),
+        );
+        assert_eq!(groups.len(), 4);
     }
 
     #[test]
     fn isolate_http_targets_and_claimed_cases_share_nothing() {
-        let (groups, alone) = partition(cases(), &stdio(), false, 1, |_| false);
+        let (groups, alone) = partition(cases(), &stdio(), false, 1, |_| false, |_| Duration::ZERO);
         assert!(groups.is_empty());
         assert_eq!(alone.len(), 6);
         let http = Target::Http {
             url: "http://127.0.0.1:1/mcp".to_owned(),
             options: HttpOptions::default(),
         };
-        let (groups, alone) = partition(cases(), &http, true, 1, |_| false);
+        let (groups, alone) = partition(cases(), &http, true, 1, |_| false, |_| Duration::ZERO);
         assert!(groups.is_empty());
         assert_eq!(alone.len(), 6);
         // Flaky cases under --retries keep their own retry loop.
-        let (groups, alone) =
-            partition(cases(), &stdio(), true, 1, |c| c.scenario.id == "server/a");
+        let (groups, alone) = partition(
+            cases(),
+            &stdio(),
+            true,
+            1,
+            |c| c.scenario.id == "server/a",
+            |_| Duration::ZERO,
+        );
         assert_eq!(groups.iter().map(Vec::len).sum::<usize>(), 2);
         assert_eq!(alone.len(), 4);
     }

@@ -1,6 +1,7 @@
 //! Which scenarios may share a target process and session with other cases
-//! (`Scenario::may_share`): plain request/response on the operating session
-//! only, and never a scenario marked `isolate: true`.
+//! (`Scenario::may_share`): steps that leave the session as they found it,
+//! and never a scenario marked `isolate: true`; and the ids a case chooses
+//! (`Scenario::fixed_ids`), which the runner keeps from repeating there.
 
 use mcpspec_scenario::*;
 
@@ -55,13 +56,16 @@ fn session_state_process_and_unsolicited_traffic_do_not_share() {
         "steps:\n  - send: { method: initialize, params: {} }\n",
         // an id of its own could repeat one used earlier on the session
         "steps:\n  - send: { method: ping, id: 1 }\n",
-        // what the harness does not write as a request
+        // lifecycle, and lines whose ids the runner numbers or that are not whole
         "steps:\n  - notify: { method: notifications/initialized }\n",
         "steps:\n  - raw: '{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}'\n",
+        "steps:\n  - raw_hex: '7b 7d'\n",
+        "steps:\n  - raw: '{\"id\":\"${version}\"}'\n",
+        // a request that is neither plain reading nor invented
+        "steps:\n  - send: { method: sampling/createMessage }\n",
         // what the target sends of its own accord, silence, time, the process
         "steps:\n  - expect: { notification: notifications/progress }\n",
         "steps:\n  - expect: { request: roots/list }\n",
-        "steps:\n  - expect_silence: 100ms\n    why: t\n",
         "steps:\n  - sleep: 100ms\n    why: t\n",
         "steps:\n  - disconnect: {}\n  - expect_exit: { within: 1s }\n",
         // the shared handshake declares no client capabilities
@@ -72,6 +76,33 @@ fn session_state_process_and_unsolicited_traffic_do_not_share() {
     for rest in not_shared {
         assert!(!scenario(rest).may_share(), "should not share:\n{rest}");
     }
+}
+
+#[test]
+fn what_leaves_the_session_as_it_was_shares() {
+    let shared = [
+        // invented methods are refused as unknown; chosen ids the runner never numbers
+        "steps:\n  - send: { method: mcpspec/no-such-method, id: \"mine\" }\n",
+        "steps:\n  - send: { method: ping, id: -17 }\n",
+        "steps:\n  - send: { method: ping, id: 9007199254740991 }\n",
+        // a cancellation, an invented notification, silence
+        "steps:\n  - notify: { method: notifications/cancelled, params: { requestId: nobody } }\n  - expect_silence: 100ms\n    why: t\n",
+        "steps:\n  - notify: { method: notifications/mcpspec-unknown }\n",
+        // one whole raw line, its id apart from the runner's
+        "steps:\n  - raw: '{}'\n    expect: { id: null, error: {} }\n",
+        "steps:\n  - raw: '{\"jsonrpc\":\"2.0\",\"id\":\"mine\",\"method\":\"ping\"}'\n",
+    ];
+    for rest in shared {
+        assert!(scenario(rest).may_share(), "should share:\n{rest}");
+    }
+}
+
+#[test]
+fn chosen_ids_are_listed_as_json() {
+    let s = scenario(
+        "steps:\n  - send: { method: ping, id: \"a\" }\n  - raw: '{\"jsonrpc\":\"2.0\",\"id\":-1,\"method\":\"ping\"}'\n  - send: { method: ping }\n",
+    );
+    assert_eq!(s.fixed_ids(), ["\"a\"", "-1"]);
 }
 
 #[test]
@@ -88,6 +119,10 @@ fn the_embedded_corpus_shares_only_plain_cases() {
         "server/tools/call/unknown-tool",
         "server/prompts/get/missing-name",
         "server/pagination/tools/follow-to-end",
+        "server/stdio/framing/crlf",
+        "server/jsonrpc/id/string-id",
+        "server/jsonrpc/invalid-request/id-object",
+        "server/cancellation/unknown-request/ignored",
     ] {
         assert!(shares(id), "{id} should share");
     }
@@ -97,8 +132,7 @@ fn the_embedded_corpus_shares_only_plain_cases() {
         "server/logging/set-level/accepted",
         "server/resources/subscribe/subscribe-unsubscribe",
         "server/stdio/shutdown/exit-on-eof",
-        "server/stdio/framing/crlf",
-        "server/jsonrpc/id/string-id",
+        "server/jsonrpc/notification/repeated-initialized",
         "server/progress/notification/shape",
         "server/cancellation/in-flight/no-response",
         "server/fixture/tools/sampling",
