@@ -30,7 +30,9 @@ official_new=@modelcontextprotocol/conformance@0.2.0-alpha.12
 everything=@modelcontextprotocol/server-everything@2026.8.31
 fuzzer=mcp-fuzzer==0.7.0
 node_pin=node@22
-fuzz_seconds=${FUZZ_SECONDS:-20}
+# 60 s, about as long as the mcp-fuzzer run below; a run sends one line over 16 MiB
+# (the generator cuts later ones), which costs server-everything several seconds.
+fuzz_seconds=${FUZZ_SECONDS:-60}
 
 work=${WORK:-$repo/target/speed}
 mkdir -p "$work"
@@ -161,10 +163,11 @@ runs = sum(t.get("total_runs", 0) for t in summary.get("tools", {}).get("by_name
 runs += summary.get("protocols", {}).get("total_runs", 0)
 wall = float(open(f"{work}/mcp-fuzzer.time").read().strip().splitlines()[-1].split()[0])
 theirs = runs / wall if wall else 0
+apart = ours['minimize_seconds'] + ours['attribute_seconds'] + ours['drain_seconds']
 print(f"mcpspec fuzz: {ours['execs']} execs in {ours['seconds']:.1f} s = {ours['execs_per_sec']:.0f} execs/s "
       f"(+{ours['minimize_seconds']:.1f} s minimising, +{ours['attribute_seconds']:.1f} s replaying windows, "
-      f"{len(ours['findings'])} findings); budget {sys.argv[2]} s: wall - both = "
-      f"{ours['seconds'] - ours['minimize_seconds'] - ours['attribute_seconds']:.1f} s")
+      f"+{ours['drain_seconds']:.1f} s waiting for owed answers at the end, {len(ours['findings'])} findings); "
+      f"budget {sys.argv[2]} s: wall - those = {ours['seconds'] - apart:.1f} s")
 print(f"mcp-fuzzer 0.7.0: {runs} runs in {wall:.1f} s = {theirs:.1f} runs/s -> ratio x{ours['execs_per_sec']/theirs:.0f}" if theirs else "mcp-fuzzer: no runs counted")
 EOF
 

@@ -426,7 +426,7 @@ fn print_summary(s: &Summary, seed: u64, kind: Kind) {
     }
     let _ = writeln!(
         out,
-        "{} execs in {:.1} s ({:.0} execs/s{}, {} session(s), {:.1} s minimising, {:.1} s replaying windows), seed {seed}: {} finding(s)",
+        "{} execs in {:.1} s ({:.0} execs/s{}, {} session(s), {:.1} s minimising, {:.1} s replaying windows, {:.1} s waiting for owed answers at the end), seed {seed}: {} finding(s)",
         s.execs,
         s.seconds,
         s.execs_per_sec,
@@ -438,6 +438,7 @@ fn print_summary(s: &Summary, seed: u64, kind: Kind) {
         s.sessions,
         s.minimize_seconds,
         s.attribute_seconds,
+        s.drain_seconds,
         s.findings.len()
     );
 }
@@ -542,6 +543,7 @@ fn write_json(path: &std::path::Path, s: &Summary, seed: u64) -> std::io::Result
         "seconds": s.seconds,
         "minimize_seconds": s.minimize_seconds,
         "attribute_seconds": s.attribute_seconds,
+        "drain_seconds": s.drain_seconds,
         "sessions": s.sessions,
         "stopped": s.stopped,
         "seed": seed,

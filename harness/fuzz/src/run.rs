@@ -144,7 +144,7 @@ pub struct TimeoutNote {
 #[derive(Debug, Clone, Serialize)]
 pub struct Summary {
     pub execs: u64,
-    /// Execs per second of fuzzing (minimisation and attribution excluded).
+    /// Execs per second of fuzzing (minimisation, attribution and the final drain excluded).
     pub execs_per_sec: f64,
     /// Wall time of the whole run.
     pub seconds: f64,
@@ -153,6 +153,8 @@ pub struct Summary {
     /// Time spent replaying sessions one input at a time, to find which
     /// input of a pipelined window ended the session.
     pub attribute_seconds: f64,
+    /// Time spent at the end, the budget spent, waiting for answers still owed.
+    pub drain_seconds: f64,
     pub sessions: u64,
     pub findings: Vec<Finding>,
     /// Requests waited for to the end without an answer, per method.
@@ -254,8 +256,10 @@ pub async fn fuzz(cfg: &Config, progress: &mut dyn FnMut(Progress)) -> Result<Su
                 // late answer is judged too); a fresh session need not wait,
                 // but the inputs in flight are judged.
                 if spent {
+                    let t = Instant::now();
                     let cutoff = l.books.drain_cutoff(cfg.timeout);
                     tripped.extend(s.drain_until(cutoff).await);
+                    l.books.draining += t.elapsed();
                 } else {
                     tripped.extend(s.settle().await);
                 }
@@ -327,7 +331,10 @@ pub async fn fuzz(cfg: &Config, progress: &mut dyn FnMut(Progress)) -> Result<Su
                 exec: l.books.exec,
                 framing,
             };
-            let input = generate(cfg.seed, &cfg.levels, gctx);
+            let input = crate::gen::bytes::tame(
+                generate(cfg.seed, &cfg.levels, gctx),
+                &mut l.books.huge_sent,
+            );
             let expects = derive(&input, s.expect_ctx());
             kinds.push(kind_of(&expects));
             let v = s.send(l.books.exec, &input, &expects).await;

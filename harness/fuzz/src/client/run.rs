@@ -192,12 +192,17 @@ pub async fn fuzz_client(
                         // At the end of the run, what is still owed is
                         // waited for; a fresh client need not wait.
                         if spent {
+                            let t = tokio::time::Instant::now();
                             let cutoff = l.books.drain_cutoff(cfg.timeout);
                             tripped.extend(s.drain_until(cutoff).await);
+                            l.books.draining += t.elapsed();
                         }
                         break;
                     }
-                    let input = generate(cfg.seed, &cfg.levels, s.version(), l.books.exec);
+                    let input = crate::gen::bytes::tame(
+                        generate(cfg.seed, &cfg.levels, s.version(), l.books.exec),
+                        &mut l.books.huge_sent,
+                    );
                     let expects = derive(&input, s.version(), s.capabilities());
                     kinds.push(kind(&expects));
                     history.push(input.clone());

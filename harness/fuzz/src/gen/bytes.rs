@@ -12,7 +12,7 @@
 //! | `bytes/bom`            | a UTF-8 byte order mark before the message                    |
 //! | `bytes/nul`            | a NUL byte inside or after the message                        |
 //! | `bytes/invalid-utf8`   | a stray continuation byte, an overlong, a surrogate, 0xFF…    |
-//! | `bytes/oversize`       | a line of 64 KiB to 17 MiB (garbage, or a valid message with a huge member) |
+//! | `bytes/oversize`       | a line of 64 KiB to 17 MiB (garbage, or a valid message with a huge member); over 16 MiB once a run ([`tame`]) |
 //! | `bytes/truncated`      | a message cut short (the driver ends the line)               |
 //! | `bytes/flip`           | a few random bytes changed                                   |
 //!
@@ -162,10 +162,39 @@ fn nl(b: &[u8]) -> Vec<u8> {
     v
 }
 
+/// The longest line the generator writes (over 16 MiB, a common limit).
+const HUGE: usize = 17 << 20;
+/// What a huge line is cut to once one was sent.
+const TAMED: usize = 1 << 20;
+
+/// `input`, unless it is a line over 16 MiB and one was sent this run
+/// already (`huge_sent`): then the same line cut to 1 MiB. One such line
+/// shows what the target does with it; each costs seconds against a
+/// target that parses or dies on it (Node: ~5 s), which later ones would
+/// spend again on the same finding.
+pub fn tame(input: Input, huge_sent: &mut bool) -> Input {
+    if input.label != "bytes/oversize" || input.bytes.len() <= HUGE {
+        return input;
+    }
+    if !*huge_sent {
+        *huge_sent = true;
+        return input;
+    }
+    let mut out = input;
+    // `oversize` writes garbage as a line of `x`, else a message.
+    if out.bytes.first() == Some(&b'x') {
+        out.bytes = nl(&vec![b'x'; TAMED]);
+    } else if let Ok(mut m) = serde_json::from_slice::<Value>(&out.bytes) {
+        m["params"]["x-mcpspec-fuzz"] = Value::from("y".repeat(TAMED));
+        out.bytes = nl(text(&m).as_bytes());
+    }
+    out
+}
+
 fn oversize(rng: &mut Rng, mut m: Value) -> Input {
-    // Over 16 MiB (a common line limit) rarely: such an exec costs ~100 ms.
+    // Over 16 MiB (a common line limit) rarely, and once a run ([`tame`]).
     let size = if rng.one_in(32) {
-        17 << 20
+        HUGE
     } else if rng.one_in(4) {
         1 << 20
     } else {
@@ -191,6 +220,40 @@ fn oversize(rng: &mut Rng, mut m: Value) -> Input {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn one_huge_line_a_run_the_rest_cut_to_a_mebibyte() {
+        let garbage = || {
+            Input::new(
+                Level::Bytes,
+                "bytes/oversize",
+                Hint::Exact,
+                nl(&vec![b'x'; HUGE]),
+            )
+        };
+        let message = || {
+            let m = json!({"jsonrpc": "2.0", "id": 1, "method": "ping",
+                "params": {"x-mcpspec-fuzz": "y".repeat(HUGE)}});
+            Input::new(
+                Level::Bytes,
+                "bytes/oversize",
+                Hint::Ambiguous,
+                nl(text(&m).as_bytes()),
+            )
+        };
+        let mut sent = false;
+        assert_eq!(tame(garbage(), &mut sent).bytes.len(), HUGE + 1);
+        assert!(sent);
+        let cut = tame(garbage(), &mut sent);
+        assert_eq!(cut.bytes.len(), TAMED + 1);
+        let cut = tame(message(), &mut sent);
+        assert!(cut.bytes.len() < TAMED + 100, "{}", cut.bytes.len());
+        let v: Value = serde_json::from_slice(&cut.bytes).expect("still a message");
+        assert_eq!(v["method"], "ping");
+        // Anything else passes untouched.
+        let small = Input::new(Level::Bytes, "bytes/crlf", Hint::Exact, b"{}\r\n".to_vec());
+        assert_eq!(tame(small, &mut sent).bytes, b"{}\r\n");
+    }
     use crate::gen::{tests::know, Phase};
     use mcpspec_engine::Version;
 

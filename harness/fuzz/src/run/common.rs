@@ -83,6 +83,13 @@ pub(crate) struct Books {
     /// one ended it (a pipelined window that ended the session): like
     /// minimising, work on a finding, reported apart from fuzzing.
     pub attributing: Duration,
+    /// Time spent, once the budget was spent, waiting for answers still
+    /// owed (at most `--timeout` after `--duration`): the end of the run,
+    /// not fuzzing, so reported apart and not in execs per second.
+    pub draining: Duration,
+    /// A line over 16 MiB was sent this run: the generator's later ones are
+    /// cut to 1 MiB ([`crate::gen::bytes::tame`]).
+    pub huge_sent: bool,
 }
 
 impl Books {
@@ -102,6 +109,8 @@ impl Books {
             sessions: 0,
             minimizing: Duration::ZERO,
             attributing: Duration::ZERO,
+            draining: Duration::ZERO,
+            huge_sent: false,
         }
     }
 
@@ -276,10 +285,14 @@ impl Books {
         let secs = self.started.elapsed().as_secs_f64();
         Summary {
             execs: self.exec,
-            execs_per_sec: rate(self.exec, secs - self.on_findings().as_secs_f64()),
+            execs_per_sec: rate(
+                self.exec,
+                secs - (self.on_findings() + self.draining).as_secs_f64(),
+            ),
             seconds: secs,
             minimize_seconds: self.minimizing.as_secs_f64(),
             attribute_seconds: self.attributing.as_secs_f64(),
+            drain_seconds: self.draining.as_secs_f64(),
             sessions: self.sessions,
             findings: self.findings,
             timeouts: self.timeouts,
