@@ -18,8 +18,12 @@
 use serde_json::{Map, Value};
 use std::fmt;
 
+#[cfg(test)]
+mod differential;
+mod envelope;
 mod id;
 
+use envelope::Envelope;
 pub use id::Id;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -391,31 +395,26 @@ impl Invalid {
 }
 
 /// Classifies one frame's bytes.
+///
+/// The same as parsing the bytes into a [`Value`] (as `serde_json::from_slice`
+/// does) and classifying that — as [`classify_value`] for a single message, or
+/// element by element for a batch — but without building the top-level object
+/// (see `envelope`).
 pub fn classify(bytes: &[u8]) -> Result<Inbound, Invalid> {
-    let value: Value = serde_json::from_slice(bytes).map_err(|e| {
-        Invalid::new(if e.is_eof() {
-            InvalidKind::IncompleteJson
-        } else {
-            InvalidKind::NotJson {
-                line: e.line(),
-                column: e.column(),
-                reason: syntax_reason(&e),
-            }
-        })
-    })?;
-    match value {
-        Value::Array(items) if items.is_empty() => Err(Invalid::new(InvalidKind::EmptyBatch)),
-        Value::Array(items) => Ok(Inbound::Batch(
-            items
-                .into_iter()
-                .map(|item| match item {
-                    Value::Array(_) => Err(Invalid::new(InvalidKind::NestedBatch)),
-                    other => classify_owned(other),
-                })
-                .collect(),
-        )),
-        other => classify_owned(other).map(Inbound::Single),
-    }
+    envelope::classify_frame(bytes)
+}
+
+/// The [`Invalid`] for bytes that are not JSON.
+fn parse_error(e: serde_json::Error) -> Invalid {
+    Invalid::new(if e.is_eof() {
+        InvalidKind::IncompleteJson
+    } else {
+        InvalidKind::NotJson {
+            line: e.line(),
+            column: e.column(),
+            reason: syntax_reason(&e),
+        }
+    })
 }
 
 fn syntax_reason(e: &serde_json::Error) -> String {
@@ -435,101 +434,10 @@ fn syntax_reason(e: &serde_json::Error) -> String {
 /// `id` not null; for responses: not both / not neither of `result` and
 /// `error`, a well-formed error object, a non-null id for results.
 pub fn classify_value(v: &Value) -> Result<Message, Invalid> {
-    classify_owned(v.clone())
-}
-
-/// [`classify_value`] on an owned value: `params`, `result` and error `data`
-/// are moved out, not copied (a transport classifies every frame it reads).
-fn classify_owned(v: Value) -> Result<Message, Invalid> {
-    let mut obj = match v {
-        Value::Object(obj) => obj,
-        other => return Err(Invalid::new(InvalidKind::NotAnObject(JsonType::of(&other)))),
-    };
-
-    // Read the id first so every later error can carry it.
-    let id_absent = !obj.contains_key("id");
-    let id: Result<Option<Id>, InvalidKind> = match obj.get("id") {
-        None | Some(Value::Null) => Ok(None),
-        Some(v @ (Value::String(_) | Value::Number(_))) => {
-            Id::from_value(v).map(Some).ok_or(InvalidKind::IdFloat)
-        }
-        Some(Value::Bool(_)) => Err(InvalidKind::IdBool),
-        Some(Value::Object(_)) => Err(InvalidKind::IdObject),
-        Some(Value::Array(_)) => Err(InvalidKind::IdArray),
-    };
-    let readable_id = id.clone().ok().flatten();
-    let fail = |kind: InvalidKind| Invalid {
-        kind,
-        id: readable_id.clone(),
-    };
-
-    match obj.get("jsonrpc") {
-        None => return Err(fail(InvalidKind::JsonrpcMissing)),
-        Some(Value::String(s)) if s == "2.0" => {}
-        Some(Value::String(s)) => return Err(fail(InvalidKind::JsonrpcWrongVersion(s.clone()))),
-        Some(other) => return Err(fail(InvalidKind::JsonrpcNotString(JsonType::of(other)))),
+    match v {
+        Value::Object(obj) => Envelope::from_map(obj).classify(),
+        other => Err(Invalid::new(InvalidKind::NotAnObject(JsonType::of(other)))),
     }
-    let id = id.map_err(&fail)?;
-
-    if let Some(method) = obj.remove("method") {
-        let Value::String(method) = method else {
-            return Err(fail(InvalidKind::MethodNotString(JsonType::of(&method))));
-        };
-        if obj.contains_key("result") || obj.contains_key("error") {
-            return Err(fail(InvalidKind::MethodWithResult));
-        }
-        let params = match obj.remove("params") {
-            None => None,
-            Some(p @ (Value::Object(_) | Value::Array(_))) => Some(p),
-            Some(p) => return Err(fail(InvalidKind::ParamsNotStructured(JsonType::of(&p)))),
-        };
-        return match (id_absent, id) {
-            (true, _) => Ok(Message::Notification(Notification { method, params })),
-            (false, None) => Err(fail(InvalidKind::IdNull)),
-            (false, Some(id)) => Ok(Message::Request(Request { id, method, params })),
-        };
-    }
-
-    let outcome = match (obj.remove("result"), obj.remove("error")) {
-        (Some(_), Some(_)) => return Err(fail(InvalidKind::ResultAndError)),
-        (None, None) => return Err(fail(InvalidKind::NeitherResultNorError)),
-        (Some(result), None) => {
-            if id.is_none() {
-                return Err(fail(InvalidKind::ResultWithoutId));
-            }
-            Ok(result)
-        }
-        (None, Some(error)) => Err(classify_error_object(error).map_err(&fail)?),
-    };
-    Ok(Message::Response(Response {
-        id,
-        id_absent,
-        outcome,
-    }))
-}
-
-fn classify_error_object(error: Value) -> Result<ErrorObject, InvalidKind> {
-    let mut e = match error {
-        Value::Object(e) => e,
-        other => return Err(InvalidKind::ErrorNotObject(JsonType::of(&other))),
-    };
-    let code = match e.get("code") {
-        None => return Err(InvalidKind::ErrorCodeMissing),
-        Some(Value::Number(n)) => n
-            .as_i64()
-            .ok_or(InvalidKind::ErrorCodeNotInteger(JsonType::Float))?,
-        Some(other) => return Err(InvalidKind::ErrorCodeNotInteger(JsonType::of(other))),
-    };
-    let message = match e.remove("message") {
-        None => return Err(InvalidKind::ErrorMessageMissing),
-        Some(Value::String(s)) => s,
-        Some(other) => return Err(InvalidKind::ErrorMessageNotString(JsonType::of(&other))),
-    };
-    Ok(ErrorObject {
-        code,
-        message,
-        data: e.remove("data"),
-    })
 }
 
 #[cfg(test)]

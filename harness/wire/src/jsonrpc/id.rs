@@ -37,6 +37,15 @@ impl Id {
         }
     }
 
+    /// [`Id::from_value`] on an owned value: a string id is moved, not copied.
+    pub(crate) fn from_owned(v: Value) -> Option<Id> {
+        match v {
+            Value::String(s) => Some(Id::String(s)),
+            Value::Number(n) if integer_valued(&n) => Some(Id::Number(n)),
+            _ => None,
+        }
+    }
+
     pub fn to_value(&self) -> Value {
         match self {
             Id::Number(n) => Value::Number(n.clone()),
