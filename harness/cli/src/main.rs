@@ -62,10 +62,23 @@ use cli::{Cli, Command, ReferenceCommand, ReferenceServerArgs};
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-    {
+    // A fuzz run drives one target a message at a time, and the reference
+    // server over stdio answers one peer: on one thread each, a message
+    // costs no wake-up of another thread (issue #18: the fuzzer at the
+    // target's speed). Everything else runs many cases or sessions at once.
+    let one_thread = match &cli.command {
+        Command::Fuzz { .. } => true,
+        Command::Reference {
+            command: ReferenceCommand::Server(args),
+        } => args.http.is_none(),
+        _ => false,
+    };
+    let mut builder = if one_thread {
+        tokio::runtime::Builder::new_current_thread()
+    } else {
+        tokio::runtime::Builder::new_multi_thread()
+    };
+    let runtime = match builder.enable_all().build() {
         Ok(rt) => rt,
         Err(e) => {
             eprintln!("error: failed to start the async runtime: {e}");
