@@ -173,8 +173,9 @@ pub struct ServerArgs {
     pub fail_fast: bool,
     /// Start a fresh target process for every case. By default the cases of a
     /// stdio server that cannot tell the difference (plain requests on an
-    /// initialised session; see scenarios/README.md) share one per version,
-    /// and a case that fails there is run again alone before it counts.
+    /// initialised session; see scenarios/README.md) take turns on started
+    /// processes of their version, and a case that fails on one another case
+    /// used is run again alone before it counts.
     /// --snapshots implies it (a snapshot is a case's whole transcript)
     #[arg(long)]
     pub isolate: bool,

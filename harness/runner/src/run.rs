@@ -7,11 +7,10 @@
 //! they run. Cases are admitted one at a time, in that order, by this
 //! loop, so the order holds whatever the tasks' timing.
 //!
-//! Cases that may share a stdio target (unless `--isolate`) are played in
-//! groups, one unit each, one after another on one target
-//! ([`crate::shared`]); groups start first, since a group's length grows
-//! with its size and it holds only one live slot. Every unit sends each
-//! result as it finishes.
+//! Cases that may share a stdio target (unless `--isolate`) take started
+//! targets from a pool ([`crate::shared`]): they are admitted on a live
+//! slot alone and wait for a start slot only when no idle target of their
+//! version is free. Every unit sends its result as it finishes.
 //!
 //! The probe is one short handshake per version. A version the target answers
 //! with another version is not offered, and its cases are not applicable
@@ -28,7 +27,7 @@
 //! HTTP session — is dropped before the run returns; the reporters get
 //! [`Event::Interrupted`], then `RunFinished` over the finished cases.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
@@ -205,7 +204,7 @@ pub async fn run_until(
     let mut tasks: JoinSet<()> = JoinSet::new();
     let mut runnable = Vec::new();
     let retries = cfg.retries.clone();
-    // Shared by the groups: a scenario unclean at one version runs alone at the others.
+    // Shared by the shared cases: a scenario unclean at one version runs alone at the others.
     let learned = Arc::new(crate::shared::Learned::default());
     // Stopped during the probe, or nothing to run against: no case is
     // started (an unavailable target is said once, not once per case).
@@ -231,8 +230,9 @@ pub async fn run_until(
         }
         runnable.push(case);
     }
-    let mut queue = units(runnable, &cfg);
-    // Every unit sends each case's result as it finishes (a group, many);
+    let (mut queue, pool) = units(runnable, &cfg, slots.live_bound());
+    let pool = Arc::new(pool);
+    // Every unit sends its case's result as it finishes;
     // the loop's sender goes once no unit is left to admit.
     let (done, mut finished) = tokio::sync::mpsc::unbounded_channel();
     let mut done = (!queue.is_empty()).then_some(done);
@@ -257,19 +257,18 @@ pub async fn run_until(
             }
             // A finished case frees slots: report it before admitting more.
             received = finished.recv() => received,
-            admission = slots.admit(), if !queue.is_empty() => {
+            admission = admit(&slots, queue.front()), if !queue.is_empty() => {
                 if let (Some(unit), Some(tx)) = (queue.pop_front(), done.as_ref()) {
                     let (case_cfg, retries, tx) = (case_cfg.clone(), retries.clone(), tx.clone());
-                    let learned = Arc::clone(&learned);
+                    let (learned, pool) = (Arc::clone(&learned), Arc::clone(&pool));
                     tasks.spawn(admission.scope(async move {
                         // The receiver is dropped only after every task has ended.
                         match unit {
-                            Unit::Group(group) => {
-                                crate::shared::run_group(&group, &case_cfg, &learned, |r| {
-                                    let attempts = vec![r.outcome.clone()];
-                                    let _ = tx.send((r, attempts));
-                                })
-                                .await;
+                            Unit::Shared(case) => {
+                                let r = crate::shared::run_shared(&case, &case_cfg, &learned, &pool)
+                                    .await;
+                                let attempts = vec![r.outcome.clone()];
+                                let _ = tx.send((r, attempts));
                             }
                             Unit::Alone(case) => {
                                 let _ = tx.send(
@@ -327,8 +326,10 @@ pub async fn run_until(
         }
     }
     // Every task has ended; joining them makes sure each future (and with
-    // it its target) is dropped before the run returns.
+    // it its target) is dropped before the run returns. What the pool still
+    // holds idle is ended as a case's target is.
     shut_down(&mut tasks).await;
+    pool.close().await;
     emit(
         reporters,
         Event::RunFinished {
@@ -340,43 +341,59 @@ pub async fn run_until(
     (summary, stopped)
 }
 
-/// What the loop admits: a group of cases sharing one stdio target
+/// What the loop admits: a case that may share a stdio target
 /// ([`crate::shared`]), or one case on its own target (or HTTP session).
 enum Unit {
-    Group(Vec<Case>),
+    Shared(Case),
     Alone(Case),
 }
 
-/// The runnable cases as units in admission order: the shared groups
-/// first (a group plays its cases one after another, so it is long in
-/// proportion to its size, which no declared wait measures; it holds one
-/// live slot, so starting it first delays nobody), then every other case
-/// slowest expected first ([`crate::schedule::estimate`]).
-fn units(runnable: Vec<Case>, cfg: &RunConfig) -> std::collections::VecDeque<Unit> {
-    let versions = runnable.iter().map(|c| c.version).collect::<BTreeSet<_>>();
+impl Unit {
+    fn case(&self) -> &Case {
+        match self {
+            Unit::Shared(c) | Unit::Alone(c) => c,
+        }
+    }
+}
+
+/// Admits the next unit: a shared case on a live slot alone (it may take
+/// an idle target, and waits for a start slot only when it starts one);
+/// any other on a live slot and a start slot.
+async fn admit(slots: &crate::schedule::Slots, next: Option<&Unit>) -> crate::schedule::Admission {
+    match next {
+        Some(Unit::Shared(_)) => slots.admit_waiting().await,
+        _ => slots.admit().await,
+    }
+}
+
+/// The runnable cases as units in admission order, slowest expected first
+/// ([`crate::schedule::slowest_first`], [`crate::schedule::estimate`]),
+/// and the pool their shared cases take targets from (keeping at most
+/// `idle_cap` idle).
+fn units(
+    runnable: Vec<Case>,
+    cfg: &RunConfig,
+    idle_cap: usize,
+) -> (std::collections::VecDeque<Unit>, crate::shared::Pool) {
     let retries = cfg.retries.as_ref();
-    let (mut groups, alone) = crate::shared::partition(
-        runnable,
-        &cfg.case.target,
-        !cfg.isolate,
-        cfg.jobs / versions.len().max(1),
-        |c| retries.is_some_and(|r| (r.applies)(&c.id, &c.scenario.id)),
-        |c| crate::schedule::estimate(&c.id, &c.scenario, c.version, &cfg.history),
-    );
-    groups.sort_by_key(|g| std::cmp::Reverse(g.len()));
-    let mut alone: Vec<(Duration, Case)> = alone
+    let (shared, alone) = crate::shared::shareable(runnable, &cfg.case.target, !cfg.isolate, |c| {
+        retries.is_some_and(|r| (r.applies)(&c.id, &c.scenario.id))
+    });
+    let pool = crate::shared::Pool::new(&shared, idle_cap);
+    let mut units: Vec<(Duration, Unit)> = shared
         .into_iter()
-        .map(|c| {
+        .map(Unit::Shared)
+        .chain(alone.into_iter().map(Unit::Alone))
+        .map(|u| {
+            let c = u.case();
             let est = crate::schedule::estimate(&c.id, &c.scenario, c.version, &cfg.history);
-            (est, c)
+            (est, u)
         })
         .collect();
-    crate::schedule::slowest_first(&mut alone, |(d, c)| (*d, c.id.as_str()));
-    groups
-        .into_iter()
-        .map(Unit::Group)
-        .chain(alone.into_iter().map(|(_, c)| Unit::Alone(c)))
-        .collect()
+    crate::schedule::slowest_first(&mut units, |(d, u)| {
+        (*d, u.case().version, u.case().id.as_str())
+    });
+    (units.into_iter().map(|(_, u)| u).collect(), pool)
 }
 
 /// Aborts what is left in `set` and waits until every task has ended, so

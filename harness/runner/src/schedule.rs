@@ -20,13 +20,14 @@
 //!   while the target refuses or answers 429/503, then recovered).
 //! - **Order**: units start slowest expected first ([`estimate`]: the waits
 //!   a scenario declares, or a previous run's measured duration,
-//!   [`History`]), equal estimates by id, so that the longest case is not
-//!   the one left to start last and a run's order is reproducible.
+//!   [`History`]), alike estimates by version and id ([`slowest_first`]),
+//!   so that the longest case is not the one left to start last and a
+//!   run's order is reproducible.
 //!
-//! A unit is one case here; a group of cases played on one target is one
-//! unit too: admit it once ([`Slots::admit`]), run it inside
-//! [`Admission::scope`], and call [`restart`] before each further target
-//! process it starts.
+//! A unit is one case here: admit it once ([`Slots::admit`], or
+//! [`Slots::admit_waiting`] for a case that may find its target started),
+//! run it inside [`Admission::scope`], and call [`restart`] (or
+//! [`start_or`]) before each further target process it starts.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -57,6 +58,8 @@ pub struct Slots {
     /// `None`: the units start no process (an HTTP target).
     start: Option<Arc<Semaphore>>,
     live: Live,
+    /// How many live slots a process target has (0 over HTTP).
+    live_bound: usize,
 }
 
 #[derive(Debug, Clone)]
@@ -82,10 +85,18 @@ enum LivePermit {
 impl Slots {
     /// Process targets: `jobs` start-ups at once, `live` units at once.
     pub fn processes(jobs: usize, live: usize) -> Self {
+        let live = live.max(jobs).max(1);
         Slots {
             start: Some(Arc::new(Semaphore::new(jobs.max(1)))),
-            live: Live::Fixed(Arc::new(Semaphore::new(live.max(jobs).max(1)))),
+            live: Live::Fixed(Arc::new(Semaphore::new(live))),
+            live_bound: live,
         }
+    }
+
+    /// How many units of a process target may be live at once (0 for an
+    /// HTTP target, whose bound is its connection limit).
+    pub fn live_bound(&self) -> usize {
+        self.live_bound
     }
 
     /// An HTTP target: no start slot; live units bounded by `limit`.
@@ -93,25 +104,14 @@ impl Slots {
         Slots {
             start: None,
             live: Live::Http(limit),
+            live_bound: 0,
         }
     }
 
     /// Waits for a live slot, then a start slot. Call it for the units in
     /// their order, one at a time: that is what makes the order hold.
     pub async fn admit(&self) -> Admission {
-        let live = match &self.live {
-            // The semaphores are never closed, so acquiring only waits.
-            Live::Fixed(s) => LivePermit::Fixed {
-                _held: s
-                    .clone()
-                    .acquire_owned()
-                    .await
-                    .expect("the live semaphore is never closed"),
-            },
-            Live::Http(l) => LivePermit::Http {
-                _held: l.acquire().await,
-            },
-        };
+        let live = self.live().await;
         let start = match &self.start {
             Some(s) => Some(
                 s.clone()
@@ -123,6 +123,34 @@ impl Slots {
         };
         Admission {
             start,
+            restart: self.start.clone(),
+            _live: live,
+        }
+    }
+
+    async fn live(&self) -> LivePermit {
+        match &self.live {
+            // The semaphores are never closed, so acquiring only waits.
+            Live::Fixed(s) => LivePermit::Fixed {
+                _held: s
+                    .clone()
+                    .acquire_owned()
+                    .await
+                    .expect("the live semaphore is never closed"),
+            },
+            Live::Http(l) => LivePermit::Http {
+                _held: l.acquire().await,
+            },
+        }
+    }
+
+    /// Waits for a live slot only: the unit may not start a target at all
+    /// (a case that takes an idle shared target, [`crate::shared::Pool`]);
+    /// it waits for a start slot when it does ([`restart`], [`start_or`]).
+    pub async fn admit_waiting(&self) -> Admission {
+        let live = self.live().await;
+        Admission {
+            start: None,
             restart: self.start.clone(),
             _live: live,
         }
@@ -181,11 +209,19 @@ pub fn past_startup() {
     let _ = UNIT.try_with(|u| u.borrow_mut().start.take());
 }
 
-/// The running unit starts another target process (a retry, the next
-/// process of a group): it waits for a start slot again. A unit that still
+/// The running unit starts another target process (a retry, a run alone
+/// after a shared one): it waits for a start slot again. A unit that still
 /// holds its start slot (its first target has not written yet) starts on
 /// that one: waiting for a second could never end with `--jobs 1`.
 pub async fn restart() {
+    let _ = start_or(std::future::pending::<()>()).await;
+}
+
+/// Like [`restart`], racing `other`: whichever comes first, a start slot
+/// for the running unit (`None`; the unit then holds it as after
+/// [`restart`]) or `other`'s output (`Some`; no slot taken). A unit that
+/// still holds its start slot, or runs outside a unit, starts at once.
+pub async fn start_or<F: Future>(other: F) -> Option<F::Output> {
     let slots = UNIT.try_with(|u| {
         let u = u.borrow();
         if u.start.is_some() {
@@ -195,11 +231,16 @@ pub async fn restart() {
         }
     });
     let Ok(Some(slots)) = slots else {
-        return;
+        return None;
     };
-    // Never closed, so acquiring only waits.
-    let permit = slots.acquire_owned().await.ok();
-    let _ = UNIT.try_with(|u| u.borrow_mut().start = permit);
+    tokio::select! {
+        // Never closed, so acquiring only waits.
+        permit = slots.acquire_owned() => {
+            let _ = UNIT.try_with(|u| u.borrow_mut().start = permit.ok());
+            None
+        }
+        out = other => Some(out),
+    }
 }
 
 /// Measured durations of a previous run (`report.json` in the same
@@ -275,12 +316,25 @@ pub fn estimate(id: &str, scenario: &Scenario, version: Version, history: &Histo
         .unwrap_or_else(|| declared_wait(scenario, version))
 }
 
-/// Sorts units slowest expected first, equal estimates by id.
-pub fn slowest_first<T>(units: &mut [T], key: impl Fn(&T) -> (Duration, &str)) {
+/// Estimates closer than this are alike for ordering: what decides the
+/// critical path is which long units start first, not the order of
+/// units a few milliseconds apart.
+pub const ORDER_STEP: Duration = Duration::from_millis(250);
+
+/// Sorts units slowest expected first (in steps of [`ORDER_STEP`]), alike
+/// estimates by version, then id: cases of one version come together, so
+/// that a shared target ([`crate::shared::Pool`]) finds the next case of
+/// its version soon after it is free, and a scenario's case at one version
+/// is judged before its others start ([`crate::shared::Learned`]).
+pub fn slowest_first<T>(units: &mut [T], key: impl Fn(&T) -> (Duration, Version, &str)) {
+    let step = |d: Duration| d.as_millis() / ORDER_STEP.as_millis();
     units.sort_by(|a, b| {
-        let (da, ia) = key(a);
-        let (db, ib) = key(b);
-        db.cmp(&da).then_with(|| ia.cmp(ib))
+        let (da, va, ia) = key(a);
+        let (db, vb, ib) = key(b);
+        step(db)
+            .cmp(&step(da))
+            .then_with(|| va.cmp(&vb))
+            .then_with(|| ia.cmp(ib))
     });
 }
 
@@ -291,16 +345,20 @@ mod tests {
     #[test]
     fn slowest_first_then_by_id() {
         let ms = Duration::from_millis;
+        let [old, new] = [Version::ALL[0], Version::ALL[1]];
         let mut units = vec![
-            ("b", ms(0)),
-            ("a", ms(0)),
-            ("z", ms(1500)),
-            ("c", ms(300)),
-            ("y", ms(1500)),
+            ("b", ms(0), old),
+            ("a", ms(0), new),
+            ("z", ms(1500), old),
+            ("c", ms(300), old),
+            ("y", ms(1500), old),
+            ("x", ms(1400), old),
+            // Alike to within a step: by version, then id.
+            ("d", ms(10), old),
         ];
-        slowest_first(&mut units, |u| (u.1, u.0));
+        slowest_first(&mut units, |u| (u.1, u.2, u.0));
         let ids: Vec<&str> = units.iter().map(|u| u.0).collect();
-        assert_eq!(ids, ["y", "z", "c", "a", "b"]);
+        assert_eq!(ids, ["y", "z", "x", "c", "b", "d", "a"]);
     }
 
     #[test]

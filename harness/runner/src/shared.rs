@@ -1,16 +1,20 @@
-//! Cases that share a stdio target: one process and one initialised
-//! session per group of cases of one version, played one after another
-//! (issue #18: over stdio the target's start-up dominates a run).
+//! Cases that share a stdio target: a pool of started targets, each with
+//! an initialised session of one version, that cases take, play their
+//! steps on, and give back when they leave it clean (issue #18: over stdio
+//! the target's start-up dominates a run).
 //!
 //! ```text
-//!  group (one version, every case Scenario::may_share)
-//!    ├─ no live target: start it, open the session (handshake / discover)
-//!    │    for the case at hand, as the case alone does
+//!  shareable case (Scenario::may_share), admitted on a live slot
+//!    ├─ its scenario came out unclean at another version ──► run alone
+//!    ├─ Pool::acquire: an idle target of its version, still clean
+//!    │    (what arrived while it was idle taken first), whose session
+//!    │    none of its chosen ids were used on; else whichever comes first,
+//!    │    a target freed by another case or a start slot to start one
+//!    │    (the handshake / discover then opened for this case, as alone)
 //!    ├─ live target: bind the opening's result, check the case's gates
 //!    ├─ the case's steps
 //!    │    ├─ clean (a pass, or not applicable) ──► take what already
-//!    │    │     arrived; still clean? yes: the next case reuses the
-//!    │    │     target; no: end it
+//!    │    │     arrived; still clean? yes: back to the pool; no: end it
 //!    │    └─ not clean ──► end the target as a case alone ends
 //!    └─ unclean, on a target it did not start ──► run again alone
 //!                                        (run_case): that result counts
@@ -18,17 +22,22 @@
 //!
 //! Which scenarios share is the scenario's to say ([`Scenario::may_share`],
 //! `isolate: true`); which runs share is the caller's (`--isolate`, stdio
-//! server targets only: see [`partition`]).
+//! server targets only: see [`shareable`]). No case waits for another to
+//! finish: a run starts about as many targets of a version as it plays
+//! cases of that version at once, and the pool hands each case the target
+//! freed last.
 //!
-//! Two cases of a group run alone instead, beside the live target (which
-//! goes on): one whose chosen ids ([`Scenario::fixed_ids`]) an earlier case
-//! on the target used (an id must not repeat on a session), and one whose
-//! scenario already came out unclean at another version in this run
-//! ([`Learned`]): it would most likely be unclean again, and then cost the
-//! shared target and a run alone besides.
+//! Two shareable cases get a target of their own: one whose chosen ids
+//! ([`Scenario::fixed_ids`]) were used on every idle target (an id must not
+//! repeat on a session: it starts a fresh target, which then joins the
+//! pool), and one whose scenario already came out unclean at another
+//! version in this run ([`Learned`]): it would most likely be unclean
+//! again, and then cost a shared target and a run alone besides (it runs
+//! alone).
 //!
 //! Per case, nothing of another case leaks in: a case starts on a live
-//! session only when the previous one left it *clean* (`clean`): no
+//! session only when the previous one left it *clean* (`clean`), and it
+//! still is when the case takes it (`idle_clean`): no
 //! finding of its steps, no violation, every request answered both ways,
 //! no answer or request that no step took, the target alive — also after
 //! taking what had already arrived. Its oracle findings, transcript and
@@ -53,13 +62,14 @@
 //! - a `requires` gate is checked against the shared handshake's
 //!   capabilities, which every handshake of the target declares alike.
 
-use std::collections::HashSet;
-use std::sync::{Arc, Mutex, PoisonError};
-use std::time::Duration;
+use std::collections::{HashMap, HashSet};
+use std::sync::{Mutex, PoisonError};
 
+use mcpspec_engine::Version;
 use mcpspec_scenario::Scenario;
 use mcpspec_wire::Message;
 use serde_json::Value;
+use tokio::sync::Notify;
 use tokio::time::Instant;
 
 use crate::case::{bind_opening, finish, open_session, play_steps, run_case};
@@ -72,6 +82,8 @@ use crate::target::Target;
 /// A started target with an open session, and what the opening taught.
 struct Live {
     conn: Conn,
+    /// The session's protocol version.
+    version: Version,
     /// The result of the opening request (`init`), bound for every case.
     opening: Value,
     /// The case the process was started for.
@@ -120,120 +132,171 @@ struct Played {
     stands: bool,
 }
 
-/// What a shared case is reckoned to hold its group for beyond its declared
-/// waits: its own requests, and now and then a run alone (a group plays its
-/// cases one after another, runs alone included).
-const PER_CASE: Duration = Duration::from_millis(100);
-
-/// A group is cut to about this much expected work (or the longest case's,
-/// when that is longer): a shared target saves start-ups, but a group is
-/// serial, and one long group would become the run's critical path.
-const GROUP_SPAN: Duration = Duration::from_secs(4);
-
-/// Splits `cases` into groups that share a target (each of one version, in
-/// the given order) and cases that run alone. Sharing applies only when
-/// `share` (no `--isolate`), to a stdio server target, and to cases whose
-/// scenario [may share](Scenario::may_share) and that `alone` does not claim
-/// (flaky cases under `--retries`). Each version's cases are dealt into at
-/// least `per_version` groups (so that `--jobs` stays busy), and into more
-/// when their expected work (`estimate`, plus [`PER_CASE`]) exceeds
-/// [`GROUP_SPAN`] per group; each case goes to the group with the least
-/// work so far.
-pub fn partition(
+/// Splits `cases` into those that may share a target and those that run
+/// alone. Sharing applies only when `share` (no `--isolate`), to a stdio
+/// server target, and to cases whose scenario [may share](Scenario::may_share)
+/// and that `alone` does not claim (flaky cases under `--retries`, which
+/// keep their own retry loop).
+pub fn shareable(
     cases: Vec<Case>,
     target: &Target,
     share: bool,
-    per_version: usize,
     alone: impl Fn(&Case) -> bool,
-    estimate: impl Fn(&Case) -> Duration,
-) -> (Vec<Vec<Case>>, Vec<Case>) {
+) -> (Vec<Case>, Vec<Case>) {
     let stdio_server = matches!(target, Target::Stdio(_));
-    let (shared, single): (Vec<Case>, Vec<Case>) = cases
+    cases
         .into_iter()
-        .partition(|c| share && stdio_server && c.scenario.may_share() && !alone(c));
-    let mut versions: Vec<_> = shared.iter().map(|c| c.version).collect();
-    versions.sort();
-    versions.dedup();
-    let mut groups = Vec::new();
-    let n_versions = versions.len();
-    for (k, v) in versions.into_iter().enumerate() {
-        let mut of_v: Vec<Case> = shared.iter().filter(|c| c.version == v).cloned().collect();
-        // Each version starts its round at another point of the corpus, so
-        // that when a scenario comes out unclean at one version the others
-        // mostly reach it later, and run it alone ([`Learned`]) rather than
-        // lose their shared target to it too.
-        let len = of_v.len();
-        of_v.rotate_left(len * k / n_versions);
-        let work: Vec<Duration> = of_v.iter().map(|c| estimate(c) + PER_CASE).collect();
-        let span = work
-            .iter()
-            .copied()
-            .max()
-            .unwrap_or_default()
-            .max(GROUP_SPAN);
-        let total: Duration = work.iter().sum();
-        let needed = total.as_millis().div_ceil(span.as_millis().max(1));
-        let n = per_version
-            .max(usize::try_from(needed).unwrap_or(usize::MAX))
-            .clamp(1, len.max(1));
-        let mut dealt: Vec<(Duration, Vec<Case>)> = vec![(Duration::ZERO, Vec::new()); n];
-        for (c, w) in of_v.into_iter().zip(work) {
-            // The lightest group so far; `n >= 1`, so there is one.
-            if let Some(g) = dealt.iter_mut().min_by_key(|(load, _)| *load) {
-                g.0 += w;
-                g.1.push(c);
-            }
-        }
-        groups.extend(dealt.into_iter().map(|(_, g)| g).filter(|g| !g.is_empty()));
-    }
-    (groups, single)
+        .partition(|c| share && stdio_server && c.scenario.may_share() && !alone(c))
 }
 
-/// Plays `cases` (one version, every one [shareable](Scenario::may_share))
-/// on as few target processes as their outcomes allow, handing each
-/// case's result to `done` as it finishes, in order.
-pub async fn run_group(
-    cases: &[Case],
-    cfg: &Arc<CaseConfig>,
-    learned: &Learned,
-    mut done: impl FnMut(CaseResult),
-) {
-    let mut live: Option<Live> = None;
-    for case in cases {
-        let result = match &live {
-            Some(l)
-                if case
-                    .scenario
-                    .fixed_ids()
-                    .iter()
-                    .any(|id| l.used.contains(id)) =>
-            {
-                alone(
-                    case,
-                    cfg,
-                    "an earlier case on the shared target used its ids",
-                )
-                .await
-            }
-            Some(_) if learned.unclean(&case.scenario.id) => {
-                alone(
-                    case,
-                    cfg,
-                    "its scenario came out unclean at another version",
-                )
-                .await
-            }
-            _ => one(case, cfg, &mut live).await,
-        };
-        learned.note(&result, &case.scenario.id);
-        done(result);
+/// The idle shared targets of a run, each with an open session of its
+/// version, and what is still to come of each version.
+///
+/// A shared case takes an idle target of its version whose session its
+/// chosen ids do not repeat on, the one freed last (warm) first; when there
+/// is none it waits for whichever comes first, a target freed by another
+/// case or a start slot to start its own ([`crate::schedule::start_or`]).
+/// So a run starts about as many targets per version as it plays that
+/// version's cases at once, and no case waits on another's turn: there is
+/// no serial group to become the critical path. A target freed when no case
+/// of its version is left to come is ended at once; at most `cap` wait
+/// idle (the oldest goes first), and [`Pool::close`] ends the rest.
+pub struct Pool {
+    state: Mutex<PoolState>,
+    freed: Notify,
+}
+
+struct PoolState {
+    /// Oldest first.
+    idle: Vec<Live>,
+    /// Shareable cases of each version not yet finished.
+    to_come: HashMap<Version, usize>,
+    cap: usize,
+}
+
+impl Pool {
+    /// A pool for `cases` (the shareable ones), keeping at most `cap` idle.
+    pub fn new(cases: &[Case], cap: usize) -> Self {
+        let mut to_come = HashMap::new();
+        for c in cases {
+            *to_come.entry(c.version).or_insert(0) += 1;
+        }
+        Pool {
+            state: Mutex::new(PoolState {
+                idle: Vec::new(),
+                to_come,
+                cap: cap.max(1),
+            }),
+            freed: Notify::new(),
+        }
     }
-    if let Some(mut l) = live {
+
+    fn state(&self) -> std::sync::MutexGuard<'_, PoolState> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The idle target of `case`'s version freed last whose session none of
+    /// the case's chosen ids were used on.
+    fn take(&self, case: &Case) -> Option<Live> {
+        let ids = case.scenario.fixed_ids();
+        let mut st = self.state();
+        let at = st.idle.iter().rposition(|l| {
+            l.version == case.version && !ids.iter().any(|id| l.used.contains(id))
+        })?;
+        Some(st.idle.remove(at))
+    }
+
+    /// A target to play `case` on: an idle one, or `None` once the case
+    /// holds a start slot to start its own.
+    async fn acquire(&self, case: &Case) -> Option<Live> {
+        loop {
+            // Registered before looking, so a target freed in between wakes it.
+            let freed = self.freed.notified();
+            tokio::pin!(freed);
+            freed.as_mut().enable();
+            if let Some(mut live) = self.take(case) {
+                if idle_clean(&mut live).await {
+                    return Some(live);
+                }
+                live.conn.end().await;
+                continue;
+            }
+            crate::schedule::start_or(freed).await?;
+        }
+    }
+
+    /// `case` is done with the pool, leaving `live` (when clean): kept for
+    /// the next case of its version, or handed back to be ended.
+    fn release(&self, case: &Case, live: Option<Live>) -> Vec<Live> {
+        let mut st = self.state();
+        let left = st.to_come.entry(case.version).or_insert(0);
+        *left = left.saturating_sub(1);
+        let none_to_come = *left == 0;
+        let mut ended = Vec::new();
+        match live {
+            Some(l) if none_to_come => ended.push(l),
+            Some(l) => st.idle.push(l),
+            None => {}
+        }
+        // Every idle target of a version with nothing more to come.
+        let (done, keep): (Vec<Live>, Vec<Live>) = std::mem::take(&mut st.idle)
+            .into_iter()
+            .partition(|l| st.to_come.get(&l.version).is_none_or(|n| *n == 0));
+        st.idle = keep;
+        ended.extend(done);
+        let over = st.idle.len().saturating_sub(st.cap);
+        ended.extend(st.idle.drain(..over));
+        drop(st);
+        self.freed.notify_waiters();
+        ended
+    }
+
+    /// Ends every idle target (the run is over).
+    pub async fn close(&self) {
+        let idle = std::mem::take(&mut self.state().idle);
+        end_all(idle).await;
+    }
+}
+
+async fn end_all(targets: Vec<Live>) {
+    for mut l in targets {
         l.conn.end().await;
     }
 }
 
-/// One case on the group's target (starting one when there is none).
+/// Plays one shareable case (one version's, [`Scenario::may_share`]) on an
+/// idle target of `pool`, or on one it starts; the target goes back to the
+/// pool when the case left it clean. A case whose scenario already came out
+/// unclean at another version runs alone ([`Learned`]).
+pub async fn run_shared(
+    case: &Case,
+    cfg: &CaseConfig,
+    learned: &Learned,
+    pool: &Pool,
+) -> CaseResult {
+    let (result, live) = if learned.unclean(&case.scenario.id) {
+        let r = alone(
+            case,
+            cfg,
+            "its scenario came out unclean at another version",
+        )
+        .await;
+        (r, None)
+    } else {
+        let mut live = pool.acquire(case).await;
+        if live.is_some() {
+            // An idle target: nothing to start, so no start slot to hold.
+            crate::schedule::past_startup();
+        }
+        let r = one(case, cfg, &mut live).await;
+        (r, live)
+    };
+    learned.note(&result, &case.scenario.id);
+    end_all(pool.release(case, live)).await;
+    result
+}
+
+/// One case on `live` (starting a target when there is none).
 async fn one(case: &Case, cfg: &CaseConfig, live: &mut Option<Live>) -> CaseResult {
     let started = Instant::now();
     let limit = case.scenario.timeout.unwrap_or(cfg.case_timeout) + cfg.startup_timeout;
@@ -256,8 +319,8 @@ async fn one(case: &Case, cfg: &CaseConfig, live: &mut Option<Live>) -> CaseResu
     again_alone(case, cfg, result.outcome.as_str()).await
 }
 
-/// Runs `case` alone in a fresh process (beside the group's live target,
-/// if there is one); its transcript opens with why.
+/// Runs `case` alone in a fresh process (beside the pool's targets); its
+/// transcript opens with why.
 async fn alone(case: &Case, cfg: &CaseConfig, why: &str) -> CaseResult {
     crate::schedule::restart().await;
     let mut result = run_case(case, cfg).await;
@@ -280,7 +343,7 @@ async fn again_alone(case: &Case, cfg: &CaseConfig, shared: &str) -> CaseResult 
     alone(case, cfg, &why).await
 }
 
-/// Starts a target process for the group, on a start slot of the run's
+/// Starts a target process for a shared case, on a start slot of the run's
 /// scheduler ([`crate::schedule::restart`]).
 async fn start(cfg: &CaseConfig) -> Result<mcpspec_transport::Connection, String> {
     crate::schedule::restart().await;
@@ -359,18 +422,30 @@ async fn play(case: &Case, cfg: &CaseConfig, live: Option<Live>) -> Played {
 /// target's notifications no step took are let go: a shared case expects
 /// none (`Scenario::may_share`), and the oracle has judged them.
 fn clean(ctx: &mut Ctx<'_>) -> bool {
-    while ctx
-        .conn
+    ctx.findings.is_empty() && session_clean(&mut ctx.conn)
+}
+
+/// [`clean`] on the session alone (the notifications no step took let go).
+fn session_clean(conn: &mut Conn) -> bool {
+    while conn
         .take(|m| matches!(m, Message::Notification(_)))
         .is_some()
     {}
-    ctx.findings.is_empty()
-        && ctx.conn.violation_count() == 0
-        && ctx.conn.exit().is_none()
-        && ctx.conn.unconsumed() == 0
-        && ctx.conn.dropped_lines() == 0
-        && ctx.conn.session().pending().next().is_none()
-        && ctx.conn.session().peer_requests_pending().next().is_none()
+    conn.violation_count() == 0
+        && conn.exit().is_none()
+        && conn.unconsumed() == 0
+        && conn.dropped_lines() == 0
+        && conn.session().pending().next().is_none()
+        && conn.session().peer_requests_pending().next().is_none()
+}
+
+/// Whether an idle target is still as its last case left it, after taking
+/// what arrived while it waited in the pool (a late answer, noise, an
+/// exit). One that is not is ended: what it sent belongs to no case that
+/// is still running, as it belongs to none when a case alone has ended.
+async fn idle_clean(live: &mut Live) -> bool {
+    live.conn.drain_ready().await;
+    session_clean(&mut live.conn)
 }
 
 /// The case ended clean, as `result` says: the target goes on to the next
@@ -394,6 +469,7 @@ async fn hand_on(
             Played {
                 result,
                 live: Some(Live {
+                    version: ctx.version,
                     conn: ctx.conn,
                     opening,
                     opened_by,
@@ -434,7 +510,9 @@ async fn end(mut result: CaseResult, mut ctx: Ctx<'_>, stop: Option<Stop>, stand
 #[cfg(test)]
 mod tests {
     use super::*;
-    use mcpspec_engine::Version;
+    use std::sync::Arc;
+    use std::time::Duration;
+
     use mcpspec_transport::{CommandSpec, HttpOptions};
 
     fn scenario(id: &str, steps: &str) -> Arc<Scenario> {
@@ -473,56 +551,110 @@ mod tests {
     }
 
     #[test]
-    fn shareable_cases_group_by_version_and_the_rest_run_alone() {
-        let (groups, alone) = partition(cases(), &stdio(), true, 1, |_| false, |_| Duration::ZERO);
-        assert_eq!(groups.len(), 2);
-        for g in &groups {
-            assert_eq!(g.len(), 2);
-            assert!(g.iter().all(|c| c.version == g[0].version));
-            assert!(g.iter().all(|c| c.scenario.may_share()));
-        }
+    fn plain_requests_share_and_the_rest_run_alone() {
+        let (shared, alone) = shareable(cases(), &stdio(), true, |_| false);
+        assert_eq!(shared.len(), 4);
+        assert!(shared.iter().all(|c| c.scenario.may_share()));
         assert_eq!(alone.len(), 2);
         assert!(ids(&alone).iter().all(|id| id.starts_with("server/b@")));
-        // Each version starts its round elsewhere in the corpus.
-        assert_ne!(groups[0][0].scenario.id, groups[1][0].scenario.id);
-        // Dealt into at most `per_version` groups each.
-        let (groups, _) = partition(cases(), &stdio(), true, 2, |_| false, |_| Duration::ZERO);
-        assert_eq!(groups.len(), 4);
-        assert!(groups.iter().all(|g| g.len() == 1));
-        // Long expected work is cut into more groups, not one serial one.
-        let (groups, _) = partition(
-            cases(),
-            &stdio(),
-            true,
-            1,
-            |_| false,
-            |_| Duration::from_secs(3),
-        );
-        assert_eq!(groups.len(), 4);
     }
 
     #[test]
     fn isolate_http_targets_and_claimed_cases_share_nothing() {
-        let (groups, alone) = partition(cases(), &stdio(), false, 1, |_| false, |_| Duration::ZERO);
-        assert!(groups.is_empty());
+        let (shared, alone) = shareable(cases(), &stdio(), false, |_| false);
+        assert!(shared.is_empty());
         assert_eq!(alone.len(), 6);
         let http = Target::Http {
             url: "http://127.0.0.1:1/mcp".to_owned(),
             options: HttpOptions::default(),
         };
-        let (groups, alone) = partition(cases(), &http, true, 1, |_| false, |_| Duration::ZERO);
-        assert!(groups.is_empty());
+        let (shared, alone) = shareable(cases(), &http, true, |_| false);
+        assert!(shared.is_empty());
         assert_eq!(alone.len(), 6);
         // Flaky cases under --retries keep their own retry loop.
-        let (groups, alone) = partition(
-            cases(),
-            &stdio(),
-            true,
-            1,
-            |c| c.scenario.id == "server/a",
-            |_| Duration::ZERO,
-        );
-        assert_eq!(groups.iter().map(Vec::len).sum::<usize>(), 2);
+        let (shared, alone) = shareable(cases(), &stdio(), true, |c| c.scenario.id == "server/a");
+        assert_eq!(shared.len(), 2);
         assert_eq!(alone.len(), 4);
+    }
+
+    /// An idle target of `version` (a process that says nothing), with
+    /// `used` ids.
+    async fn idle(version: Version, used: &[&str]) -> Live {
+        let target = Target::Stdio(CommandSpec::new("sh", ["-c", "exec sleep 30"]));
+        let proc = target
+            .connect(1 << 20, Duration::from_secs(5))
+            .await
+            .expect("sh starts");
+        Live {
+            conn: Conn::new(proc, version, Duration::from_secs(5)),
+            version,
+            opening: Value::Null,
+            opened_by: "x".to_owned(),
+            served: 1,
+            used: used.iter().map(|s| (*s).to_owned()).collect(),
+        }
+    }
+
+    #[tokio::test]
+    async fn the_pool_hands_a_target_to_its_version_only_and_ends_what_nothing_needs() {
+        let [old, new] = [Version::ALL[0], Version::ALL[1]];
+        let chosen = scenario("server/d", "  - send: { method: ping, id: \"mine\" }\n");
+        let case = |s: &Arc<Scenario>, v: Version| Case {
+            id: s.case_id(v),
+            scenario: Arc::clone(s),
+            version: v,
+        };
+        let plain = scenario("server/a", "  - send: { method: ping }\n");
+        let cases = [case(&plain, old), case(&chosen, old), case(&plain, new)];
+        let pool = Pool::new(&cases, 4);
+        // Nothing idle yet.
+        assert!(pool.take(&cases[0]).is_none());
+        // A target of the old version, on whose session "mine" was used.
+        let ended = pool.release(&cases[0], Some(idle(old, &["\"mine\""]).await));
+        assert!(ended.is_empty(), "a case of its version is still to come");
+        assert!(pool.take(&cases[2]).is_none(), "another version's target");
+        assert!(
+            pool.take(&cases[1]).is_none(),
+            "its chosen id was used there"
+        );
+        let mut live = pool.take(&cases[0]).expect("the idle target");
+        assert!(idle_clean(&mut live).await);
+        // The last case of the old version ends what it gives back, and
+        // what waits idle of that version.
+        let ended = pool.release(&cases[1], Some(live));
+        assert_eq!(ended.len(), 1);
+        end_all(ended).await;
+        // At most `cap` wait idle, the oldest ended first.
+        let pool = Pool::new(&[case(&plain, new), case(&plain, new)], 1);
+        assert!(pool
+            .release(&case(&plain, new), Some(idle(new, &[]).await))
+            .is_empty());
+        let ended = pool.release(&case(&plain, new), Some(idle(new, &["x"]).await));
+        assert_eq!(ended.len(), 2, "nothing of the version is left to come");
+        end_all(ended).await;
+        pool.close().await;
+    }
+
+    #[tokio::test]
+    async fn an_idle_target_that_exited_is_not_handed_on() {
+        let target = Target::Stdio(CommandSpec::new("true", Vec::<String>::new()));
+        let proc = target
+            .connect(1 << 20, Duration::from_secs(5))
+            .await
+            .expect("true starts");
+        let mut live = Live {
+            conn: Conn::new(proc, Version::ALL[0], Duration::from_secs(5)),
+            version: Version::ALL[0],
+            opening: Value::Null,
+            opened_by: "x".to_owned(),
+            served: 1,
+            used: HashSet::new(),
+        };
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while live.conn.exit().is_none() && Instant::now() < deadline {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+            live.conn.drain_ready().await;
+        }
+        assert!(!idle_clean(&mut live).await, "the target is gone");
     }
 }
