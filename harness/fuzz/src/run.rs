@@ -3,8 +3,10 @@
 //!
 //! ```text
 //!  session 0: connect, handshake (fails ⇒ RunError::Target, exit 3), then execs
-//!  session k: connect, 0–8 execs before initialize (none over Streamable HTTP,
-//!             which has no session before initialize), handshake, then execs;
+//!  session k: connect (over stdio, from k = 2 on, the process was started
+//!             when session k-1 began, and booted meanwhile), 0–8 execs
+//!             before initialize (none over Streamable HTTP, which has no
+//!             session before initialize), handshake, then execs;
 //!             an HTTP server that can no longer be reached ends the run
 //!             (Summary::stopped)
 //!  each exec: generate(seed, exec) ─► derive expectations ─► Session::send ─► verdicts
@@ -222,9 +224,17 @@ pub async fn fuzz(cfg: &Config, progress: &mut dyn FnMut(Progress)) -> Result<Su
     let mut no_session = false;
     let mut stopped = None;
     let framing = crate::target::framing(&cfg.target);
+    // Over stdio the next session's process is started as soon as one is
+    // in use: it boots (an interpreter takes a few hundred ms) while this
+    // one is fuzzed, so a fresh session costs no wait for start-up.
+    let mut next: Option<Session> = None;
     while !no_session && l.books.budget_left() {
         let first = l.books.sessions == 0;
-        let mut s = match Session::connect(&l.scfg).await {
+        let started = match next.take() {
+            Some(s) => Ok(s),
+            None => Session::connect(&l.scfg).await,
+        };
+        let mut s = match started {
             Ok(s) => s,
             Err(e) if first => return Err(RunError::Target(e)),
             Err(e) => {
@@ -232,6 +242,11 @@ pub async fn fuzz(cfg: &Config, progress: &mut dyn FnMut(Progress)) -> Result<Su
                 break;
             }
         };
+        if framing == Framing::Ndjson && !first {
+            // (Not before the first session has shown that the target runs.)
+            // A start that fails now is tried again, and reported, when due.
+            next = Session::connect(&l.scfg).await.ok();
+        }
         l.books.sessions += 1;
         // A target that does not answer pings before initialize (a SHOULD)
         // would stall every session's start: once found, start initialized.
@@ -402,6 +417,9 @@ pub async fn fuzz(cfg: &Config, progress: &mut dyn FnMut(Progress)) -> Result<Su
             let seen = kind_at(&v, session_start, &kinds);
             l.record(&seq, idx, v, seen, &stderr).await?;
         }
+    }
+    if let Some(mut n) = next {
+        n.end().await;
     }
     Ok(l.books.summary(progress, stopped))
 }
