@@ -12,7 +12,8 @@
 #     critical path (the longest case) and the sum of its case durations;
 #   - the built-in reference over stdio (`mcpspec server`): wall against its critical path;
 #   - stdio: `mcpspec server -- mcp-server-everything stdio`: wall against the start-up
-#     bound (cases x the CPU one server start-up costs / cores) and against its critical path;
+#     bound (cases x the CPU one server start-up costs / cores) and against its critical path,
+#     and its verdicts against the same run's with `--isolate`;
 #   - fuzzing over stdio: `mcpspec fuzz server` execs/s against mcp-fuzzer's;
 #   - the wire codec against serde_json (`cargo bench -p mcpspec-wire --bench codec`).
 #
@@ -132,8 +133,11 @@ if [ -z "${SKIP_STDIO:-}" ]; then
     echo "== stdio, server-everything =="
     # One start-up's CPU: the server reads EOF at once and exits.
     /usr/bin/time -f '%U %S' -o "$work/startup.time" mcp-server-everything stdio </dev/null >/dev/null 2>&1 || true
-    rm -rf "$work/mcpspec-stdio"
+    rm -rf "$work/mcpspec-stdio" "$work/mcpspec-stdio-isolated"
     measure mcpspec-stdio "$MCPSPEC" server --report-dir "$work/mcpspec-stdio" --no-progress -- mcp-server-everything stdio
+    # The same run with one process per case: its verdicts must be the shared run's.
+    measure mcpspec-stdio-isolated "$MCPSPEC" server --isolate --report-dir "$work/mcpspec-stdio-isolated" \
+        --no-progress -- mcp-server-everything stdio
     python3 - "$work" "$cores" <<'EOF'
 import json, sys
 work, cores = sys.argv[1], int(sys.argv[2])
@@ -145,6 +149,13 @@ durations = [r["duration_ms"] / 1000 for r in results]
 bound = n * (u + s) / cores
 print(f"mcpspec stdio: {n} cases in {wall:.1f} s; start-up bound {n} x {u+s:.2f} s CPU / {cores} cores = {bound:.1f} s: wall / bound = {wall/bound:.2f}")
 print(f"  critical path (longest case) {max(durations):.2f} s: wall / critical path = {wall/max(durations):.2f}; sum of case durations {sum(durations):.1f} s")
+def verdicts(name):
+    return {r["id"]: (r["outcome"], r.get("blame")) for r in json.load(open(f"{work}/{name}/report.json"))["results"]}
+shared, isolated = verdicts("mcpspec-stdio"), verdicts("mcpspec-stdio-isolated")
+differ = sorted(i for i in shared.keys() | isolated.keys() if shared.get(i) != isolated.get(i))
+iwall = float(open(f"{work}/mcpspec-stdio-isolated.time").read().strip().splitlines()[-1].split()[0])
+print(f"  --isolate: {len(isolated)} cases in {iwall:.1f} s; verdicts equal to the shared run's: "
+      + ("yes" if not differ else f"NO, {len(differ)} differ: {', '.join(differ[:5])}"))
 EOF
 fi
 
