@@ -4,7 +4,9 @@
 //! pagination cursor, the ids of responses, a target that exits mid-case,
 //! one that answers twice (stray traffic on a shared session), and the
 //! raw lines and notifications shared cases send (a parse error's id, a
-//! notification answered, a process that exits on malformed input). Each run
+//! notification answered, a process that exits on malformed input), and
+//! what the cases that take a shared session and end it do (an in-flight
+//! cancellation, the logging level). Each run
 //! starts the target through a script that counts its start-ups, so the
 //! test also shows that sharing happened.
 
@@ -186,6 +188,8 @@ fn reference_faults_come_to_the_same_verdicts_shared_and_isolated() {
         "server/lifecycle/ping/",
         "server/cancellation/",
         "server/stdio/framing/",
+        // cases that take a session and end it (Scenario::may_take)
+        "server/logging/set-level/",
     ];
     let faults = [
         "text-content-key",      // a tool result
@@ -195,6 +199,8 @@ fn reference_faults_come_to_the_same_verdicts_shared_and_isolated() {
         "duplicate-response",    // stray traffic after a case's answer
         "parse-error-id",        // raw lines: a parse error's id
         "exit-on-malformed",     // raw lines: the process dies on one
+        "ignore-cancellation",   // taken sessions: an in-flight cancellation
+        "log-below-level",       // taken sessions: the logging level set
     ];
     let mut reran = 0;
     for fault in faults {

@@ -4,7 +4,8 @@
 //! the target's start-up dominates a run).
 //!
 //! ```text
-//!  shareable case (Scenario::may_share), admitted on a live slot
+//!  a case that may share (Scenario::may_share) or take (Scenario::may_take)
+//!  a session, admitted on a live slot
 //!    ├─ its scenario came out unclean at another version ──► run alone
 //!    ├─ Pool::acquire: an idle target of its version, still clean
 //!    │    (what arrived while it was idle taken first), whose session
@@ -14,15 +15,18 @@
 //!    ├─ live target: bind the opening's result, check the case's gates
 //!    ├─ the case's steps
 //!    │    ├─ clean (a pass, or not applicable) ──► take what already
-//!    │    │     arrived; still clean? yes: back to the pool; no: end it
+//!    │    │     arrived; still clean and the case may share? yes: back
+//!    │    │     to the pool; no: end it
 //!    │    └─ not clean ──► end the target as a case alone ends
 //!    └─ unclean, on a target it did not start ──► run again alone
 //!                                        (run_case): that result counts
 //! ```
 //!
 //! Which scenarios share is the scenario's to say ([`Scenario::may_share`],
-//! `isolate: true`); which runs share is the caller's (`--isolate`, stdio
-//! server targets only: see [`shareable`]). No case waits for another to
+//! [`Scenario::may_take`]: a case that changes the session's state, say its
+//! logging level, may still play on a session others used, which is then
+//! ended; `isolate: true`); which runs share is the caller's (`--isolate`,
+//! stdio server targets only: see [`shareable`]). No case waits for another to
 //! finish: a run starts about as many targets of a version as it plays
 //! cases of that version at once, and the pool hands each case the target
 //! freed last.
@@ -56,9 +60,12 @@
 //!   nothing to test, an `assume` not met), is what the case comes to alone
 //!   as well, unless an earlier case changed what the target serves, which
 //!   the requests a shared scenario may send do not (`isolate: true` marks
-//!   a scenario whose tool calls might); a case alone reads nothing after
-//!   its steps, and what arrives after them only decides whether the
-//!   target goes on (a second answer to the case's request ends it);
+//!   a scenario whose tool calls might), and a case that only takes a
+//!   session changes it for nobody after it; a case alone reads nothing
+//!   after its steps, and what arrives after them only decides whether the
+//!   target goes on (a second answer to the case's request ends it); a
+//!   taking case looks at nothing an earlier case could have caused (no
+//!   notification, no request from the target: see `Scenario::may_take`);
 //! - a `requires` gate is checked against the shared handshake's
 //!   capabilities, which every handshake of the target declares alike.
 
@@ -132,11 +139,11 @@ struct Played {
     stands: bool,
 }
 
-/// Splits `cases` into those that may share a target and those that run
-/// alone. Sharing applies only when `share` (no `--isolate`), to a stdio
-/// server target, and to cases whose scenario [may share](Scenario::may_share)
-/// and that `alone` does not claim (flaky cases under `--retries`, which
-/// keep their own retry loop).
+/// Splits `cases` into those that play on the pool's targets and those
+/// that run alone. The pool applies only when `share` (no `--isolate`), to
+/// a stdio server target, and to cases whose scenario [may share](Scenario::may_share)
+/// or [take](Scenario::may_take) a session and that `alone` does not claim
+/// (flaky cases under `--retries`, which keep their own retry loop).
 pub fn shareable(
     cases: Vec<Case>,
     target: &Target,
@@ -144,9 +151,9 @@ pub fn shareable(
     alone: impl Fn(&Case) -> bool,
 ) -> (Vec<Case>, Vec<Case>) {
     let stdio_server = matches!(target, Target::Stdio(_));
-    cases
-        .into_iter()
-        .partition(|c| share && stdio_server && c.scenario.may_share() && !alone(c))
+    cases.into_iter().partition(|c| {
+        share && stdio_server && (c.scenario.may_share() || c.scenario.may_take()) && !alone(c)
+    })
 }
 
 /// The idle shared targets of a run, each with an open session of its
@@ -169,16 +176,17 @@ pub struct Pool {
 struct PoolState {
     /// Oldest first.
     idle: Vec<Live>,
-    /// Shareable cases of each version not yet finished.
+    /// Cases of each version not yet finished that hand targets on
+    /// ([`Scenario::may_share`]).
     to_come: HashMap<Version, usize>,
     cap: usize,
 }
 
 impl Pool {
-    /// A pool for `cases` (the shareable ones), keeping at most `cap` idle.
+    /// A pool for `cases` (those [`shareable`] gave), keeping at most `cap` idle.
     pub fn new(cases: &[Case], cap: usize) -> Self {
         let mut to_come = HashMap::new();
-        for c in cases {
+        for c in cases.iter().filter(|c| c.scenario.may_share()) {
             *to_come.entry(c.version).or_insert(0) += 1;
         }
         Pool {
@@ -225,8 +233,9 @@ impl Pool {
         }
     }
 
-    /// `case` is done with the pool, leaving `live` (when clean): kept for
-    /// the next case of its version, or handed back to be ended.
+    /// `case` (one that [may share](Scenario::may_share)) is done with the
+    /// pool, leaving `live` (when clean): kept for the next case of its
+    /// version, or handed back to be ended.
     fn release(&self, case: &Case, live: Option<Live>) -> Vec<Live> {
         let mut st = self.state();
         let left = st.to_come.entry(case.version).or_insert(0);
@@ -264,10 +273,11 @@ async fn end_all(targets: Vec<Live>) {
     }
 }
 
-/// Plays one shareable case (one version's, [`Scenario::may_share`]) on an
-/// idle target of `pool`, or on one it starts; the target goes back to the
-/// pool when the case left it clean. A case whose scenario already came out
-/// unclean at another version runs alone ([`Learned`]).
+/// Plays one case of [`shareable`] on an idle target of `pool`, or on one
+/// it starts; the target goes back to the pool when the case left it clean
+/// and [may share](Scenario::may_share), and is ended after a case that
+/// only [takes](Scenario::may_take) it. A case whose scenario already came
+/// out unclean at another version runs alone ([`Learned`]).
 pub async fn run_shared(
     case: &Case,
     cfg: &CaseConfig,
@@ -292,7 +302,11 @@ pub async fn run_shared(
         (r, live)
     };
     learned.note(&result, &case.scenario.id);
-    end_all(pool.release(case, live)).await;
+    if case.scenario.may_share() {
+        end_all(pool.release(case, live)).await;
+    } else {
+        end_all(live.into_iter().collect()).await;
+    }
     result
 }
 
@@ -526,7 +540,7 @@ mod tests {
         let plain = scenario("server/a", "  - send: { method: ping }\n");
         let silent = scenario(
             "server/b",
-            "  - sleep: 10ms\n    why: a timed step shares nothing\n",
+            "  - expect: { notification: notifications/message, within: 10ms }\n",
         );
         let other = scenario("server/c", "  - send: { method: tools/list }\n");
         let mut out = Vec::new();
@@ -548,6 +562,24 @@ mod tests {
 
     fn ids(cases: &[Case]) -> Vec<&str> {
         cases.iter().map(|c| c.id.as_str()).collect()
+    }
+
+    #[test]
+    fn a_case_that_changes_the_session_takes_one_and_hands_none_on() {
+        let taker = scenario(
+            "server/t",
+            "  - send: { method: logging/setLevel, params: { level: debug } }\n",
+        );
+        let case = Case {
+            id: taker.case_id(Version::ALL[0]),
+            scenario: Arc::clone(&taker),
+            version: Version::ALL[0],
+        };
+        let (shared, alone) = shareable(vec![case.clone()], &stdio(), true, |_| false);
+        assert_eq!((shared.len(), alone.len()), (1, 0));
+        // It counts for nothing the pool keeps targets for.
+        let pool = Pool::new(&shared, 4);
+        assert!(pool.state().to_come.is_empty());
     }
 
     #[test]

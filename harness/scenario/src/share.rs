@@ -44,6 +44,14 @@ fn invented(method: &str) -> bool {
     method.contains("mcpspec")
 }
 
+/// A request's id: the runner's, or a literal one the runner never numbers.
+fn id_ok(id: &Option<crate::Template>) -> bool {
+    match id {
+        None => true,
+        Some(t) => t.variables().is_empty() && id_apart(t.value()),
+    }
+}
+
 /// A chosen id that can never be one the runner numbers.
 fn id_apart(id: &Value) -> bool {
     !matches!(id.as_u64(), Some(n) if n < RUNNER_IDS)
@@ -103,20 +111,7 @@ impl Scenario {
     /// process of its own.
     pub fn may_share(&self) -> bool {
         let method_ok = |m: &str| SHAREABLE_METHODS.contains(&m) || invented(m);
-        let id_ok = |id: &Option<crate::Template>| match id {
-            None => true,
-            Some(t) => t.variables().is_empty() && id_apart(t.value()),
-        };
-        self.session == SessionMode::Initialized
-            && !self.isolate
-            && self.extension.is_none()
-            && self.auth.is_none()
-            && self.requires.auth.is_none()
-            && self.role() == mcpspec_engine::Role::Server
-            && self
-                .client_capabilities
-                .as_object()
-                .is_none_or(|m| m.is_empty())
+        self.plays_on_a_shared_session()
             && self.steps.iter().all(|s| match &s.kind {
                 StepKind::Send(send) => id_ok(&send.id) && method_ok(&send.method),
                 StepKind::Discover(d) => method_ok(&d.list),
@@ -132,6 +127,57 @@ impl Scenario {
                 StepKind::Assume { .. } => true,
                 _ => false,
             })
+    }
+
+    /// Whether a case of this scenario, which may not [share](Self::may_share)
+    /// a session, may still *take* one: play on a target and an initialised
+    /// session that shareable cases used before it (and left as they found
+    /// it), after which the target is ended, never handed on.
+    ///
+    /// What such a case may do beyond a shareable one is change the
+    /// session's state (any request but `initialize`, any notification but
+    /// `notifications/initialized`) and take its time (`sleep`: an
+    /// in-flight cancellation); what it may look at is still only answers
+    /// to its own requests (by id) and silence, never a notification or
+    /// request the target sends: one an earlier case caused could arrive
+    /// late and be taken for this case's. A session that shareable cases
+    /// used is then, for this case, as a fresh one: their requests changed
+    /// nothing, each was answered, and what arrives late can only make the
+    /// case fail, after which it is run again alone (the runner's rule for
+    /// a case on a target another case used).
+    pub fn may_take(&self) -> bool {
+        let method_ok = |m: &str| m != "initialize";
+        self.plays_on_a_shared_session()
+            && self.steps.iter().all(|s| match &s.kind {
+                StepKind::Send(send) => id_ok(&send.id) && method_ok(&send.method),
+                StepKind::Discover(d) => method_ok(&d.list),
+                StepKind::RepeatUntil(r) => method_ok(&r.send.method),
+                StepKind::Notify { method, .. } => method != "notifications/initialized",
+                StepKind::Raw(raw) => raw_line_ids(raw).is_some_and(|ids| ids.iter().all(id_apart)),
+                StepKind::Expect(e) => {
+                    matches!(e.selector, Selector::ResponseTo(_) | Selector::Id(_))
+                }
+                StepKind::ExpectSilence { .. } | StepKind::Assert { .. } => true,
+                StepKind::Assume { .. } | StepKind::Sleep(_) => true,
+                _ => false,
+            })
+    }
+
+    /// What both [`Self::may_share`] and [`Self::may_take`] need of the
+    /// scenario as a whole: an initialised server session that declares no
+    /// client capabilities (the shared handshake declares none), no
+    /// extension or authorization, not `isolate: true`.
+    fn plays_on_a_shared_session(&self) -> bool {
+        self.session == SessionMode::Initialized
+            && !self.isolate
+            && self.extension.is_none()
+            && self.auth.is_none()
+            && self.requires.auth.is_none()
+            && self.role() == mcpspec_engine::Role::Server
+            && self
+                .client_capabilities
+                .as_object()
+                .is_none_or(|m| m.is_empty())
     }
 
     /// The ids this scenario's requests carry of its own choosing (literal

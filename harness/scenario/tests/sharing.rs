@@ -1,7 +1,8 @@
 //! Which scenarios may share a target process and session with other cases
 //! (`Scenario::may_share`): steps that leave the session as they found it,
 //! and never a scenario marked `isolate: true`; and the ids a case chooses
-//! (`Scenario::fixed_ids`), which the runner keeps from repeating there.
+//! (`Scenario::fixed_ids`), which the runner keeps from repeating there;
+//! and which may take a shared session and end it (`Scenario::may_take`).
 
 use mcpspec_scenario::*;
 
@@ -145,4 +146,35 @@ fn the_embedded_corpus_shares_only_plain_cases() {
         .iter()
         .filter(|s| s.id.starts_with("client/"))
         .all(|s| !s.may_share()));
+}
+
+#[test]
+fn state_changes_and_timers_take_a_shared_session_but_never_hand_it_on() {
+    let taken = [
+        // session state: the target is ended after the case
+        "steps:\n  - send: { method: logging/setLevel, params: { level: debug } }\n    expect: { result: {} }\n",
+        "steps:\n  - send: { method: resources/subscribe, params: { uri: x } }\n",
+        // an in-flight cancellation
+        "steps:\n  - send: { method: tools/call, params: { name: slow } }\n    as: call\n  - sleep: 300ms\n    why: in flight\n  - notify: { method: notifications/cancelled, params: { requestId: \"${call.id}\" } }\n  - expect_silence: 1s\n    why: no answer\n",
+    ];
+    for rest in taken {
+        let s = scenario(rest);
+        assert!(!s.may_share(), "{rest}");
+        assert!(s.may_take(), "{rest}");
+    }
+    let neither = [
+        "session: fresh\nsteps:\n  - send: { method: logging/setLevel, params: { level: debug } }\n",
+        "steps:\n  - send: { method: initialize, params: {} }\n",
+        "steps:\n  - notify: { method: notifications/initialized }\n",
+        // what the target sends of its own could be an earlier case's
+        "steps:\n  - send: { method: logging/setLevel, params: { level: debug } }\n  - expect: { notification: notifications/message, within: 1s }\n",
+        "steps:\n  - send: { method: ping, id: 1 }\n",
+        "isolate: true\nsteps:\n  - send: { method: logging/setLevel, params: { level: debug } }\n",
+    ];
+    for rest in neither {
+        let s = scenario(rest);
+        assert!(!s.may_take(), "{rest}");
+    }
+    // What shares may take too.
+    assert!(scenario(PLAIN).may_take());
 }
