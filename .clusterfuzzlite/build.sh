@@ -36,7 +36,8 @@ fi
 cargo fuzz build "${flags[@]}"
 
 triple="$(rustc -vV | sed -n 's/^host: //p')"
-bin_dir="target/$triple/$profile"
+# cargo-fuzz builds into the target directory cargo is told of, if any.
+bin_dir="${CARGO_TARGET_DIR:-target}/$triple/$profile"
 for target in $(cargo fuzz list); do
     cp "$bin_dir/$target" "$out/$target"
     corpus="corpus/$target"

@@ -195,6 +195,16 @@ mod tests {
             ["GET /mcpspec-canary/profile-schema.json HTTP/1.1"]
         );
         drop(canary);
-        assert!(TcpStream::connect(&addr).is_err(), "the port is closed");
+        // Its port is free again: binding it succeeds. (Not at once, maybe:
+        // a process another test spawns at the same moment holds a copy of
+        // every descriptor from its fork until its exec closes them.)
+        let deadline = std::time::Instant::now() + Duration::from_secs(5);
+        while let Err(e) = std::net::TcpListener::bind(&addr) {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the canary's port is still taken: {e}"
+            );
+            std::thread::sleep(POLL);
+        }
     }
 }
