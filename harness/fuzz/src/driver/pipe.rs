@@ -19,14 +19,22 @@
 //! notification or a cancellation (an answer to a notification is known
 //! as one only by the input before it), split writes (their point is the
 //! target reading part of a line), a request with an unusable id (a
-//! float, `null`: readers differ on which request such an id names), a
+//! float, `null`: readers differ on which request such an id names) or an
+//! integer id written as a float (`-0.0`: answered as `0`, perhaps after
+//! its ping, so a later `-0.0` in flight would take that answer), a
 //! request reusing an id still owed or used by an input in flight (the one
 //! oracle matches answers to requests by id, and would judge one request's
 //! answer as another's), and anything before `initialize` (where a ping
-//! need not be answered). Input that parsers read differently
-//! (`Hint::Ambiguous`) and lines over 16 KiB go alone too, as a precaution:
-//! what they do depends on the target's parser, and a huge line would hold
-//! up the window.
+//! need not be answered). Lines over 16 KiB go alone too: a huge line
+//! would hold up the window. Input that parsers read differently
+//! (`Hint::Ambiguous`: duplicate keys, lone surrogates, JSON5-isms, deep
+//! nesting) shares a window like any other: nothing is owed for it, every
+//! id a reading could find is one it may be answered with (told by id, and
+//! kept apart from the ids in flight like an exact input's), an id no
+//! reading can use sends it alone (as above), and what it earns without an
+//! id (a null-id error) is the exec being read's, as for a malformed line;
+//! a target that chokes on it (exits, stops answering) ends the window,
+//! which is then played again one input at a time (below).
 //!
 //! With inputs in flight, the target is *reading* the oldest whose sync
 //! ping has not come back ([`Session::reading`]; a stdio server reads its
@@ -49,7 +57,7 @@ use tokio::time::Instant;
 use super::http::Sent;
 use super::{attribute, Session};
 use crate::expect::Expect;
-use crate::input::{Hint, Input};
+use crate::input::Input;
 use crate::oracle::{Oracle, Verdict};
 
 /// Inputs in flight by default (1: one at a time, each waiting for its ping).
@@ -86,7 +94,6 @@ impl Session {
             && self.initialized
             && self.exit.is_none()
             && input.splits.is_empty()
-            && input.hint != Hint::Ambiguous
             && input.bytes.len() <= WINDOW_INPUT_MAX
             && !self
                 .window
@@ -95,7 +102,12 @@ impl Session {
                 .any(|(_, _, used)| ids_of(expects).iter().any(|id| used.contains(id)))
             && expects.iter().all(|e| match e {
                 Expect::Owed { id, .. } => !self.judge.is_owed(id),
-                Expect::MayAnswer { .. } | Expect::NullIdError | Expect::Batch => true,
+                // An integer id written as a float (`-0.0`) is answered with
+                // the id another reader makes of it (`0`), maybe after its
+                // ping: a later request with that id in flight would take
+                // the answer for its own. Such input goes alone, in order.
+                Expect::MayAnswer { id, .. } => !id.written_as_float(),
+                Expect::NullIdError | Expect::Batch => true,
                 // An unusable id (a float, null…): readers differ on which
                 // request it names, so its answer is told by order alone.
                 Expect::Echo { .. } => false,
