@@ -39,6 +39,7 @@ mod interrupt;
 mod judge;
 mod judged_outputs;
 mod list;
+mod malloc;
 mod merge;
 mod parity;
 mod progress;
@@ -61,6 +62,7 @@ use mcpspec_model::Exit;
 use cli::{Cli, Command, ReferenceCommand, ReferenceServerArgs};
 
 fn main() -> ExitCode {
+    malloc::one_arena();
     let cli = Cli::parse();
     // A fuzz run drives one target a message at a time, and the reference
     // server over stdio answers one peer: on one thread each, a message

@@ -213,8 +213,20 @@ fn bind_transport(ctx: &mut Ctx<'_>) {
     ctx.vars.set("transport", Value::Object(t));
 }
 
+/// A future on the heap (issue #18). An `async fn` holds what it awaits
+/// inline, so a caller's state is as large as the largest path through all
+/// it may await; every case that runs, and every task the run keeps until
+/// it ends, was that large. The entry points below (the ones
+/// [`crate::shared`] and the retries await) box what they run: a caller
+/// holds a pointer, the case's own state lives only while it runs.
+pub type Boxed<'a, T> = std::pin::Pin<Box<dyn std::future::Future<Output = T> + Send + 'a>>;
+
 /// Runs one case to completion (bounded by its timeout).
-pub async fn run_case(case: &Case, cfg: &CaseConfig) -> CaseResult {
+pub fn run_case<'a>(case: &'a Case, cfg: &'a CaseConfig) -> Boxed<'a, CaseResult> {
+    Box::pin(run_case_inner(case, cfg))
+}
+
+async fn run_case_inner(case: &Case, cfg: &CaseConfig) -> CaseResult {
     let started = Instant::now();
     let scenario = &*case.scenario;
     let limit = scenario.timeout.unwrap_or(cfg.case_timeout) + cfg.startup_timeout;
@@ -312,7 +324,14 @@ fn uncredentialed(script: &mcpspec_scenario::AuthScript, cfg: &CaseConfig) -> Op
 /// Ends a case however its steps stopped: a dying target gets a moment to
 /// exit, what the peer still owes is judged, the connection is ended, and
 /// the case's findings (its steps', then the oracle's) decide its outcome.
-pub(crate) async fn finish(ctx: &mut Ctx<'_>, stop: Option<Stop>) -> (Outcome, Vec<Finding>) {
+pub(crate) fn finish<'a>(
+    ctx: &'a mut Ctx<'_>,
+    stop: Option<Stop>,
+) -> Boxed<'a, (Outcome, Vec<Finding>)> {
+    Box::pin(finish_inner(ctx, stop))
+}
+
+async fn finish_inner(ctx: &mut Ctx<'_>, stop: Option<Stop>) -> (Outcome, Vec<Finding>) {
     if let Some(Stop::Error(Blame::Target, _)) = &stop {
         // A failed write (broken pipe) can come before the exit is read:
         // give a dying target a moment, so that what it left unanswered counts.
@@ -419,7 +438,11 @@ async fn play(ctx: &mut Ctx<'_>) -> Option<Stop> {
 
 /// The opening of an `initialized` case: the handshake (serving a client,
 /// the client's), or at 2026-07-28 `server/discover`.
-pub(crate) async fn open_session(ctx: &mut Ctx<'_>) -> Result<(), Stop> {
+pub(crate) fn open_session<'a>(ctx: &'a mut Ctx<'_>) -> Boxed<'a, Result<(), Stop>> {
+    Box::pin(open_session_inner(ctx))
+}
+
+async fn open_session_inner(ctx: &mut Ctx<'_>) -> Result<(), Stop> {
     if ctx.cfg.target.is_client() {
         crate::client::serve_handshake(ctx).await
     } else if ctx.version.lifecycle() == mcpspec_engine::Lifecycle::Stateless {
@@ -431,7 +454,11 @@ pub(crate) async fn open_session(ctx: &mut Ctx<'_>) -> Result<(), Stop> {
 
 /// The scenario's steps (those of the case's version), in order, until
 /// one stops the case.
-pub(crate) async fn play_steps(ctx: &mut Ctx<'_>) -> Option<Stop> {
+pub(crate) fn play_steps<'a>(ctx: &'a mut Ctx<'_>) -> Boxed<'a, Option<Stop>> {
+    Box::pin(play_steps_inner(ctx))
+}
+
+async fn play_steps_inner(ctx: &mut Ctx<'_>) -> Option<Stop> {
     let serving = ctx.cfg.target.is_client();
     for (i, step) in ctx.scenario.steps.iter().enumerate() {
         if let Some(vs) = &step.versions {

@@ -92,8 +92,10 @@ pub struct Conn {
     proc: Connection,
     transport: Transport,
     side: Side,
-    /// The one judge of the peer.
-    oracle: Oracle,
+    /// The one judge of the peer. Boxed: it is most of a connection's
+    /// size, and every future that holds or moves a `Conn` (or a case's
+    /// `Ctx`) would carry it inline, often more than once (issue #18).
+    oracle: Box<Oracle>,
     /// The version the case runs at.
     version: Version,
     inbox: Vec<Received>,
@@ -141,7 +143,7 @@ impl Conn {
             transport,
             proc,
             side,
-            oracle: Oracle::new(judged, version, transport),
+            oracle: Box::new(Oracle::new(judged, version, transport)),
             version,
             inbox: Vec::new(),
             transcript: Transcript::new(transport),

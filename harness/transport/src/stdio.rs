@@ -86,6 +86,17 @@ pub struct StdioProcess {
 
 const STDERR_LINE_MAX: usize = 4096;
 
+/// The first size of a stdout read buffer. A run keeps dozens of targets
+/// waiting at once, most of whose lines are short: a buffer starts small
+/// and doubles while reads fill it, up to [`READ_MAX`] (issue #18: a 64 KiB
+/// buffer per target was a fifth of a stdio run's heap).
+const READ_MIN: usize = 4 * 1024;
+/// The largest stdout read buffer.
+const READ_MAX: usize = 64 * 1024;
+/// The buffer of a stderr reader (or an observed stdout): lines are cut at
+/// [`STDERR_LINE_MAX`] anyway, and most targets write little there.
+const LINES_BUF: usize = 2 * 1024;
+
 impl StdioProcess {
     /// Starts `spec` with piped stdio in a new process group. `max_line` is
     /// the framing limit for stdout lines.
@@ -259,7 +270,7 @@ pub(crate) async fn forward_frames(
     tx: &mpsc::Sender<Stamped>,
 ) -> bool {
     let mut decoder = NdjsonDecoder::new(max_line);
-    let mut buf = vec![0u8; 64 * 1024];
+    let mut buf = vec![0u8; READ_MIN];
     loop {
         let n = from.read(&mut buf).await.unwrap_or(0);
         if n == 0 {
@@ -284,6 +295,10 @@ pub(crate) async fn forward_frames(
         if n == 0 {
             return true;
         }
+        if n == buf.len() && buf.len() < READ_MAX {
+            // More may be waiting: read more at a time.
+            buf.resize(buf.len() * 2, 0);
+        }
     }
 }
 
@@ -294,7 +309,7 @@ async fn forward_lines(
     event: fn(String) -> Event,
     tx: &mpsc::Sender<Stamped>,
 ) {
-    let mut reader = BufReader::new(from);
+    let mut reader = BufReader::with_capacity(LINES_BUF, from);
     let mut line = Vec::new();
     loop {
         line.clear();
@@ -380,6 +395,27 @@ mod tests {
             events.last(),
             Some(Event::Exited { code: Some(3), .. })
         ));
+    }
+
+    #[tokio::test]
+    async fn a_line_longer_than_the_read_buffer_arrives_whole() {
+        // Far past READ_MIN and READ_MAX: the buffer grows, the decoder joins.
+        let long = format!("{{\"x\":\"{}\"}}", "y".repeat(300 * 1024));
+        let mut p = StdioProcess::spawn(&CommandSpec::new("cat", Vec::<String>::new()), 1 << 20)
+            .expect("cat starts");
+        p.send(format!("{long}\n{{\"z\":1}}\n").as_bytes())
+            .await
+            .expect("write");
+        p.close_input();
+        let frames: Vec<String> = collect(&mut p)
+            .await
+            .into_iter()
+            .filter_map(|e| match e {
+                Event::Frame(f) => Some(f.text().to_owned()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(frames, [long, "{\"z\":1}".to_owned()]);
     }
 
     #[tokio::test]
