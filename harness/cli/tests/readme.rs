@@ -33,8 +33,9 @@
 //! `reports/b` (two runs of the ping cases) and
 //! `reports/fuzz/run1/001-alive-unparsable.json` (from fuzzing the reference
 //! server with its `exit-on-malformed` fault). Commands run in parallel,
-//! except that a block with a background server or a `review` (which
-//! follows its snapshots run) runs in order; each command is bounded in time.
+//! except that a command using what an earlier one of its block made (a
+//! background server's address, a snapshots or report directory, a scenario
+//! file written with `--out`) runs after it; each command is bounded in time.
 
 #[path = "readme/parse.rs"]
 mod parse;
@@ -325,6 +326,33 @@ fn prepare(dir: &Path) -> (PathBuf, Background) {
     (reproducer, http)
 }
 
+/// What a command makes that a later command of its block may use: a
+/// background server's address, or the paths it writes (a snapshots or
+/// report directory, a scenario file, a JSON or SARIF report).
+fn made(words: &[String], background: bool) -> Vec<&String> {
+    let flags: &[&str] = if background {
+        &["--http"]
+    } else {
+        &["--snapshots", "--report-dir", "--out", "--json", "--sarif"]
+    };
+    words
+        .windows(2)
+        .filter(|pair| flags.contains(&pair[0].as_str()))
+        .map(|pair| &pair[1])
+        .collect()
+}
+
+/// Whether argument `word` uses `key`, something an earlier command made:
+/// it names it or something inside it (`reports/r/transcripts/…` for
+/// `reports/r`), or a directory holding it (`regress` for
+/// `regress/server/regress/ids.yaml`).
+fn uses(word: &str, key: &str) -> bool {
+    word.contains(key)
+        || key
+            .strip_prefix(word.trim_end_matches('/'))
+            .is_some_and(|rest| rest.starts_with('/'))
+}
+
 #[test]
 fn every_readme_example_runs_as_documented() {
     let readme = std::fs::read_to_string(README).expect("README.md");
@@ -354,8 +382,8 @@ fn every_readme_example_runs_as_documented() {
         reproducer,
     };
     // PARALLEL at a time: each command on its own, except that a command
-    // using what an earlier one of its block made (the address of a
-    // background server, a --snapshots directory to review) follows it.
+    // using what an earlier one of its block made (see `made` and `uses`)
+    // follows it.
     let mut units: Vec<Block> = Vec::new();
     for b in blocks {
         let mut anchors: Vec<(String, usize)> = Vec::new();
@@ -363,7 +391,7 @@ fn every_readme_example_runs_as_documented() {
             let (words, _, background) = split(&e.text);
             let after = anchors
                 .iter()
-                .find(|(key, _)| words.iter().any(|w| w.contains(key.as_str())))
+                .find(|(key, _)| words.iter().any(|w| uses(w, key)))
                 .map(|&(_, unit)| unit);
             let unit = after.unwrap_or_else(|| {
                 units.push(Block {
@@ -372,12 +400,7 @@ fn every_readme_example_runs_as_documented() {
                 });
                 units.len() - 1
             });
-            let made = if background {
-                words.iter().skip_while(|w| *w != "--http").nth(1)
-            } else {
-                words.iter().skip_while(|w| *w != "--snapshots").nth(1)
-            };
-            if let Some(key) = made {
+            for key in made(&words, background) {
                 anchors.push((key.clone(), unit));
             }
             units[unit].examples.push(e);
@@ -414,6 +437,26 @@ fn every_readme_example_runs_as_documented() {
         failures.join("\n\n")
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_command_follows_the_one_that_made_what_it_uses() {
+    let words = |s: &str| s.split(' ').map(String::from).collect::<Vec<_>>();
+    let run = words("mcpspec server --report-dir reports/r --json out.json -- x");
+    assert_eq!(made(&run, false), ["reports/r", "out.json"]);
+    assert!(uses("reports/r/transcripts/a.jsonl", "reports/r"));
+    assert!(uses("out.json", "out.json"));
+    let scenario = words("mcpspec scenario from-transcript t.jsonl --out regress/server/ids.yaml");
+    assert_eq!(made(&scenario, false), ["regress/server/ids.yaml"]);
+    assert!(uses("regress", "regress/server/ids.yaml"));
+    assert!(uses("regress/", "regress/server/ids.yaml"));
+    // A sibling or a name sharing a prefix is not a use.
+    assert!(!uses("reports/a", "reports/r"));
+    assert!(!uses("reg", "regress/server/ids.yaml"));
+    assert!(!uses("/", "reports/r"));
+    let server = words("mcpspec reference server --http 127.0.0.1:8931 --report-dir d");
+    assert_eq!(made(&server, true), ["127.0.0.1:8931"]);
+    assert!(uses("http://127.0.0.1:8931/mcp", "127.0.0.1:8931"));
 }
 
 #[test]
