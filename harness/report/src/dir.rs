@@ -17,19 +17,22 @@
 //! Ctrl-C) writes them at its `RunFinished` with the finished cases,
 //! `"interrupted": true`, and says so in summary.md, junit.xml and
 //! index.html. Every file is written to a temporary name in its directory
-//! and renamed into place: a reader never sees half a file.
+//! and renamed into place: a reader never sees half a file. Until the page
+//! is written, the transcripts it embeds wait on disk, not in memory
+//! (`spill`: a temporary file in the directory, unlinked at once where the
+//! platform allows it).
 
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use mcpspec_model::{Event, Reporter, TranscriptLine};
-use serde::ser::{SerializeMap, SerializeSeq};
-use serde::{Serialize, Serializer};
+use mcpspec_model::{Event, Reporter};
 
 use crate::baseline::Baseline;
 use crate::log::RunLog;
 use crate::{badge, html, junit, markdown, model, sarif, transcript};
+
+mod spill;
 
 /// Writes `bytes` to `path` atomically: a temporary file in the same
 /// directory, then a rename.
@@ -64,6 +67,8 @@ pub fn write_atomic_with(
 pub struct ReportDir {
     dir: PathBuf,
     log: RunLog,
+    /// The finished cases' transcripts for index.html, on disk until then.
+    page_transcripts: spill::Spill,
     /// Case ids whose transcript file was written, and its relative path.
     written: std::collections::HashMap<String, String>,
     finished: bool,
@@ -85,6 +90,7 @@ impl ReportDir {
             )
         })?;
         Ok(ReportDir {
+            page_transcripts: spill::Spill::new(&dir),
             dir,
             log: RunLog::new(strict, baseline),
             written: std::collections::HashMap::new(),
@@ -135,13 +141,11 @@ impl ReportDir {
         }
         let md = markdown::render(&self.log, markdown::LIMIT);
         self.write("summary.md", md.as_bytes());
-        // The page embeds every transcript: serialised from the log as it
-        // is written, never copied whole.
-        let cases = std::mem::take(&mut self.log.cases);
-        self.write_with("index.html", |w| {
-            html::write(w, &report, &Transcripts(&cases))
-        });
-        self.log.cases = cases;
+        // The page embeds every transcript: read back one case at a time
+        // as it is written, never held whole.
+        let page_transcripts = std::mem::take(&mut self.page_transcripts);
+        self.write_with("index.html", |w| html::write(w, &report, &page_transcripts));
+        self.page_transcripts = page_transcripts;
         for (name, doc) in [
             ("sarif.json", sarif::render(&self.log)),
             ("badge.json", badge::render(&self.log)),
@@ -168,35 +172,11 @@ impl ReportDir {
     }
 }
 
-/// The page's transcripts: case id → `[at_ms, dir, text]` per line.
-struct Transcripts<'a>(&'a [crate::log::Judged]);
-
-impl Serialize for Transcripts<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut map = s.serialize_map(Some(self.0.len()))?;
-        for j in self.0 {
-            map.serialize_entry(&j.result.id, &Lines(&j.result.transcript))?;
-        }
-        map.end()
-    }
-}
-
-struct Lines<'a>(&'a [TranscriptLine]);
-
-impl Serialize for Lines<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut seq = s.serialize_seq(Some(self.0.len()))?;
-        for l in self.0 {
-            seq.serialize_element(&(l.at_ms, l.dir, &l.text))?;
-        }
-        seq.end()
-    }
-}
-
 impl Reporter for ReportDir {
     fn event(&mut self, event: &Event) {
         self.log.observe(event);
         if let Event::CaseFinished(r) = event {
+            self.page_transcripts.push(&r.id, &r.transcript);
             let rel = format!("transcripts/{}", transcript::file_name(&r.id));
             if self.write(&rel, transcript::jsonl(&r.transcript).as_bytes()) {
                 self.written.insert(r.id.clone(), rel);

@@ -37,7 +37,14 @@ use crate::baseline::Expectation;
 use crate::log::{Judged, RunLog};
 
 /// Transcript lines a failure shows.
-const EXCERPT_LINES: usize = 40;
+pub(crate) const EXCERPT_LINES: usize = 40;
+
+/// Whether a case's test case may show a transcript excerpt, whatever
+/// `--strict` says: one that did not pass, or one the baseline lists
+/// (`RunLog` keeps the excerpt of these only).
+pub(crate) fn may_show_excerpt(outcome: &Outcome, expectation: Option<Expectation>) -> bool {
+    expectation.is_some() || !matches!(outcome, Outcome::Pass | Outcome::NotApplicable { .. })
+}
 
 /// The findings in the human report's form: level, requirement, spec link,
 /// Expected (a list), Actual.
@@ -137,6 +144,7 @@ fn case(log: &RunLog, j: &Judged) -> TestCase {
         status,
         TestCaseStatus::Success { .. } | TestCaseStatus::Skipped { .. }
     ) || j.expectation.is_some_and(Expectation::tolerated);
+    debug_assert!(!shows_transcript || may_show_excerpt(&r.outcome, j.expectation));
     let mut tc = TestCase::new(r.id.clone(), status);
     tc.set_classname(r.scenario.clone()).set_time(r.duration);
     tc.add_property(Property::new("outcome", r.outcome.as_str()));

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use mcpspec_engine::Version;
-use mcpspec_model::{CaseResult, Event, Exit, Outcome, Summary};
+use mcpspec_model::{CaseResult, Event, Exit, Outcome, Summary, TranscriptLine};
 
 use crate::baseline::{Baseline, Expectation, Tally};
 
@@ -23,7 +23,11 @@ pub struct ProbeRecord {
 /// A finished case and the baseline's judgement of it.
 #[derive(Debug, Clone)]
 pub struct Judged {
+    /// The result, its transcript cut to what the reports built from the
+    /// log show ([`RunLog::observe`]).
     pub result: CaseResult,
+    /// How many lines the whole transcript had.
+    pub transcript_lines: usize,
     pub expectation: Option<Expectation>,
     /// Every attempt's outcome when the case ran more than once
     /// (`--retries`), the last being `result`'s; empty when it ran once.
@@ -58,8 +62,10 @@ pub struct RunLog {
     pub started_at: SystemTime,
     started: Instant,
     pub probes: Vec<ProbeRecord>,
-    /// Finished cases, in the order they finished (transcripts without
-    /// their raw bytes).
+    /// Finished cases, in the order they finished, each transcript cut to
+    /// the excerpt a JUnit failure shows (without raw bytes): a run's whole
+    /// transcripts are never held here (issue #18). Whoever needs them
+    /// takes them from the `CaseFinished` event, as `ReportDir` does.
     pub cases: Vec<Judged>,
     /// Totals so far (final once `finished`).
     pub summary: Summary,
@@ -130,17 +136,40 @@ impl RunLog {
                 let expectation = self.baseline.as_ref().and_then(|b| b.judge(r));
                 self.summary.add(&r.outcome);
                 self.tally.add(r, expectation);
-                // The exact frame bytes are only for the transcript files,
-                // written as the case finishes: not kept for the whole run.
-                let mut result = (**r).clone();
+                // The transcript is for the files written as the case
+                // finishes: only the excerpt JUnit may show is kept, and
+                // no frame bytes.
+                let keep = if crate::junit::may_show_excerpt(&r.outcome, expectation) {
+                    crate::junit::EXCERPT_LINES
+                } else {
+                    0
+                };
+                let from = r.transcript.len().saturating_sub(keep);
+                let mut result = CaseResult {
+                    id: r.id.clone(),
+                    scenario: r.scenario.clone(),
+                    title: r.title.clone(),
+                    version: r.version,
+                    level: r.level,
+                    requirements: r.requirements.clone(),
+                    outcome: r.outcome.clone(),
+                    findings: r.findings.clone(),
+                    duration: r.duration,
+                    transcript: r.transcript[from..]
+                        .iter()
+                        .map(|l| TranscriptLine {
+                            raw: None,
+                            text: l.text.clone(),
+                            ..*l
+                        })
+                        .collect(),
+                };
                 // The same finding twice in one case is reported once.
                 crate::rollup::dedup_case(&mut result);
-                for line in &mut result.transcript {
-                    line.raw = None;
-                }
                 let attempts = self.retried.remove(&result.id).unwrap_or_default();
                 self.cases.push(Judged {
                     result,
+                    transcript_lines: r.transcript.len(),
                     expectation,
                     attempts,
                 });

@@ -383,7 +383,7 @@ pub fn case_entry(log: &RunLog, j: &Judged, transcript: Option<String>) -> CaseE
             .collect(),
         expectation,
         transcript,
-        transcript_lines: r.transcript.len(),
+        transcript_lines: j.transcript_lines,
         attempts: j.attempts.iter().map(outcome_name).collect(),
     }
 }
