@@ -65,7 +65,7 @@ fn compile_map(ctx: &Ctx, entries: &[(Node, Node)]) -> Result<Matcher, ScenarioE
             "$type" => ops.push(Op::Type(types(ctx, v)?)),
             "$regex" => {
                 let source = ctx.str(v, "`$regex`")?;
-                let re = regex::Regex::new(source)
+                let re = super::LazyRegex::new(source)
                     .map_err(|e| ctx.err(v.at, format!("invalid `$regex`: {}", regex_message(&e))))?;
                 ops.push(Op::Regex(re));
             }

@@ -1,8 +1,9 @@
 //! Matchers: YAML patterns compared with actual JSON values.
 //!
 //! The table in `scenarios/README.md` is the contract. A matcher is compiled
-//! once when the scenario loads: regexes are built and unknown
-//! `$` keys rejected there, with the file position. At check time ([`Matcher::check`])
+//! once when the scenario loads: regexes are checked and unknown
+//! `$` keys rejected there, with the file position (a regex is built again,
+//! and kept, when a check first needs it: [`LazyRegex`]). At check time ([`Matcher::check`])
 //! its strings are rendered as templates against the case's [`Bindings`], so
 //! `protocolVersion: "${version}"` compares with the case's version.
 //!
@@ -24,6 +25,7 @@ use crate::template::Template;
 use regex::Regex;
 use serde_json::Value;
 use std::fmt;
+use std::sync::OnceLock;
 
 /// A compiled matcher.
 #[derive(Debug, Clone)]
@@ -63,7 +65,7 @@ pub(crate) enum Body {
 #[derive(Debug, Clone)]
 pub(crate) enum Op {
     Type(Vec<JsonType>),
-    Regex(Regex),
+    Regex(LazyRegex),
     OneOf(Vec<Matcher>),
     Capture(String),
     Collect(String),
@@ -77,6 +79,41 @@ pub(crate) enum Op {
     Not(Box<Matcher>),
     /// `$schema`: validates against a JSON Schema (rendered and compiled at check time).
     Schema(Template),
+}
+
+/// A `$regex`, built when a check first needs it (issue #18). A built
+/// regex costs tens of kilobytes (hundreds with Unicode classes such as
+/// `\d`), and most of a corpus's regexes are checked by few cases or none
+/// (an extension's): a run builds those its cases use.
+#[derive(Debug, Clone)]
+pub(crate) struct LazyRegex {
+    source: String,
+    built: OnceLock<Regex>,
+}
+
+impl LazyRegex {
+    /// `source`, once it is known to build (the error is the regex crate's).
+    pub(crate) fn new(source: &str) -> Result<Self, regex::Error> {
+        // Built once here only to report a bad pattern at load time, with
+        // its position; dropped at once.
+        Regex::new(source)?;
+        Ok(LazyRegex {
+            source: source.to_owned(),
+            built: OnceLock::new(),
+        })
+    }
+
+    pub(crate) fn as_str(&self) -> &str {
+        &self.source
+    }
+
+    pub(crate) fn is_match(&self, text: &str) -> bool {
+        let re = self.built.get_or_init(|| {
+            // It built in `new`, and building is deterministic.
+            Regex::new(&self.source).expect("a regex that built at load time builds again")
+        });
+        re.is_match(text)
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
