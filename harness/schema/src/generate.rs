@@ -25,6 +25,23 @@ pub fn document(version: Version) -> Value {
     })
 }
 
+/// The names of the definitions in `document(version)`'s `$defs`, in name order.
+#[cfg(test)]
+pub(crate) fn definition_names(version: Version) -> impl Iterator<Item = &'static str> {
+    model()
+        .defs()
+        .filter(move |d| d.span.contains(version))
+        .map(|d| d.name)
+}
+
+/// `document(version)`'s `$defs` entry `name`, built alone (`None`: the
+/// version does not define it).
+pub(crate) fn definition(version: Version, name: &str) -> Option<Value> {
+    let model = model();
+    let d = dsl::Defs::get(model, name).filter(|d| d.span.contains(version))?;
+    Some(dsl::emit(&d.ty, version, model))
+}
+
 /// `document(version)` as committed: pretty-printed, with a final newline.
 pub fn document_text(version: Version) -> String {
     // Serialising a `Value` cannot fail: its keys are strings and it holds no non-finite floats.

@@ -27,7 +27,7 @@
 //! Schema 2020-12 has it: draft-07 left asserting it optional, and a target is not judged
 //! on URI syntax here (the differential test compares verdicts the same way).
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::sync::{Arc, OnceLock, PoisonError, RwLock};
 
@@ -35,7 +35,9 @@ use jsonschema::{ValidationError, Validator};
 use mcpspec_engine::{Role, Version};
 use serde_json::{Map, Value};
 
-use crate::generate::{document, DIALECT};
+#[cfg(test)]
+use crate::generate::definition_names;
+use crate::generate::{definition as definition_value, DIALECT};
 use crate::methods::{methods, Alternative, Kind, Method};
 
 /// At most this many violations are reported for one message.
@@ -72,11 +74,12 @@ impl fmt::Display for Violation {
 }
 
 /// The definitions (compiled as they are used) and method table of one version.
+/// The document itself is not kept: a definition is built from the model when
+/// it is compiled, with the ones it refers to (the five documents were a
+/// megabyte of JSON values held for the whole run, issue #18).
 pub struct VersionSchemas {
     version: Version,
     methods: Vec<Method>,
-    /// The document's `$defs`.
-    defs: Map<String, Value>,
     /// Definitions compiled so far; `Err` holds why one did not compile (the
     /// tests compile every definition of every version, so none should).
     compiled: RwLock<HashMap<String, Compiled>>,
@@ -93,17 +96,9 @@ pub fn schemas(version: Version) -> &'static VersionSchemas {
 
 impl VersionSchemas {
     fn compile(version: Version) -> Self {
-        let defs = match document(version) {
-            Value::Object(mut doc) => match doc.remove("$defs") {
-                Some(Value::Object(defs)) => defs,
-                _ => Map::new(),
-            },
-            _ => Map::new(),
-        };
         VersionSchemas {
             version,
             methods: methods(version),
-            defs,
             compiled: RwLock::new(HashMap::new()),
         }
     }
@@ -132,14 +127,11 @@ impl VersionSchemas {
     /// root (so schema paths read as they would inside the whole document),
     /// beside the definitions it refers to, directly or not.
     fn build(&self, definition: &str) -> Compiled {
-        let Some(Value::Object(root)) = self.defs.get(definition) else {
+        let defs = referenced(self.version, definition);
+        let Some(Value::Object(mut root)) = defs.get(definition).cloned() else {
             return Err(format!("{} defines no {definition}", self.version));
         };
-        let mut root = root.clone();
-        let defs: Map<String, Value> = referenced(&self.defs, definition)
-            .into_iter()
-            .filter_map(|name| Some((name.to_owned(), self.defs.get(name)?.clone())))
-            .collect();
+        let defs: Map<String, Value> = defs.into_iter().collect();
         root.insert("$schema".to_owned(), Value::String(DIALECT.to_owned()));
         root.insert("$defs".to_owned(), Value::Object(defs));
         jsonschema::options()
@@ -268,16 +260,17 @@ impl VersionSchemas {
 }
 
 /// The definitions `definition` refers to (`"$ref": "#/$defs/Name"`), directly or
-/// through others, itself included.
-fn referenced<'a>(defs: &'a Map<String, Value>, definition: &'a str) -> BTreeSet<&'a str> {
-    fn refs<'a>(value: &'a Value, out: &mut Vec<&'a str>) {
+/// through others, itself included: each as `document(version)` has it, built
+/// alone from the model, by name.
+fn referenced(version: Version, definition: &str) -> BTreeMap<String, Value> {
+    fn refs(value: &Value, out: &mut Vec<String>) {
         match value {
             Value::Object(members) => {
                 for (key, member) in members {
                     match (key.as_str(), member) {
                         ("$ref", Value::String(target)) => {
                             if let Some(name) = target.strip_prefix("#/$defs/") {
-                                out.push(name);
+                                out.push(name.to_owned());
                             }
                         }
                         _ => refs(member, out),
@@ -288,13 +281,15 @@ fn referenced<'a>(defs: &'a Map<String, Value>, definition: &'a str) -> BTreeSet
             _ => {}
         }
     }
-    let mut seen = BTreeSet::new();
-    let mut todo = vec![definition];
+    let mut seen = BTreeMap::new();
+    let mut todo = vec![definition.to_owned()];
     while let Some(name) = todo.pop() {
-        if seen.insert(name) {
-            if let Some(schema) = defs.get(name) {
-                refs(schema, &mut todo);
-            }
+        if seen.contains_key(&name) {
+            continue;
+        }
+        if let Some(schema) = definition_value(version, &name) {
+            refs(&schema, &mut todo);
+            seen.insert(name, schema);
         }
     }
     seen
@@ -338,8 +333,9 @@ mod tests {
     fn every_definition_of_every_version_compiles() {
         for version in Version::ALL {
             let s = schemas(version);
-            assert!(!s.defs.is_empty(), "@{version}: no definitions");
-            for name in s.defs.keys() {
+            let names: Vec<&str> = definition_names(version).collect();
+            assert!(!names.is_empty(), "@{version}: no definitions");
+            for name in names {
                 if let Err(why) = s.validator(name) {
                     panic!("{name}@{version}: {why}");
                 }
@@ -349,13 +345,18 @@ mod tests {
 
     #[test]
     fn a_definition_is_compiled_with_what_it_refers_to_and_no_more() {
-        let s = schemas(Version::V2025_11_25);
-        let r = referenced(&s.defs, "CallToolResult");
+        let r = referenced(Version::V2025_11_25, "CallToolResult");
         assert!(
-            r.contains("CallToolResult") && r.contains("ContentBlock"),
-            "{r:?}"
+            r.contains_key("CallToolResult") && r.contains_key("ContentBlock"),
+            "{:?}",
+            r.keys()
         );
-        assert!(!r.contains("InitializeRequest"), "{r:?}");
+        assert!(!r.contains_key("InitializeRequest"), "{:?}", r.keys());
+        // Each as the whole document has it.
+        let doc = crate::document(Version::V2025_11_25);
+        for (name, value) in &r {
+            assert_eq!(Some(value), doc["$defs"].get(name), "{name}");
+        }
     }
 
     #[test]
