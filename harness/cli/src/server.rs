@@ -335,6 +335,8 @@ async fn run_as(args: ServerArgs, role: Role) -> Exit {
         Ok(b) => b,
         Err(code) => return code,
     };
+    // The selected cases hold their scenarios; the rest are not needed again.
+    drop(scenarios);
     // A previous run in the same report directory measured every case:
     // those durations order this run (slowest first) better than the waits
     // the scenarios declare.
@@ -360,9 +362,16 @@ async fn run_as(args: ServerArgs, role: Role) -> Exit {
         isolate: args.isolate || args.snapshots.is_some(),
     };
     let strict = args.strict;
-    let redactions = match crate::diff::load_redactions(args.redactions.as_deref()) {
-        Ok(r) => Arc::new(r),
-        Err(code) => return code,
+    // Only snapshots redact; a `--redactions` file is read (and its errors
+    // reported) either way. The built-in rules' regexes cost most of a
+    // megabyte: none are built for a run that has no use for them.
+    let redactions = if args.snapshots.is_some() || args.redactions.is_some() {
+        match crate::diff::load_redactions(args.redactions.as_deref()) {
+            Ok(r) => Some(Arc::new(r)),
+            Err(code) => return code,
+        }
+    } else {
+        None
     };
     let snapshot_store = args
         .snapshots
@@ -429,9 +438,9 @@ async fn run_as(args: ServerArgs, role: Role) -> Exit {
         if let Some(v) = verdict.as_mut() {
             reporters.push(v);
         }
-        match snapshot_store {
+        match snapshot_store.zip(redactions) {
             // Snapshots judge cases before any reporter sees them (snapshots.rs).
-            Some(store) => {
+            Some((store, redactions)) => {
                 let mut gate = crate::snapshots::SnapshotGate::new(store, redactions, reporters);
                 let (summary, stopped) = run_until(cases, cfg, &mut [&mut gate], stop).await;
                 write_errors.append(&mut gate.errors);
