@@ -204,7 +204,7 @@ pub async fn run_until(
     let mut tasks: JoinSet<()> = JoinSet::new();
     let mut runnable = Vec::new();
     let retries = cfg.retries.clone();
-    // Shared by the shared cases: a scenario unclean at one version runs alone at the others.
+    // What the shared cases learn: a scenario unclean at one version runs alone at the others.
     let learned = Arc::new(crate::shared::Learned::default());
     // Stopped during the probe, or nothing to run against: no case is
     // started (an unavailable target is said once, not once per case).
@@ -305,6 +305,9 @@ pub async fn run_until(
             );
         }
         summary.add(&result.outcome);
+        // Tasks that have ended are let go as the run goes, not all at its
+        // end: a finished task's memory is held until it is joined.
+        while tasks.try_join_next().is_some() {}
         let stops = stopped.is_none() && cfg.fail_fast.as_ref().is_some_and(|f| (f.0)(&result));
         emit(reporters, Event::CaseFinished(Box::new(result)));
         if stops {

@@ -184,12 +184,16 @@ impl Emitter {
 }
 
 /// Builds the reqwest client: no proxies (targets are local or explicit),
-/// no redirects (a redirect is something to record, not to follow).
+/// no redirects (a redirect is something to record, not to follow). One
+/// idle connection is kept for the session's next request: a session's
+/// requests mostly follow one another, and each connection costs tens of
+/// kilobytes for as long as it is kept, sixty-odd sessions at once (#18).
 pub(crate) fn build_client(options: &HttpOptions) -> Result<reqwest::Client, TransportError> {
     reqwest::Client::builder()
         .no_proxy()
         .redirect(reqwest::redirect::Policy::none())
         .connect_timeout(options.connect_timeout)
+        .pool_max_idle_per_host(1)
         .build()
         .map_err(|e| TransportError::Exchange {
             url: String::new(),
