@@ -17,8 +17,8 @@
 #   - fuzzing over stdio: `mcpspec fuzz server` execs/s against mcp-fuzzer's;
 #   - the wire codec against serde_json (`cargo bench -p mcpspec-wire --bench codec`).
 #
-#   bench/speed.sh                        # builds mcpspec (release) if MCPSPEC is unset
-#   MCPSPEC=target/release/mcpspec SKIP_STDIO=1 bench/speed.sh   # without the long stdio run
+#   bench/speed.sh                        # builds the shipped mcpspec (--profile dist) if MCPSPEC is unset
+#   MCPSPEC=target/dist/mcpspec SKIP_STDIO=1 bench/speed.sh   # without the long stdio run
 #
 # Needs GNU time (/usr/bin/time), python3 with venv, npm.
 set -euo pipefail
@@ -39,8 +39,8 @@ work=${WORK:-$repo/target/speed}
 mkdir -p "$work"
 work=$(cd "$work" && pwd)
 if [ -z "${MCPSPEC:-}" ]; then
-    cargo build --release --locked -q -p mcpspec
-    MCPSPEC=$repo/target/release/mcpspec
+    cargo build --profile dist --locked -q -p mcpspec
+    MCPSPEC=$repo/target/dist/mcpspec
 fi
 MCPSPEC=$(cd "$(dirname "$MCPSPEC")" && pwd)/$(basename "$MCPSPEC")
 cores=$(nproc)

@@ -1,14 +1,14 @@
 #!/usr/bin/env python3
 """Package a built mcpspec binary where MCP developers install tools from.
 
-  build.py wheel --binary target/release/mcpspec --out dist/
+  build.py wheel --binary target/dist/mcpspec --out dist/
       A Python wheel that carries the binary as a script (the layout
       maturin's `bin` bindings produce): after `pip install` or
       `uv tool install`, `mcpspec` is on PATH. The platform tag is read off
       the binary: the highest glibc symbol version it needs gives
       `manylinux_2_<N>_<arch>`, so pip refuses it on an older system.
 
-  build.py npm --binary target/release/mcpspec --out dist/
+  build.py npm --binary target/dist/mcpspec --out dist/
       Two npm packages, packed with `npm pack`: `@mcpspec/cli-<os>-<cpu>`
       holds the binary (with `os` and `cpu` set, so npm installs it only
       there) and `mcpspec` is the launcher that `npx mcpspec` and
@@ -17,7 +17,8 @@
       and other tools that ship native binaries through npm).
 
 The version is the workspace's (Cargo.toml). Nothing here builds Rust: pass
-the binary of `cargo build --release` (or, in tests, the debug one).
+the binary of `cargo build --profile dist` (the shipped build: see Cargo.toml),
+or, in tests, the debug one.
 `harness/cli/tests/packaging.rs` installs both into a fresh venv and a fresh
 npm project and runs `mcpspec server` from there.
 """
