@@ -38,7 +38,7 @@
 //! Text frames make seeds readable (they come from the scenario files); the
 //! generated lines let the fuzzer reach odd orders quickly.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use arbitrary::{Arbitrary, Unstructured};
 use mcpspec_wire::{
@@ -382,6 +382,9 @@ struct Player {
     sent: HashSet<Id>,
     /// Ids the peer answered, not re-sent since.
     answered: HashSet<Id>,
+    /// Requests (or unreadable messages) sent with each id and not answered
+    /// yet: two at once share the id, and an answer cannot say whose it is.
+    outstanding: HashMap<Id, u32>,
     violations: Vec<Violation>,
 }
 
@@ -391,6 +394,7 @@ fn run(script: &Script, role: Role) -> Vec<Violation> {
         now: 0,
         sent: HashSet::new(),
         answered: HashSet::new(),
+        outstanding: HashMap::new(),
         violations: Vec::new(),
     };
     for op in &script.ops {
@@ -466,12 +470,16 @@ impl Player {
         if let Message::Request(r) = m {
             self.sent.insert(r.id.clone());
             self.answered.remove(&r.id);
+            let count = self.outstanding.entry(r.id.clone()).or_default();
+            *count += 1;
             assert!(
                 self.s.pending().any(|(id, _)| *id == r.id),
                 "request {} just sent is not pending",
                 r.id
             );
-            assert_eq!(self.s.sent_method(&r.id), Some(r.method.as_str()));
+            // An id another outstanding request has names neither method.
+            let method = (*count == 1).then_some(r.method.as_str());
+            assert_eq!(self.s.sent_method(&r.id), method, "id {}", r.id);
         }
     }
 
@@ -480,6 +488,7 @@ impl Player {
         if let Some(id) = &invalid.id {
             self.sent.insert(id.clone());
             self.answered.remove(id);
+            *self.outstanding.entry(id.clone()).or_default() += 1;
         }
     }
 
@@ -511,6 +520,17 @@ impl Player {
                     .any(|v| v.requirement.id == ids::JSONRPC_RESPONSE_ID_MATCHES.id),
                 "an answer to {id}, which no request carried, went unflagged"
             );
+        }
+        let left = self.outstanding.get_mut(&id).map_or(0, |n| {
+            *n = n.saturating_sub(1);
+            *n
+        });
+        if left > 0 {
+            assert!(
+                self.s.is_pending(&id) && self.s.sent_method(&id).is_none(),
+                "{id}: one of two requests with it answered, the other not owed as ambiguous"
+            );
+            return;
         }
         assert!(
             !self.s.is_pending(&id),

@@ -98,6 +98,20 @@ struct Pending {
     log_level: Option<String>,
     /// The request's `_meta` client capabilities (2026-07-28), if any.
     client_capabilities: Option<Value>,
+    /// The request this side sent earlier with the same id, still
+    /// unanswered when this one went (a fuzzer's or a scenario's reuse):
+    /// an answer to the id may be to either, so neither is judged by it.
+    earlier: Option<Box<Pending>>,
+    /// One of two requests with this id was answered: which one, the
+    /// answer could not say.
+    ambiguous: bool,
+}
+
+impl Pending {
+    /// Whether an answer to this id may be to another request than this one.
+    fn shared_id(&self) -> bool {
+        self.ambiguous || self.earlier.is_some()
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -210,8 +224,13 @@ impl Session {
 
     /// The method of the unanswered request we sent with `id` (cancelled or
     /// not): what an answer to `id` is an answer to.
+    /// `None` too when two requests with `id` were outstanding at once: an
+    /// answer to it cannot say which it answers.
     pub fn sent_method(&self, id: &Id) -> Option<&str> {
-        self.sent_pending.get(id).map(|p| p.method.as_str())
+        self.sent_pending
+            .get(id)
+            .filter(|p| !p.shared_id())
+            .map(|p| p.method.as_str())
     }
 
     /// Requests the peer still owes an answer: sent, valid, not answered and
@@ -219,6 +238,9 @@ impl Session {
     pub fn pending(&self) -> impl Iterator<Item = (&Id, &str)> {
         self.sent_pending
             .iter()
+            .flat_map(|(id, p)| {
+                std::iter::successors(Some(p), |p| p.earlier.as_deref()).map(move |p| (id, p))
+            })
             .filter(|(_, p)| !p.invalid && !p.cancelled)
             .map(|(id, p)| (id, p.method.as_str()))
     }
@@ -272,9 +294,12 @@ impl Session {
                         .and_then(Value::as_str)
                         .map(str::to_owned)
                 };
+                let earlier = self.sent_pending.remove(&r.id).map(Box::new);
                 self.sent_pending.insert(
                     r.id.clone(),
                     Pending {
+                        earlier,
+                        ambiguous: false,
                         method: r.method.clone(),
                         progress_token: token,
                         cancelled: false,
@@ -323,9 +348,12 @@ impl Session {
         // read, and with a null id otherwise; implementations differ on what
         // "could be read" means, so a readable id allows either answer.
         if let Some(id) = &invalid.id {
+            let earlier = self.sent_pending.remove(id).map(Box::new);
             self.sent_pending.insert(
                 id.clone(),
                 Pending {
+                    earlier,
+                    ambiguous: false,
                     method: String::from("(invalid request)"),
                     progress_token: None,
                     cancelled: false,
@@ -492,7 +520,7 @@ impl Session {
             }
             return;
         };
-        let Some(pending) = self.sent_pending.remove(id) else {
+        let Some(mut pending) = self.sent_pending.remove(id) else {
             if self.sent_answered.contains(id) {
                 flag(
                     &ids::JSONRPC_RESPONSE_ONCE,
@@ -506,7 +534,18 @@ impl Session {
             }
             return;
         };
-        self.sent_answered.insert(id.clone());
+        let shared_id = pending.shared_id();
+        match pending.earlier.take() {
+            // One of two requests with this id is answered; the other is
+            // still owed, and which is which the answer cannot say.
+            Some(mut other) => {
+                other.ambiguous = true;
+                self.sent_pending.insert(id.clone(), *other);
+            }
+            None => {
+                self.sent_answered.insert(id.clone());
+            }
+        }
         if let Some(t) = &pending.progress_token {
             if let Some(state) = self.tokens.get_mut(&t.to_string()) {
                 state.active = false;
@@ -517,7 +556,7 @@ impl Session {
         let crossed = pending
             .cancelled_at
             .is_some_and(|at| now_ms.saturating_sub(at) < CANCEL_CROSSING_MS);
-        if pending.cancelled && !crossed {
+        if pending.cancelled && !crossed && !shared_id {
             flag(
                 &ids::CANCELLATION_NO_RESPONSE,
                 format!(

@@ -333,6 +333,7 @@ impl Session {
         let lowest = self
             .sent_pending
             .values()
+            .flat_map(|p| std::iter::successors(Some(p), |p| p.earlier.as_deref()))
             .filter_map(|p| p.log_level.as_deref())
             .filter_map(level_rank)
             .min();
@@ -375,6 +376,10 @@ impl Session {
             return; // an initialize result is judged by the handshake rules
         }
         let pending = r.id.as_ref().and_then(|id| self.sent_pending.get(id));
+        // Two requests outstanding with this id: the answer may be either's.
+        if pending.is_some_and(|p| p.shared_id()) {
+            return;
+        }
         let (method, requested, capabilities) = match pending {
             Some(p) => (
                 p.method.clone(),

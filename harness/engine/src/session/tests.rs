@@ -95,6 +95,45 @@ fn responses_must_match_a_pending_request_once() {
     );
 }
 
+/// Regression (bench/speed.sh's fuzz run against server-everything): a
+/// `tools/call` and then a `prompts/list`, both with id `-0.0`, the first
+/// given up on and cancelled; the late answer to the call was judged as the
+/// list's. With two requests outstanding under one id, an answer names no
+/// method, each of the two answers is fine, and a third is one too many.
+#[test]
+fn an_id_two_requests_share_names_neither_of_them() {
+    let mut s = client();
+    s.outbound(
+        &Message::request(7, "tools/call", Some(json!({"name": "slow"}))),
+        3,
+    );
+    s.outbound(
+        &Message::notification("notifications/cancelled", Some(json!({"requestId": 7}))),
+        4,
+    );
+    s.outbound(&Message::request(7, "prompts/list", None), 5);
+    assert_eq!(s.sent_method(&Id::from(7)), None);
+    let owed: Vec<_> = s.pending().map(|(_, m)| m.to_owned()).collect();
+    assert_eq!(owed, ["prompts/list"], "the cancelled call is owed nothing");
+    // Long after the cancellation: for the call it would be flagged, but it
+    // may be the list's answer.
+    let call_answer = Message::result(Id::from(7), json!({"content": []}));
+    assert!(s.inbound(&call_answer, 5_000).is_empty());
+    assert!(s.is_pending(&Id::from(7)));
+    assert_eq!(s.sent_method(&Id::from(7)), None, "still either's");
+    assert!(s
+        .inbound(&Message::result(Id::from(7), json!({"prompts": []})), 5_001)
+        .is_empty());
+    assert!(!s.is_pending(&Id::from(7)));
+    assert_eq!(
+        ids(&s.inbound(&Message::result(Id::from(7), json!({})), 5_002)),
+        ["jsonrpc.response.once"]
+    );
+    // An id reused after its answer came is a new request's alone.
+    s.outbound(&Message::request(7, "tools/list", None), 5_003);
+    assert_eq!(s.sent_method(&Id::from(7)), Some("tools/list"));
+}
+
 #[test]
 fn a_response_id_matches_its_request_by_value() {
     // `-0.0` is the integer zero under the schema: `0` answers it, once.
