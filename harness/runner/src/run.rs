@@ -265,8 +265,13 @@ pub async fn run_until(
                         // The receiver is dropped only after every task has ended.
                         match unit {
                             Unit::Shared(case) => {
-                                let r = crate::shared::run_shared(&case, &case_cfg, &learned, &pool)
-                                    .await;
+                                // Boxed: its future is some 9 KB, and inline it
+                                // would size every case's task (19 KB, where
+                                // a case run alone needs under 1 KB).
+                                let r = Box::pin(crate::shared::run_shared(
+                                    &case, &case_cfg, &learned, &pool,
+                                ))
+                                .await;
                                 let attempts = vec![r.outcome.clone()];
                                 let _ = tx.send((r, attempts));
                             }
