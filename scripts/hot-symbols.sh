@@ -7,8 +7,9 @@
 #
 #   scripts/hot-symbols.sh
 #
-# Run it after a toolchain, profile or dependency change, and now and then as the
-# code grows: the names carry hashes of those, and names the binary no longer has are
+# Run it after a toolchain, profile or dependency change, and after code changes that
+# rename hot generic instances (boxing a future renamed the runner's task instances and
+# cost 1 MB): the names carry hashes of those, and names the binary no longer has are
 # skipped by the linker. A stale list costs memory, never a build or a behaviour.
 #
 # Builds the shipped mcpspec (`--profile dist`) and runs it under valgrind's callgrind:
