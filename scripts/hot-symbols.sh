@@ -2,14 +2,14 @@
 # Regenerates harness/cli/hot-symbols.txt: the functions of the shipped binary that the
 # usual runs execute, which harness/cli/build.rs has the linker lay out first (issue #18:
 # the kernel maps code in 64 KiB windows around each page a run touches, so code spread
-# over the whole binary was nearly all resident; laid out together, a full run's peak RSS
-# is 5 to 6 MB lower).
+# over the whole binary was nearly all resident; laid out together, mostly its pages are:
+# bench/speed.sh's peak RSS lines measure the result).
 #
 #   scripts/hot-symbols.sh
 #
 # Run it after a toolchain, profile or dependency change, and after code changes that
-# rename hot generic instances (boxing a future renamed the runner's task instances and
-# cost 1 MB): the names carry hashes of those, and names the binary no longer has are
+# rename hot generic instances (boxing a future renamed the runner's task instances):
+# the names carry hashes of those, and names the binary no longer has are
 # skipped by the linker. A stale list costs memory, never a build or a behaviour.
 #
 # Builds the shipped mcpspec (`--profile dist`) and runs it under valgrind's callgrind:

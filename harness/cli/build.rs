@@ -6,8 +6,9 @@
 //! 14 MB of code, so nearly all of it became resident. `hot-symbols.txt`
 //! lists those functions (`scripts/hot-symbols.sh` regenerates it); an ELF
 //! linker that takes `--symbol-ordering-file` (LLD, Rust's default linker on
-//! x86_64 Linux since 1.90; mold) puts them first: the HTTP run of
-//! `bench/speed.sh` peaks at about 25 MB instead of 30.
+//! x86_64 Linux since 1.90; mold) puts them first, so that mostly their
+//! pages become resident (the peak RSS lines of `bench/speed.sh` measure
+//! the result).
 //!
 //! Release builds for Linux pass it, when a trial link with the same
 //! compiler, linker and flags accepts the option, so any other set-up builds

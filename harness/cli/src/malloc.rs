@@ -4,10 +4,10 @@
 //! (up to eight per core), and memory freed into one arena is not reused by
 //! the others: with the runtime's workers each case's allocations end up
 //! spread over three heaps, each keeping its own free space. One arena for
-//! the process keeps the peak resident memory of a full run 1 to 2 MB lower
-//! (3 to 8 %) at no measurable cost in time: the threads rarely wait on it
-//! (each has its own cache of small blocks). Elsewhere (another C library,
-//! another OS) nothing is done.
+//! the process lets freed memory be reused by every thread, which lowers a
+//! run's peak resident memory (`bench/speed.sh` prints it); the threads
+//! rarely wait on the one arena (each has its own cache of small blocks).
+//! Elsewhere (another C library, another OS) nothing is done.
 
 /// Limits the C allocator to one arena. Call it first thing in `main`.
 pub fn one_arena() {
