@@ -168,7 +168,8 @@ pub struct ServerArgs {
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub retries: u32,
     /// Stop at the first failing case (one the baseline does not expect):
-    /// no case starts after it, running ones are cancelled; exit 1
+    /// no case starts after it, running ones are cancelled (those that had
+    /// already finished are reported); exit 1
     #[arg(long)]
     pub fail_fast: bool,
     /// Start a fresh target process for every case. By default the cases of a

@@ -292,7 +292,11 @@ fn fail_fast_stops_at_the_first_failure() {
     let planned = doc["run"]["planned"].as_u64().unwrap();
     let finished = doc["results"].as_array().unwrap().len() as u64;
     assert!(finished < planned, "{finished} of {planned}");
-    assert_eq!(doc["summary"]["failed"], 1, "{}", doc["summary"]);
+    // At least the case that stopped the run. Cases run side by side even
+    // at `--jobs 1` (the bound is on starting targets), so another may have
+    // finished, and failed, before the stop: it is reported, not dropped.
+    let failed = doc["summary"]["failed"].as_u64().unwrap();
+    assert!(failed >= 1, "{}", doc["summary"]);
 }
 
 /// `client_capabilities` are what the harness declares as the client: in
