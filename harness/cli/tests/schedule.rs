@@ -2,9 +2,10 @@
 //! HTTP server (the reference with `--shed-above`, answering 503 while it
 //! serves more than N POSTs) is not turned into failures — the run backs
 //! off (`--max-connections`, lowered while refused) and sends what was
-//! refused again; `--max-connections` goes with HTTP targets only; and a
+//! refused again; `--max-connections` goes with HTTP targets only; a
 //! `--report-dir` reused by a second run orders it by the first run's
-//! durations without changing any verdict.
+//! durations without changing any verdict; and an `http` step's read window
+//! ends once what it read fails the step for good, and only then.
 
 mod support;
 
@@ -14,7 +15,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 use serde_json::Value;
-use support::{mcpspec, path, temp_dir, BIN};
+use support::{mcpspec, path, temp_dir, HttpReference, BIN};
 
 const LIMIT: Duration = Duration::from_secs(180);
 
@@ -149,4 +150,60 @@ fn a_second_run_in_the_same_report_dir_keeps_every_verdict() {
     let second = mcpspec(&args, LIMIT);
     assert_eq!(second.code, Some(0), "{}\n{}", second.stdout, second.stderr);
     assert_eq!(outcomes(&reports), before);
+}
+
+/// The transcript of the one case `dir`'s report holds, and its outcome.
+fn only_case(dir: &Path) -> (String, String) {
+    let text = std::fs::read_to_string(dir.join("report.json")).expect("report.json");
+    let report: Value = serde_json::from_str(&text).expect("report.json is JSON");
+    let results = report["results"].as_array().expect("results");
+    assert_eq!(results.len(), 1, "{text}");
+    let file = results[0]["transcript"].as_str().expect("a transcript");
+    let transcript = std::fs::read_to_string(dir.join(file)).expect("transcript file");
+    let outcome = results[0]["outcome"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    (outcome, transcript)
+}
+
+/// `resume-no-cross-replay` reads a resumed stream for 1.5 s, so that a
+/// wrong replay has time to show. A server that replays another stream's
+/// answer (the reference's `http-resume-cross-replay`) has shown it with
+/// its first events: the reading ends there, and the case fails as it
+/// would after the whole window. Against the conformant reference the
+/// window is read out, and the case passes.
+#[test]
+fn a_read_window_ends_early_only_once_its_step_has_failed_for_good() {
+    const NOTE: &str = "reading the stream ended before its 1500ms";
+    let dir = temp_dir("early-end");
+    for (faults, outcome, ends_early) in [
+        (&["http-resume-cross-replay"][..], "fail", true),
+        (&[][..], "pass", false),
+    ] {
+        let server = HttpReference::start(faults);
+        let reports = dir.join(if ends_early { "faulty" } else { "conformant" });
+        let mcp = server.mcp();
+        let args = [
+            "server",
+            "--url",
+            &mcp,
+            "--no-progress",
+            "--spec-version",
+            "2025-06-18",
+            "--filter",
+            "server/http/sse/resume-no-cross-replay",
+            "--report-dir",
+            path(&reports),
+        ];
+        let run = mcpspec(&args, LIMIT);
+        drop(server);
+        let (got, transcript) = only_case(&reports);
+        assert_eq!(got, outcome, "{faults:?}: {}\n{transcript}", run.stdout);
+        assert_eq!(
+            transcript.contains(NOTE),
+            ends_early,
+            "{faults:?}: {transcript}"
+        );
+    }
 }

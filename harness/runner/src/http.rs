@@ -15,6 +15,7 @@ use std::time::Duration;
 
 use mcpspec_scenario::{HeaderMode, HttpBody, HttpStep, HttpUrl, Step};
 use mcpspec_transport::{self as transport, Connection, RawRequest, RawResponse, TransportError};
+use mcpspec_wire::{SseError, SseEvent};
 use serde_json::{json, Map, Value};
 
 use crate::case::{Ctx, Stop};
@@ -35,7 +36,8 @@ pub async fn run(ctx: &mut Ctx<'_>, at: Option<(usize, &Step)>, h: &HttpStep) ->
     let response = if h.keep_open {
         open_standing_stream(ctx, at).await?
     } else {
-        let req = request(ctx, h)?;
+        let mut req = request(ctx, h)?;
+        req.until = settled_early(ctx, at, h);
         fetched.clone_from(&req.url);
         let read_for = req.read_for;
         // Legacy SSE: what is POSTed to the case's own endpoint is answered
@@ -72,6 +74,13 @@ pub async fn run(ctx: &mut Ctx<'_>, at: Option<(usize, &Step)>, h: &HttpStep) ->
                     let now = ctx.conn.now_ms();
                     ctx.conn.note_outbound(&body, now);
                 }
+                if r.ended_early {
+                    ctx.conn.note(format!(
+                        "reading the stream ended before its {}ms: what it carried already \
+                         breaks the step's expectation, and more of it could not mend that",
+                        read_for.as_millis()
+                    ));
+                }
                 response_object(&r)
             }
         }
@@ -93,6 +102,40 @@ pub async fn run(ctx: &mut Ctx<'_>, at: Option<(usize, &Step)>, h: &HttpStep) ->
         }
         None => Ok(()),
     }
+}
+
+/// When an event stream's reading may end before the step's `read_for`
+/// (issue #18): once what was read already fails the step's expectation
+/// for good ([`mcpspec_scenario::Matcher::fails_for_good`]: a `$not:
+/// {$contains}` an element read breaks, an element that fails `$each`).
+/// The window's end would only add elements, so the verdict is the one it
+/// would have given. Only for a MUST step: its failure ends the case, so no
+/// later step reads the shorter response through the step's label; a
+/// failing SHOULD lets the case go on, and its window is read out.
+fn settled_early(
+    ctx: &Ctx<'_>,
+    at: Option<(usize, &Step)>,
+    h: &HttpStep,
+) -> Option<transport::ReadUntil> {
+    let level = at
+        .and_then(|(_, st)| st.level)
+        .unwrap_or(ctx.scenario.level);
+    if level != mcpspec_scenario::Level::Must || h.judge.is_some() {
+        return None;
+    }
+    let matcher = h.expect.clone()?;
+    let vars = ctx.vars.clone();
+    // Both rules are about single elements, and an earlier call saw the
+    // earlier events: only the new ones are looked at, so a long stream
+    // costs linear time.
+    Some(transport::ReadUntil::new(move |partial, new| {
+        let events = partial.events.get(new..).unwrap_or_default();
+        // An unbound variable is the scenario's error, reported by the
+        // full check at the window's end.
+        matcher
+            .fails_for_good(&object_with(partial, events), &vars)
+            .unwrap_or(false)
+    }))
 }
 
 /// The request of a step, rendered.
@@ -198,6 +241,11 @@ fn no_answer(
 
 /// The response object the step's matcher sees.
 pub fn response_object(r: &RawResponse) -> Value {
+    object_with(r, &r.events)
+}
+
+/// The response object with `events_read` for `r`'s events.
+fn object_with(r: &RawResponse, events_read: &[Result<SseEvent, SseError>]) -> Value {
     let body_text = || String::from_utf8_lossy(&r.body).into_owned();
     let is_sse = r.content_type.as_deref() == Some("text/event-stream");
     let body = if is_sse || r.body.is_empty() {
@@ -207,7 +255,7 @@ pub fn response_object(r: &RawResponse) -> Value {
     };
     let mut messages: Vec<Value> = Vec::new();
     let mut events: Vec<Value> = Vec::new();
-    for e in &r.events {
+    for e in events_read {
         match e {
             Ok(ev) => {
                 let data = serde_json::from_str::<Value>(&ev.data)
@@ -393,6 +441,7 @@ mod tests {
             body_cut: false,
             events: vec![],
             stream_open: false,
+            ended_early: false,
         };
         let o = response_object(&r);
         assert_eq!(o["messages"], json!([{"jsonrpc":"2.0","id":1,"result":{}}]));
@@ -425,6 +474,7 @@ mod tests {
             body_cut: false,
             events,
             stream_open,
+            ended_early: false,
         }
     }
 

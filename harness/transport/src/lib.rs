@@ -46,7 +46,7 @@ pub use connection::Connection;
 pub use event::{Event, HttpRecord, Stamped, Transport, Via, REDACTED};
 pub use legacy::LegacySseSession;
 pub use peer::ClientPeer;
-pub use raw::{HeaderMode, RawRequest, RawResponse, RAW_BODY_MAX};
+pub use raw::{HeaderMode, RawRequest, RawResponse, ReadUntil, RAW_BODY_MAX};
 pub use serve::{Gate, GateReply, GateRequest, HttpPeer, ServeKind};
 pub use stdio::{CommandSpec, SpawnError, StdioProcess};
 pub use streamable::{HttpMisbehaviour, HttpSession, ParamTools};

@@ -13,6 +13,8 @@
 //! [`RAW_BODY_MAX`] and the request timeout, an event stream by the step's
 //! `read_for`.
 
+use std::fmt;
+use std::sync::Arc;
 use std::time::Duration;
 
 use http_body_util::{BodyExt, Full};
@@ -62,6 +64,30 @@ pub struct RawRequest {
     pub body: Vec<u8>,
     /// How long to read an event-stream response before giving up on its end.
     pub read_for: Duration,
+    /// Ends the reading of an event stream before `read_for` is up, once
+    /// what was read so far settles the step ([`ReadUntil`]).
+    pub until: Option<ReadUntil>,
+}
+
+/// A test of an event stream read so far, called with the response as it
+/// stands (the stream still open) and the index of the first event that is
+/// new since the last call: `true` ends the reading there. The caller
+/// answers `true` only when more of the stream could not change its verdict.
+#[derive(Clone)]
+pub struct ReadUntil(Arc<UntilFn>);
+
+type UntilFn = dyn Fn(&RawResponse, usize) -> bool + Send + Sync;
+
+impl ReadUntil {
+    pub fn new(settled: impl Fn(&RawResponse, usize) -> bool + Send + Sync + 'static) -> Self {
+        ReadUntil(Arc::new(settled))
+    }
+}
+
+impl fmt::Debug for ReadUntil {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("ReadUntil(..)")
+    }
 }
 
 impl RawRequest {
@@ -77,6 +103,7 @@ impl RawRequest {
             protocol_version: HeaderMode::Auto,
             body: Vec::new(),
             read_for: Duration::from_secs(1),
+            until: None,
         }
     }
 
@@ -110,8 +137,11 @@ pub struct RawResponse {
     pub body_cut: bool,
     /// For an event stream: the events (and stream errors) read.
     pub events: Vec<Result<SseEvent, SseError>>,
-    /// Reading stopped (time or size) while the body was still open.
+    /// Reading stopped (time, size, or [`RawRequest::until`]) while the
+    /// body was still open.
     pub stream_open: bool,
+    /// Reading stopped because [`RawRequest::until`] said so.
+    pub ended_early: bool,
 }
 
 impl RawResponse {
@@ -295,17 +325,26 @@ async fn run(
         .map_err(|_| timeout(options.request_timeout))?
         .map_err(|e| exchange_err(e.to_string()))?;
 
-    let status = resp.status().as_u16();
     let content_type = media_type(resp.headers());
-    let headers = resp
-        .headers()
-        .iter()
-        .map(|(n, v)| {
-            let value = String::from_utf8_lossy(v.as_bytes()).into_owned();
-            (n.as_str().to_owned(), value)
-        })
-        .collect();
     let sse = content_type.as_deref() == Some("text/event-stream");
+    // Filled as the body is read, so that `until` sees the response as it stands.
+    let mut out = RawResponse {
+        status: resp.status().as_u16(),
+        headers: resp
+            .headers()
+            .iter()
+            .map(|(n, v)| {
+                let value = String::from_utf8_lossy(v.as_bytes()).into_owned();
+                (n.as_str().to_owned(), value)
+            })
+            .collect(),
+        content_type,
+        body: Vec::new(),
+        body_cut: false,
+        events: Vec::new(),
+        stream_open: false,
+        ended_early: false,
+    };
     let within = if sse {
         req.read_for
     } else {
@@ -313,15 +352,11 @@ async fn run(
     };
     let deadline = Instant::now() + within;
     let mut body = resp.into_body();
-    let mut kept = Vec::new();
-    let mut body_cut = false;
-    let mut stream_open = false;
     let mut decoder = SseDecoder::new(options.max_message);
-    let mut events = Vec::new();
     loop {
         match tokio::time::timeout_at(deadline, body.frame()).await {
             Err(_) => {
-                stream_open = true;
+                out.stream_open = true;
                 break;
             }
             Ok(None) | Ok(Some(Err(_))) => {
@@ -332,32 +367,31 @@ async fn run(
                 let Ok(data) = frame.into_data() else {
                     continue; // trailers
                 };
+                let read = out.events.len();
                 if sse {
                     decoder.push(&data);
-                    events.extend(std::iter::from_fn(|| decoder.next()));
+                    out.events.extend(std::iter::from_fn(|| decoder.next()));
                 }
-                let room = RAW_BODY_MAX - kept.len();
+                let room = RAW_BODY_MAX - out.body.len();
                 if data.len() > room {
-                    body_cut = true;
+                    out.body_cut = true;
                 }
-                kept.extend_from_slice(&data[..room.min(data.len())]);
-                if body_cut && !sse {
-                    stream_open = true;
+                out.body.extend_from_slice(&data[..room.min(data.len())]);
+                if out.body_cut && !sse {
+                    out.stream_open = true;
+                    break;
+                }
+                let settled = |u: &ReadUntil| (u.0)(&out, read);
+                if out.events.len() > read && req.until.as_ref().is_some_and(settled) {
+                    out.stream_open = true;
+                    out.ended_early = true;
                     break;
                 }
             }
         }
     }
-    events.extend(std::iter::from_fn(|| decoder.next()));
-    Ok(RawResponse {
-        status,
-        headers,
-        content_type,
-        body: kept,
-        body_cut,
-        events,
-        stream_open,
-    })
+    out.events.extend(std::iter::from_fn(|| decoder.next()));
+    Ok(out)
 }
 
 /// Aborts the connection task when the exchange ends, however it ends.

@@ -214,7 +214,7 @@ fn first_match<'m>(
 }
 
 /// Whether some element of `items` matches `m` (bindings of the first kept).
-fn contains(
+pub(super) fn contains(
     m: &Matcher,
     items: &[Value],
     path: &str,

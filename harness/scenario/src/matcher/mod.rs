@@ -18,6 +18,7 @@ pub(crate) mod compile;
 mod describe;
 pub(crate) mod json;
 pub(crate) mod operators;
+mod prefix;
 mod schema;
 
 use crate::bindings::Bindings;
