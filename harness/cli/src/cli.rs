@@ -172,11 +172,12 @@ pub struct ServerArgs {
     /// already finished are reported); exit 1
     #[arg(long)]
     pub fail_fast: bool,
-    /// Start a fresh target process for every case. By default the cases of a
-    /// stdio server that cannot tell the difference (plain requests on an
-    /// initialised session; see scenarios/README.md) take turns on started
-    /// processes of their version, and a case that fails on one another case
-    /// used is run again alone before it counts.
+    /// Give every case a target of its own: a fresh process over stdio, a
+    /// fresh session over HTTP. By default the cases that cannot tell the
+    /// difference (plain requests on an initialised session; see
+    /// scenarios/README.md) take turns on started processes, or open
+    /// sessions, of their version, and a case that fails on one another
+    /// case used is run again alone before it counts.
     /// --snapshots implies it (a snapshot is a case's whole transcript)
     #[arg(long)]
     pub isolate: bool,
@@ -208,14 +209,16 @@ pub struct ServerArgs {
     /// `patterns:` → placeholder; see the README)
     #[arg(long, value_name = "FILE")]
     pub redactions: Option<PathBuf>,
-    /// Test a Streamable HTTP server at this URL (http://…; one MCP session per case)
+    /// Test a Streamable HTTP server at this URL (http://…; an MCP session per case, or
+    /// one cases take turns on: see --isolate)
     #[arg(long, value_name = "URL", conflicts_with_all = ["sse_url", "command"])]
     pub url: Option<String>,
     /// Test a legacy HTTP+SSE (2024-11-05) server whose SSE stream is at this URL
     #[arg(long, value_name = "URL", conflicts_with = "command")]
     pub sse_url: Option<String>,
-    /// With --url or --sse-url: at most N MCP sessions (cases) open against the server at
-    /// once [default: 64]. While the server refuses connections or answers 429 or 503, the
+    /// With --url or --sse-url: at most N cases live against the server at once, and N/4
+    /// shared sessions idle between cases (none below 4) [default: 64]. While the server
+    /// refuses connections or answers 429 or 503, the
     /// harness opens fewer (halving the limit, then raising it again as answers come) and
     /// sends a refused Streamable HTTP request again after a pause (Retry-After, at most 2s)
     #[arg(long, value_name = "N", value_parser = parse_jobs)]

@@ -8,7 +8,9 @@
 //! what the cases that take a shared session and end it do (an in-flight
 //! cancellation, the logging level). Each run
 //! starts the target through a script that counts its start-ups, so the
-//! test also shows that sharing happened.
+//! test also shows that sharing happened. Over Streamable HTTP, where a
+//! case's session is what is shared, the same holds for the reference's
+//! HTTP server (a fresh one per run), counting the sessions cases opened.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -18,7 +20,16 @@ use serde_json::Value;
 
 mod support;
 
-use support::{temp_dir, BIN};
+use support::{temp_dir, HttpReference, BIN};
+
+/// How a run reaches the reference.
+#[derive(Clone, Copy)]
+enum Via {
+    /// A process per target, started through a counting script.
+    Stdio,
+    /// `reference server --http` on 127.0.0.1, one per run.
+    Http,
+}
 
 /// A script that notes each start in `count`, then becomes the reference
 /// server with `faults`.
@@ -47,19 +58,19 @@ fn counting_target(dir: &Path, faults: &[&str]) -> (PathBuf, PathBuf) {
 }
 
 /// One run: each case's outcome (with an error's blame), the number of
-/// target start-ups, and the report dir.
+/// target start-ups (over HTTP: of sessions cases opened), and the report
+/// dir.
 struct Run {
     outcomes: BTreeMap<String, String>,
     starts: usize,
     dir: PathBuf,
 }
 
-fn run(name: &str, faults: &[&str], filters: &[&str], isolate: bool) -> Run {
+fn run(via: Via, name: &str, faults: &[&str], filters: &[&str], isolate: bool) -> Run {
     let dir = temp_dir(&format!(
         "{name}-{}",
         if isolate { "isolate" } else { "shared" }
     ));
-    let (script, count) = counting_target(&dir, faults);
     let reports = dir.join("reports");
     let mut cmd = Command::new(BIN);
     cmd.args(["server", "--no-progress", "-j", "4", "--report-dir"])
@@ -70,7 +81,21 @@ fn run(name: &str, faults: &[&str], filters: &[&str], isolate: bool) -> Run {
     if isolate {
         cmd.arg("--isolate");
     }
-    let out = cmd.arg("--").arg(&script).output().expect("mcpspec runs");
+    let (mut count, mut server) = (None, None);
+    match via {
+        Via::Stdio => {
+            let (script, file) = counting_target(&dir, faults);
+            cmd.arg("--").arg(&script);
+            count = Some(file);
+        }
+        Via::Http => {
+            let reference = HttpReference::start(faults);
+            cmd.arg("--url").arg(reference.mcp());
+            server = Some(reference);
+        }
+    }
+    let out = cmd.output().expect("mcpspec runs");
+    drop(server);
     let report: Value = serde_json::from_slice(
         &std::fs::read(reports.join("report.json")).unwrap_or_else(|e| {
             panic!(
@@ -89,9 +114,15 @@ fn run(name: &str, faults: &[&str], filters: &[&str], isolate: bool) -> Run {
         }
         outcomes.insert(id, outcome);
     }
-    let starts = std::fs::read_to_string(&count)
-        .map(|s| s.lines().count())
-        .unwrap_or(0);
+    let starts = match count {
+        Some(file) => std::fs::read_to_string(file)
+            .map(|s| s.lines().count())
+            .unwrap_or(0),
+        None => transcripts(&dir)
+            .iter()
+            .filter(|t| !t.contains("shared session, started for"))
+            .count(),
+    };
     Run {
         outcomes,
         starts,
@@ -102,9 +133,9 @@ fn run(name: &str, faults: &[&str], filters: &[&str], isolate: bool) -> Run {
 /// Runs shared and isolated; asserts equal outcomes per case, and no more
 /// start-ups when shared. Returns the shared run and the isolated
 /// start-ups.
-fn same_verdicts(name: &str, faults: &[&str], filters: &[&str]) -> (Run, usize) {
-    let shared = run(name, faults, filters, false);
-    let isolated = run(name, faults, filters, true);
+fn same_verdicts(via: Via, name: &str, faults: &[&str], filters: &[&str]) -> (Run, usize) {
+    let shared = run(via, name, faults, filters, false);
+    let isolated = run(via, name, faults, filters, true);
     assert!(!shared.outcomes.is_empty(), "{name}: no case ran");
     let differ: Vec<String> = isolated
         .outcomes
@@ -142,8 +173,8 @@ fn same_verdicts(name: &str, faults: &[&str], filters: &[&str]) -> (Run, usize) 
     (shared, isolated.starts)
 }
 
-/// Case ids whose transcript says the case was run again alone.
-fn run_again_alone(dir: &Path) -> Vec<String> {
+/// The text of every transcript of the run in `dir`.
+fn transcripts(dir: &Path) -> Vec<String> {
     let mut found = Vec::new();
     let mut stack = vec![dir.join("reports/transcripts")];
     while let Some(d) = stack.pop() {
@@ -151,19 +182,28 @@ fn run_again_alone(dir: &Path) -> Vec<String> {
             let p = entry.path();
             if p.is_dir() {
                 stack.push(p);
-            } else if std::fs::read_to_string(&p)
-                .is_ok_and(|t| t.contains("run alone in a fresh process"))
-            {
-                found.push(p.display().to_string());
+            } else if let Ok(text) = std::fs::read_to_string(&p) {
+                found.push(text);
             }
         }
     }
     found
 }
 
+/// The transcripts that say their case was run again alone (in a fresh
+/// process, or on a fresh session).
+fn run_again_alone(dir: &Path) -> Vec<String> {
+    transcripts(dir)
+        .into_iter()
+        .filter(|t| {
+            t.contains("run alone in a fresh process") || t.contains("run alone on a fresh session")
+        })
+        .collect()
+}
+
 #[test]
 fn the_reference_suite_comes_to_the_same_verdicts_shared_and_isolated() {
-    let (shared, isolated_starts) = same_verdicts("reference", &[], &[]);
+    let (shared, isolated_starts) = same_verdicts(Via::Stdio, "reference", &[], &[]);
     assert!(
         shared.starts * 3 < isolated_starts * 2,
         "sharing saved too few start-ups: {} against {isolated_starts}",
@@ -204,7 +244,7 @@ fn reference_faults_come_to_the_same_verdicts_shared_and_isolated() {
     ];
     let mut reran = 0;
     for fault in faults {
-        let (shared, _) = same_verdicts(fault, &[fault], &filters);
+        let (shared, _) = same_verdicts(Via::Stdio, fault, &[fault], &filters);
         assert!(
             shared.outcomes.values().any(|o| o != "pass"),
             "{fault}: the fault was not caught"
@@ -217,6 +257,7 @@ fn reference_faults_come_to_the_same_verdicts_shared_and_isolated() {
     // cases come to a verdict that depends on timing, alone either way.)
     let fault = "answer-notification";
     let (shared, _) = same_verdicts(
+        Via::Stdio,
         fault,
         &[fault],
         &["server/jsonrpc/notification/", "server/cancellation/"],
@@ -228,6 +269,57 @@ fn reference_faults_come_to_the_same_verdicts_shared_and_isolated() {
     let _ = std::fs::remove_dir_all(&shared.dir);
     // Failures met on a shared session were run again alone before they
     // counted (and came to the verdict an isolated run gives, above).
+    assert!(reran > 0, "no failing case was run again alone");
+}
+
+/// Over Streamable HTTP the cases share sessions as they share processes
+/// over stdio, and come to the verdicts they come to on sessions of their
+/// own: the whole reference suite, and faults of the areas that share (a
+/// tool result, a cursor, the ids of responses, stray answers, a parse
+/// error's id) and of the cases that take a session (a cancellation, the
+/// logging level).
+#[test]
+fn http_sessions_are_shared_with_the_verdicts_of_sessions_of_their_own() {
+    let (shared, isolated_sessions) = same_verdicts(Via::Http, "http-reference", &[], &[]);
+    // How many cases find a session idle depends on how many run at once
+    // (up to 64 by default), so on the machine's load: a tenth saved shows sharing.
+    assert!(
+        shared.starts * 10 < isolated_sessions * 9,
+        "sharing saved too few sessions: {} against {isolated_sessions}",
+        shared.starts
+    );
+    assert!(
+        run_again_alone(&shared.dir).is_empty(),
+        "a case of the clean reference was run again alone"
+    );
+    let _ = std::fs::remove_dir_all(&shared.dir);
+    let filters = [
+        "server/tools/",
+        "server/pagination/",
+        "server/jsonrpc/",
+        "server/prompts/",
+        "server/cancellation/",
+        "server/logging/set-level/",
+    ];
+    let faults = [
+        "text-content-key",
+        "pagination-duplicates",
+        "stringify-ids",
+        "duplicate-response",
+        "parse-error-id",
+        "ignore-cancellation",
+        "log-below-level",
+    ];
+    let mut reran = 0;
+    for fault in faults {
+        let (shared, _) = same_verdicts(Via::Http, &format!("http-{fault}"), &[fault], &filters);
+        assert!(
+            shared.outcomes.values().any(|o| o != "pass"),
+            "{fault}: the fault was not caught"
+        );
+        reran += run_again_alone(&shared.dir).len();
+        let _ = std::fs::remove_dir_all(&shared.dir);
+    }
     assert!(reran > 0, "no failing case was run again alone");
 }
 

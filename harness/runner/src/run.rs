@@ -230,7 +230,7 @@ pub async fn run_until(
         }
         runnable.push(case);
     }
-    let (mut queue, pool) = units(runnable, &cfg, slots.live_bound());
+    let (mut queue, pool) = units(runnable, &cfg, slots.idle_bound());
     let pool = Arc::new(pool);
     // Every unit sends its case's result as it finishes;
     // the loop's sender goes once no unit is left to admit.

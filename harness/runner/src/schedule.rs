@@ -99,6 +99,19 @@ impl Slots {
         self.live_bound
     }
 
+    /// How many shared targets may wait idle between cases
+    /// ([`crate::shared::Pool`]). A process target: as many as units may be
+    /// live. An HTTP target: a quarter of `--max-connections` (none below
+    /// 4), beside the live sessions it bounds: an idle session keeps a
+    /// connection alive and holds the target's state for it, and a target
+    /// given a small limit asked for few of either.
+    pub fn idle_bound(&self) -> usize {
+        match &self.live {
+            Live::Fixed(_) => self.live_bound,
+            Live::Http(limit) => limit.max() / 4,
+        }
+    }
+
     /// An HTTP target: no start slot; live units bounded by `limit`.
     pub fn http(limit: Arc<ConnLimit>) -> Self {
         Slots {

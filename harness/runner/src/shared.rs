@@ -1,7 +1,9 @@
-//! Cases that share a stdio target: a pool of started targets, each with
-//! an initialised session of one version, that cases take, play their
-//! steps on, and give back when they leave it clean (issue #18: over stdio
-//! the target's start-up dominates a run).
+//! Cases that share a server target: a pool of started targets (stdio
+//! processes, or HTTP sessions), each with an initialised session of one
+//! version, that cases take, play their steps on, and give back when they
+//! leave it clean (issue #18: over stdio the target's start-up dominates a
+//! run; over HTTP a session's handshake and end are three of a case's
+//! requests, and the target's throughput bounds the run).
 //!
 //! ```text
 //!  a case that may share (Scenario::may_share) or take (Scenario::may_take)
@@ -11,12 +13,14 @@
 //!    │    (what arrived while it was idle taken first), whose session
 //!    │    none of its chosen ids were used on; else whichever comes first,
 //!    │    a target freed by another case or a start slot to start one
-//!    │    (the handshake / discover then opened for this case, as alone)
+//!    │    (over HTTP, with no start slots: at once), the handshake /
+//!    │    discover then opened for this case, as alone
 //!    ├─ live target: bind the opening's result, check the case's gates
 //!    ├─ the case's steps
+//!    │    ├─ clean, a case that took the session ──► end the target as
+//!    │    │     a case alone ends, then judge (`taken`)
 //!    │    ├─ clean (a pass, or not applicable) ──► take what already
-//!    │    │     arrived; still clean and the case may share? yes: back
-//!    │    │     to the pool; no: end it
+//!    │    │     arrived; still clean? back to the pool; else end it
 //!    │    └─ not clean ──► end the target as a case alone ends
 //!    └─ unclean, on a target it did not start ──► run again alone
 //!                                        (run_case): that result counts
@@ -26,7 +30,7 @@
 //! [`Scenario::may_take`]: a case that changes the session's state, say its
 //! logging level, may still play on a session others used, which is then
 //! ended; `isolate: true`); which runs share is the caller's (`--isolate`,
-//! stdio server targets only: see [`shareable`]). No case waits for another to
+//! server targets only: see [`shareable`]). No case waits for another to
 //! finish: a run starts about as many targets of a version as it plays
 //! cases of that version at once, and the pool hands each case the target
 //! freed last.
@@ -50,8 +54,9 @@
 //!
 //! - a case that did not leave the session clean (a failure, a warning, an
 //!   error, a violation, a target gone) on a target started for an earlier
-//!   case is run again alone in a fresh process (`run_case`), and that
-//!   result is the one reported (its transcript says so first);
+//!   case is run again alone in a fresh process, or on a fresh HTTP session
+//!   (`run_case`), and that result is the one reported (its transcript says
+//!   so first);
 //! - a case on a target started for it is played, and ended, exactly as
 //!   `run_case` plays and ends it (the same handshake, the same client
 //!   capabilities — none —, nothing read after its steps before its
@@ -141,7 +146,8 @@ struct Played {
 
 /// Splits `cases` into those that play on the pool's targets and those
 /// that run alone. The pool applies only when `share` (no `--isolate`), to
-/// a stdio server target, and to cases whose scenario [may share](Scenario::may_share)
+/// a server target (stdio, Streamable HTTP or legacy SSE; a client under
+/// test starts anew for each case), and to cases whose scenario [may share](Scenario::may_share)
 /// or [take](Scenario::may_take) a session and that `alone` does not claim
 /// (flaky cases under `--retries`, which keep their own retry loop).
 pub fn shareable(
@@ -150,10 +156,19 @@ pub fn shareable(
     share: bool,
     alone: impl Fn(&Case) -> bool,
 ) -> (Vec<Case>, Vec<Case>) {
-    let stdio_server = matches!(target, Target::Stdio(_));
+    let server = !matches!(target, Target::Client(_));
     cases.into_iter().partition(|c| {
-        share && stdio_server && (c.scenario.may_share() || c.scenario.may_take()) && !alone(c)
+        share && server && (c.scenario.may_share() || c.scenario.may_take()) && !alone(c)
     })
+}
+
+/// How transcripts name a pooled target and a fresh one: a process over
+/// stdio, a session over HTTP.
+fn nouns(target: &Target) -> (&'static str, &'static str) {
+    match target {
+        Target::Stdio(_) | Target::Client(_) => ("shared target process", "in a fresh process"),
+        Target::Http { .. } | Target::Sse { .. } => ("shared session", "on a fresh session"),
+    }
 }
 
 /// The idle shared targets of a run, each with an open session of its
@@ -183,7 +198,8 @@ struct PoolState {
 }
 
 impl Pool {
-    /// A pool for `cases` (those [`shareable`] gave), keeping at most `cap` idle.
+    /// A pool for `cases` (those [`shareable`] gave), keeping at most `cap`
+    /// idle (0: every target freed is ended, and each case opens its own).
     pub fn new(cases: &[Case], cap: usize) -> Self {
         let mut to_come = HashMap::new();
         for c in cases.iter().filter(|c| c.scenario.may_share()) {
@@ -193,7 +209,7 @@ impl Pool {
             state: Mutex::new(PoolState {
                 idle: Vec::new(),
                 to_come,
-                cap: cap.max(1),
+                cap,
             }),
             freed: Notify::new(),
         }
@@ -333,8 +349,8 @@ async fn one(case: &Case, cfg: &CaseConfig, live: &mut Option<Live>) -> CaseResu
     again_alone(case, cfg, result.outcome.as_str()).await
 }
 
-/// Runs `case` alone in a fresh process (beside the pool's targets); its
-/// transcript opens with why.
+/// Runs `case` alone in a fresh process, or on a fresh HTTP session
+/// (beside the pool's targets); its transcript opens with why.
 async fn alone(case: &Case, cfg: &CaseConfig, why: &str) -> CaseResult {
     crate::schedule::restart().await;
     let mut result = run_case(case, cfg).await;
@@ -343,8 +359,8 @@ async fn alone(case: &Case, cfg: &CaseConfig, why: &str) -> CaseResult {
         TranscriptLine {
             at_ms: 0,
             dir: "--",
-            text: format!("run alone in a fresh process: {why}"),
-            transport: "stdio",
+            text: format!("run alone {}: {why}", nouns(&cfg.target).1),
+            transport: cfg.target.transport(),
             raw: None,
         },
     );
@@ -353,7 +369,7 @@ async fn alone(case: &Case, cfg: &CaseConfig, why: &str) -> CaseResult {
 
 /// Runs `case` alone again after it came to `shared` on a shared target.
 async fn again_alone(case: &Case, cfg: &CaseConfig, shared: &str) -> CaseResult {
-    let why = format!("on a shared target process this case came to: {shared}");
+    let why = format!("on a {} this case came to: {shared}", nouns(&cfg.target).0);
     alone(case, cfg, &why).await
 }
 
@@ -395,7 +411,8 @@ async fn play(case: &Case, cfg: &CaseConfig, live: Option<Live>) -> Played {
         None => open_session(&mut ctx).await,
         Some(init) => {
             ctx.conn.note(format!(
-                "shared target process, started for {opened_by}: case {} on it",
+                "{}, started for {opened_by}: case {} on it",
+                nouns(&cfg.target).0,
                 served + 1
             ));
             bind_opening(&mut ctx, init.clone())
@@ -420,6 +437,13 @@ async fn play(case: &Case, cfg: &CaseConfig, live: Option<Live>) -> Played {
         Some(_) => None,
     };
     if let Some(outcome) = settled.filter(|_| clean(&mut ctx)) {
+        if !scenario.may_share() {
+            // A case that took the session: it is ended as the case alone
+            // ends it, before the verdict (over HTTP the session's DELETE
+            // takes a round trip, in which an answer still owed to a
+            // cancelled call may land and is judged, as alone).
+            return taken(result, ctx, stop, fresh).await;
+        }
         // A pass, or not applicable (nothing found, the session in order):
         // as alone, where nothing more is looked at either.
         result.outcome = outcome;
@@ -507,6 +531,21 @@ async fn hand_on(
     }
 }
 
+/// A case that [took](Scenario::may_take) the session ended clean: the
+/// target is ended as an isolated case's is, and what the ending read
+/// decides with the rest. A clean verdict stands (the session was as fresh
+/// for the case); anything else stands only on a target started for it.
+async fn taken(result: CaseResult, ctx: Ctx<'_>, stop: Option<Stop>, fresh: bool) -> Played {
+    let mut played = end(result, ctx, stop, fresh).await;
+    let clean = played.result.findings.is_empty()
+        && matches!(
+            played.result.outcome,
+            Outcome::Pass | Outcome::NotApplicable { .. }
+        );
+    played.stands |= clean;
+    played
+}
+
 /// The case ended unclean: the target is ended as an isolated case's is,
 /// and the findings decide the outcome.
 async fn end(mut result: CaseResult, mut ctx: Ctx<'_>, stop: Option<Stop>, stands: bool) -> Played {
@@ -592,15 +631,23 @@ mod tests {
     }
 
     #[test]
-    fn isolate_http_targets_and_claimed_cases_share_nothing() {
+    fn isolate_client_targets_and_claimed_cases_share_nothing() {
         let (shared, alone) = shareable(cases(), &stdio(), false, |_| false);
         assert!(shared.is_empty());
         assert_eq!(alone.len(), 6);
+        // A server over HTTP shares its sessions as a stdio one its processes.
         let http = Target::Http {
             url: "http://127.0.0.1:1/mcp".to_owned(),
             options: HttpOptions::default(),
         };
         let (shared, alone) = shareable(cases(), &http, true, |_| false);
+        assert_eq!((shared.len(), alone.len()), (4, 2));
+        // A client under test starts anew for every case.
+        let client = Target::Client(mcpspec_transport::ClientCommand {
+            command: CommandSpec::new("true", Vec::<String>::new()),
+            shim: CommandSpec::new("true", Vec::<String>::new()),
+        });
+        let (shared, alone) = shareable(cases(), &client, true, |_| false);
         assert!(shared.is_empty());
         assert_eq!(alone.len(), 6);
         // Flaky cases under --retries keep their own retry loop.
