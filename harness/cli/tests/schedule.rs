@@ -125,7 +125,7 @@ fn max_connections_goes_with_http_targets_only() {
     }
     let run = mcpspec(&["server", "--help"], LIMIT);
     assert!(
-        run.stdout.contains("--max-connections <N>") && run.stdout.contains("[default: 64]"),
+        run.stdout.contains("--max-connections <N>") && run.stdout.contains("[default: 128]"),
         "{}",
         run.stdout
     );

@@ -282,7 +282,7 @@ fn reference_faults_come_to_the_same_verdicts_shared_and_isolated() {
 fn http_sessions_are_shared_with_the_verdicts_of_sessions_of_their_own() {
     let (shared, isolated_sessions) = same_verdicts(Via::Http, "http-reference", &[], &[]);
     // How many cases find a session idle depends on how many run at once
-    // (up to 64 by default), so on the machine's load: a tenth saved shows sharing.
+    // (up to 128 by default), so on the machine's load: a tenth saved shows sharing.
     assert!(
         shared.starts * 10 < isolated_sessions * 9,
         "sharing saved too few sessions: {} against {isolated_sessions}",

@@ -29,8 +29,13 @@ pub const RETRIES: u32 = 8;
 /// The longest pause before a retry (a `Retry-After` asking for more is
 /// capped: a case has its own timeout).
 pub const RETRY_MAX: Duration = Duration::from_secs(2);
-/// `--max-connections`' default.
-pub const DEFAULT_MAX: usize = 64;
+/// `--max-connections`' default: the most live cases a process target's
+/// live bound allows (`runner::schedule::default_live`). A case over HTTP
+/// that waits (a silence window, a slow call) holds its session and little
+/// else; the suite's ninety-odd cases that wait half a second or more
+/// queued behind one another at 64, and a busy target is met by the
+/// back-off below, not by a low ceiling.
+pub const DEFAULT_MAX: usize = 128;
 
 #[derive(Debug)]
 pub struct ConnLimit {
