@@ -9,7 +9,8 @@
 #
 #   - Streamable HTTP on 127.0.0.1: each official version, then `mcpspec server --url`:
 #     wall, cases/s and peak RSS of each, and their ratios; mcpspec's wall against its
-#     critical path (the longest case) and the sum of its case durations;
+#     critical path (the longest case) and the sum of its case durations, and its
+#     verdicts against the same run's with `--isolate` (a session per case);
 #   - the built-in reference over stdio (`mcpspec server`): wall against its critical path;
 #   - stdio: `mcpspec server -- mcp-server-everything stdio`: wall against the start-up
 #     bound (cases x the CPU one server start-up costs / cores) and against its critical path,
@@ -83,8 +84,11 @@ echo "== Streamable HTTP, server-everything on 127.0.0.1 =="
 PATH=$work/old/node_modules/.bin:$PATH measure official-old conformance server --url "$url"
 measure official-new-2025 conformance server --url "$url" --requirements 2025-11-25
 measure official-new-2026 conformance server --url "$url" --requirements 2026-07-28
-rm -rf "$work/mcpspec-http"
+rm -rf "$work/mcpspec-http" "$work/mcpspec-http-isolated"
 measure mcpspec-http "$MCPSPEC" server --url "$url" --report-dir "$work/mcpspec-http" --no-progress
+# The same run with a session per case: its verdicts must be the shared run's.
+measure mcpspec-http-isolated "$MCPSPEC" server --url "$url" --isolate \
+    --report-dir "$work/mcpspec-http-isolated" --no-progress
 
 python3 - "$work" "$cores" <<'EOF'
 import json, re, sys
@@ -100,6 +104,13 @@ mw, mr = t("mcpspec-http")
 print(f"mcpspec: {len(cases)} cases ({len(judged)} judged) in {mw:.2f} s wall, {len(cases)/mw:.1f} cases/s, peak RSS {mr:.0f} MB")
 print(f"  critical path (longest case) {max(durations):.2f} s: wall / critical path = {mw/max(durations):.2f}")
 print(f"  sum of case durations {sum(durations):.1f} s: parallelism achieved = {sum(durations)/mw:.1f}")
+def verdicts(name):
+    return {r["id"]: (r["outcome"], r.get("blame")) for r in json.load(open(f"{work}/{name}/report.json"))["results"]}
+shared, isolated = verdicts("mcpspec-http"), verdicts("mcpspec-http-isolated")
+differ = sorted(i for i in shared.keys() | isolated.keys() if shared.get(i) != isolated.get(i))
+iw, _ = t("mcpspec-http-isolated")
+print(f"  --isolate (a session per case): {len(isolated)} cases in {iw:.2f} s; verdicts equal to the shared run's: "
+      + ("yes" if not differ else f"NO, {len(differ)} differ: {', '.join(differ[:5])}"))
 def scenarios(name):
     # The official CLI prints one line per scenario it ran: "✓ name: N passed, M failed".
     return sum(1 for line in open(f"{work}/{name}.log", encoding="utf-8")

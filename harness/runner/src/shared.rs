@@ -70,7 +70,14 @@
 //!   after its steps, and what arrives after them only decides whether the
 //!   target goes on (a second answer to the case's request ends it); a
 //!   taking case looks at nothing an earlier case could have caused (no
-//!   notification, no request from the target: see `Scenario::may_take`);
+//!   notification, no request from the target: see `Scenario::may_take`),
+//!   and is ended as alone before its verdict (`taken`);
+//! - over HTTP a case alone also reads what lands while its session's
+//!   DELETE makes its round trip (a millisecond or two on 127.0.0.1); a
+//!   shared case's session goes on instead, and a stray answer that late
+//!   ends it when the next case would take it (`idle_clean`), unattributed.
+//!   Whether an answer that late is read is a race alone as well, so this
+//!   moves no verdict a run can rely on;
 //! - a `requires` gate is checked against the shared handshake's
 //!   capabilities, which every handshake of the target declares alike.
 
