@@ -201,6 +201,19 @@ fn run_again_alone(dir: &Path) -> Vec<String> {
         .collect()
 }
 
+/// One fault, shared and isolated: equal verdicts (`same_verdicts`), and
+/// the fault caught. Returns how many cases were run again alone.
+fn caught_alike(via: Via, name: &str, fault: &str, filters: &[&str]) -> usize {
+    let (shared, _) = same_verdicts(via, name, &[fault], filters);
+    assert!(
+        shared.outcomes.values().any(|o| o != "pass"),
+        "{fault}: the fault was not caught"
+    );
+    let reran = run_again_alone(&shared.dir).len();
+    let _ = std::fs::remove_dir_all(&shared.dir);
+    reran
+}
+
 #[test]
 fn the_reference_suite_comes_to_the_same_verdicts_shared_and_isolated() {
     let (shared, isolated_starts) = same_verdicts(Via::Stdio, "reference", &[], &[]);
@@ -244,29 +257,18 @@ fn reference_faults_come_to_the_same_verdicts_shared_and_isolated() {
     ];
     let mut reran = 0;
     for fault in faults {
-        let (shared, _) = same_verdicts(Via::Stdio, fault, &[fault], &filters);
-        assert!(
-            shared.outcomes.values().any(|o| o != "pass"),
-            "{fault}: the fault was not caught"
-        );
-        reran += run_again_alone(&shared.dir).len();
-        let _ = std::fs::remove_dir_all(&shared.dir);
+        reran += caught_alike(Via::Stdio, fault, fault, &filters);
     }
     // Notifications answered where silence is owed. (Not over
     // `server/lifecycle/ping/`: under this fault the fresh-session ping
     // cases come to a verdict that depends on timing, alone either way.)
     let fault = "answer-notification";
-    let (shared, _) = same_verdicts(
+    caught_alike(
         Via::Stdio,
         fault,
-        &[fault],
+        fault,
         &["server/jsonrpc/notification/", "server/cancellation/"],
     );
-    assert!(
-        shared.outcomes.values().any(|o| o != "pass"),
-        "{fault}: the fault was not caught"
-    );
-    let _ = std::fs::remove_dir_all(&shared.dir);
     // Failures met on a shared session were run again alone before they
     // counted (and came to the verdict an isolated run gives, above).
     assert!(reran > 0, "no failing case was run again alone");
@@ -312,13 +314,7 @@ fn http_sessions_are_shared_with_the_verdicts_of_sessions_of_their_own() {
     ];
     let mut reran = 0;
     for fault in faults {
-        let (shared, _) = same_verdicts(Via::Http, &format!("http-{fault}"), &[fault], &filters);
-        assert!(
-            shared.outcomes.values().any(|o| o != "pass"),
-            "{fault}: the fault was not caught"
-        );
-        reran += run_again_alone(&shared.dir).len();
-        let _ = std::fs::remove_dir_all(&shared.dir);
+        reran += caught_alike(Via::Http, &format!("http-{fault}"), fault, &filters);
     }
     assert!(reran > 0, "no failing case was run again alone");
 }
