@@ -73,7 +73,7 @@
 //!   notification, no request from the target: see `Scenario::may_take`),
 //!   and is ended as alone before its verdict (`taken`);
 //! - over HTTP a case alone also reads what lands while its session's
-//!   DELETE makes its round trip (a millisecond or two on 127.0.0.1); a
+//!   DELETE makes its round trip; a
 //!   shared case's session goes on instead, and a stray answer that late
 //!   ends it when the next case would take it (`idle_clean`), unattributed.
 //!   Whether an answer that late is read is a race alone as well, so this
