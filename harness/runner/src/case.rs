@@ -110,20 +110,27 @@ impl<'a> Ctx<'a> {
         expected: Vec<String>,
         actual: String,
     ) -> Level {
-        let (req_id, level) = match step {
-            Some((_, st)) => (
-                st.requirement.clone().unwrap_or_else(|| {
-                    self.scenario
-                        .requirements
-                        .first()
-                        .cloned()
-                        .unwrap_or_default()
-                }),
-                st.level.unwrap_or(self.scenario.level),
-            ),
-            None => (HANDSHAKE_REQUIREMENT.id.to_owned(), Level::Must),
+        let req_id = match step {
+            Some((_, st)) => st.requirement.clone().unwrap_or_else(|| {
+                self.scenario
+                    .requirements
+                    .first()
+                    .cloned()
+                    .unwrap_or_default()
+            }),
+            None => HANDSHAKE_REQUIREMENT.id.to_owned(),
         };
+        let level = self.level_of(step);
         self.fail_as(step, &req_id, level, expected, actual)
+    }
+
+    /// The level a failure of `step` is reported at ([`Ctx::fail`]): the
+    /// step's own, else the scenario's; the handshake's (no step) is a MUST.
+    pub fn level_of(&self, step: Option<(usize, &Step)>) -> Level {
+        match step {
+            Some((_, st)) => st.level.unwrap_or(self.scenario.level),
+            None => Level::Must,
+        }
     }
 
     /// Whether the scenario checks `req` itself (names it among its

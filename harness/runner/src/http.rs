@@ -117,10 +117,7 @@ fn settled_early(
     at: Option<(usize, &Step)>,
     h: &HttpStep,
 ) -> Option<transport::ReadUntil> {
-    let level = at
-        .and_then(|(_, st)| st.level)
-        .unwrap_or(ctx.scenario.level);
-    if level != mcpspec_scenario::Level::Must || h.judge.is_some() {
+    if ctx.level_of(at) != mcpspec_scenario::Level::Must || h.judge.is_some() {
         return None;
     }
     let matcher = h.expect.clone()?;
