@@ -313,6 +313,14 @@ impl Conn {
         written
     }
 
+    /// Waits until the target has accepted what was last sent (over HTTP,
+    /// its POST's response head), so that a wait timed from a notification
+    /// starts when the target has it, not when the harness let it go.
+    /// Events arriving meanwhile queue with their own times.
+    pub async fn accepted(&mut self) {
+        self.proc.accepted().await;
+    }
+
     /// Sends exact bytes. The oracle reads each line as the target will (a
     /// valid request is pending; unreadable input may be answered with a
     /// null id).

@@ -88,7 +88,11 @@ pub async fn run(ctx: &mut Ctx<'_>, i: usize, step: &Step) -> Result<(), Stop> {
         StepKind::Notify { method, params } => {
             let params = render_opt(params.as_ref(), &ctx.vars)?;
             let msg = Message::notification(method, params);
-            ctx.conn.send(&msg).await.map_err(target_gone)
+            ctx.conn.send(&msg).await.map_err(target_gone)?;
+            // A notification is delivered once the target accepted it; the
+            // steps after it (a grace, a silence window) time from there.
+            ctx.conn.accepted().await;
+            Ok(())
         }
         StepKind::Raw(raw) => {
             let bytes = raw.render(&ctx.vars).map_err(scenario_error)?;

@@ -55,6 +55,18 @@ impl Connection {
         }
     }
 
+    /// Waits until the target has accepted the last message sent: over HTTP
+    /// until its POST has its response head (bounded by the request
+    /// timeout); a write to stdin, or to a client under test, is delivered
+    /// when it returns.
+    pub async fn accepted(&mut self) {
+        match self {
+            Connection::Http(s) => s.accepted().await,
+            Connection::Sse(s) => s.accepted().await,
+            Connection::Stdio(_) | Connection::Peer(_) => {}
+        }
+    }
+
     /// The next event.
     pub async fn recv(&mut self) -> Option<Stamped> {
         match self {

@@ -48,6 +48,8 @@ pub struct LegacySseSession {
     closed: bool,
     /// Raw exchanges wait for the POSTs sent before them.
     order: crate::order::PostOrder,
+    /// The last POST's acceptance, for [`LegacySseSession::accepted`].
+    last: Option<crate::order::Accepted>,
 }
 
 /// What the stream task tells `connect`.
@@ -112,6 +114,7 @@ impl LegacySseSession {
             raws: 0,
             closed: false,
             order: crate::order::PostOrder::new(),
+            last: None,
         })
     }
 
@@ -165,7 +168,8 @@ impl LegacySseSession {
         );
         let timeout = self.options.request_timeout;
         let max = self.options.max_message;
-        let headed = self.order.pending();
+        let (headed, accepted) = self.order.pending();
+        self.last = Some(accepted);
         let task = tokio::spawn(async move {
             let mut record = request_record("POST", &url, &headers, &body, false);
             let request = client.post(url).headers(headers).body(body);
@@ -199,6 +203,14 @@ impl LegacySseSession {
         self.tasks.retain(|t| !t.is_finished());
         self.tasks.push(task.abort_handle());
         Ok(())
+    }
+
+    /// Waits until the server has accepted the last message sent (its POST
+    /// has its response head, or failed), at most the request timeout.
+    pub async fn accepted(&mut self) {
+        if let Some(last) = self.last.take() {
+            last.wait(self.options.request_timeout).await;
+        }
     }
 
     /// A transport-level exchange (relative URLs resolve against the POST

@@ -7,11 +7,16 @@
 //! order. [`PostOrder`] counts the POSTs that stopped pending (their
 //! response head arrived, they failed, or their task ended); a raw exchange
 //! first waits, bounded, until every POST sent before it has.
+//!
+//! A notification is delivered when the server has accepted it: over HTTP,
+//! when its own POST has its response head (the 202). [`Accepted`] waits for
+//! that one POST only, never for a request's POST before it, whose head a
+//! server may hold back until its answer is ready.
 
 use std::sync::Arc;
 use std::time::Duration;
 
-use tokio::sync::watch;
+use tokio::sync::{oneshot, watch};
 
 /// The count of POSTs that stopped pending, shared with their tasks.
 #[derive(Debug, Clone)]
@@ -20,12 +25,28 @@ pub(crate) struct PostOrder {
 }
 
 /// Held by a POST's task while it waits for its response head; counts the
-/// POST as headed when dropped, on every path (an abort included).
-pub(crate) struct Pending(Arc<watch::Sender<u64>>);
+/// POST as headed when dropped, on every path (an abort included), and
+/// releases its [`Accepted`] (the sender's drop is the signal).
+pub(crate) struct Pending {
+    headed: Arc<watch::Sender<u64>>,
+    _accepted: oneshot::Sender<()>,
+}
 
 impl Drop for Pending {
     fn drop(&mut self) {
-        self.0.send_modify(|n| *n += 1);
+        self.headed.send_modify(|n| *n += 1);
+    }
+}
+
+/// Resolves once one POST stopped pending (see [`Pending`]).
+#[derive(Debug)]
+pub(crate) struct Accepted(oneshot::Receiver<()>);
+
+impl Accepted {
+    /// Waits until the POST has its response head (or failed), at most
+    /// `within`.
+    pub(crate) async fn wait(self, within: Duration) {
+        let _ = tokio::time::timeout(within, self.0).await;
     }
 }
 
@@ -36,9 +57,15 @@ impl PostOrder {
         }
     }
 
-    /// A POST starts: drop the guard once its response head is in.
-    pub(crate) fn pending(&self) -> Pending {
-        Pending(self.headed.clone())
+    /// A POST starts: its task drops the guard once its response head is
+    /// in; the sender may wait for that with the [`Accepted`].
+    pub(crate) fn pending(&self) -> (Pending, Accepted) {
+        let (tx, rx) = oneshot::channel();
+        let guard = Pending {
+            headed: self.headed.clone(),
+            _accepted: tx,
+        };
+        (guard, Accepted(rx))
     }
 
     /// Waits until `sent` POSTs have their response head, at most `within`
@@ -56,8 +83,8 @@ mod tests {
     #[tokio::test]
     async fn a_step_waits_for_the_posts_before_it_and_no_longer() {
         let order = PostOrder::new();
-        let first = order.pending();
-        let second = order.pending();
+        let (first, _) = order.pending();
+        let (second, _) = order.pending();
         let waiter = {
             let order = order.clone();
             tokio::spawn(async move { order.after(2, Duration::from_secs(30)).await })
@@ -71,9 +98,30 @@ mod tests {
             .expect("released once both are headed")
             .expect("joined");
         // A POST that never gets its head holds a step only as long as allowed.
-        let _stuck = order.pending();
+        let (_stuck, _) = order.pending();
         let started = tokio::time::Instant::now();
         order.after(3, Duration::from_millis(50)).await;
+        assert!(started.elapsed() < Duration::from_secs(5));
+    }
+
+    #[tokio::test]
+    async fn a_notification_waits_for_its_own_post_only() {
+        let order = PostOrder::new();
+        // A request's POST whose head the server holds back.
+        let (_held, _) = order.pending();
+        let (notification, accepted) = order.pending();
+        let waiter = tokio::spawn(accepted.wait(Duration::from_secs(30)));
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        assert!(!waiter.is_finished(), "its POST is still pending");
+        drop(notification);
+        tokio::time::timeout(Duration::from_secs(5), waiter)
+            .await
+            .expect("released by its own POST, the held one notwithstanding")
+            .expect("joined");
+        // Bounded like every wait on the target.
+        let (_stuck, accepted) = order.pending();
+        let started = tokio::time::Instant::now();
+        accepted.wait(Duration::from_millis(50)).await;
         assert!(started.elapsed() < Duration::from_secs(5));
     }
 }

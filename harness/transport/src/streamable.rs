@@ -181,6 +181,8 @@ pub struct HttpSession {
     posts: u64,
     raws: u64,
     closed: bool,
+    /// The last POST's acceptance, for [`HttpSession::accepted`].
+    last: Option<crate::order::Accepted>,
 }
 
 impl HttpSession {
@@ -206,6 +208,7 @@ impl HttpSession {
             posts: 0,
             raws: 0,
             closed: false,
+            last: None,
         })
     }
 
@@ -293,10 +296,20 @@ impl HttpSession {
         }
         self.posts += 1;
         let via = Via::Post(self.posts);
+        let (headed, accepted) = self.shared.order.pending();
+        self.last = Some(accepted);
         let shared = self.shared.clone();
-        let task = tokio::spawn(post(shared, via, headers, body));
+        let task = tokio::spawn(post(shared, via, headed, headers, body));
         self.track(task.abort_handle());
         Ok(())
+    }
+
+    /// Waits until the server has accepted the last message sent (its POST
+    /// has its response head, or failed), at most the request timeout.
+    pub async fn accepted(&mut self) {
+        if let Some(last) = self.last.take() {
+            last.wait(self.shared.options.request_timeout).await;
+        }
     }
 
     /// Opens the optional GET stream for server-initiated messages (events
@@ -435,8 +448,13 @@ async fn failed(shared: &Shared, via: Via, mut record: HttpRecord, e: &reqwest::
 }
 
 /// One POST and everything its response brings, resumption included.
-async fn post(shared: Arc<Shared>, via: Via, headers: HeaderMap, body: Vec<u8>) {
-    let headed = shared.order.pending();
+async fn post(
+    shared: Arc<Shared>,
+    via: Via,
+    headed: crate::order::Pending,
+    headers: HeaderMap,
+    body: Vec<u8>,
+) {
     let mut record = request_record("POST", &shared.url, &headers, &body, false);
     let mut owed = Owed::of_body(&body);
     let timeout = shared.options.request_timeout;

@@ -298,3 +298,20 @@ async fn a_raw_step_does_not_overtake_the_post_before_it() {
     let log = log.lock().map(|l| l.clone()).unwrap_or_default();
     assert_eq!(log, ["> POST", "< POST", "> DELETE"], "{log:?}");
 }
+
+/// A `notify` step ends when the server has accepted the notification, so a
+/// grace timed after it starts at the server's receipt: CI once saw a
+/// cancellation's POST take 400 ms while the grace after it was 300 ms.
+#[tokio::test]
+async fn a_notification_is_accepted_once_its_post_has_its_head() {
+    let (url, log, server) = slow_post_server(Duration::from_millis(300)).await;
+    let mut session = HttpSession::connect(&url, HttpOptions::default()).expect("url");
+    session
+        .send(br#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}"#)
+        .await
+        .expect("posted");
+    session.accepted().await;
+    let seen = log.lock().map(|l| l.clone()).unwrap_or_default();
+    server.abort();
+    assert_eq!(seen, ["> POST", "< POST"], "{seen:?}");
+}
