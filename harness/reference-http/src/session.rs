@@ -452,9 +452,7 @@ impl Session {
         let in_body = self.app.has(Fault::SseAnswerInPostBody);
         let (for_body, for_stream): (Vec<Msg>, Vec<Msg>) =
             msgs.into_iter().partition(|m| in_body && m.is_response());
-        for m in &for_stream {
-            self.legacy_send(m);
-        }
+        self.legacy_send(&for_stream);
         if for_body.is_empty() {
             checks::empty(StatusCode::ACCEPTED)
         } else {
@@ -462,9 +460,18 @@ impl Session {
         }
     }
 
-    fn legacy_send(&mut self, m: &Msg) {
+    /// Sends `msgs` on the legacy stream in one write (see `streams`: an
+    /// answer and what follows it arrive together).
+    fn legacy_send(&mut self, msgs: &[Msg]) {
+        if msgs.is_empty() {
+            return;
+        }
         if let Mode::Legacy(tx) = &self.mode {
-            if tx.send(sse::event(None, "message", &m.text)).is_err() {
+            let mut out = Vec::new();
+            for m in msgs {
+                out.extend_from_slice(&sse::event(None, "message", &m.text));
+            }
+            if tx.send(bytes::Bytes::from(out)).is_err() {
                 self.stop = true; // the stream is gone, and the session with it
             }
         }
@@ -475,11 +482,7 @@ impl Session {
         let (msgs, exit) = parse_outputs(outputs, &self.id);
         self.stop |= exit;
         match &mut self.mode {
-            Mode::Legacy(_) => {
-                for m in &msgs {
-                    self.legacy_send(m);
-                }
-            }
+            Mode::Legacy(_) => self.legacy_send(&msgs),
             Mode::Streamable(streams) => {
                 let mut answered = HashMap::new();
                 for m in msgs {

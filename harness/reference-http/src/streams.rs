@@ -16,6 +16,10 @@
 //!
 //! Events are kept (at most [`MAX_EVENTS`] per stream, [`MAX_FINISHED`]
 //! finished streams) so that a client whose connection broke can resume.
+//! What one round (one POST, one timer) pushes to a live stream goes out in
+//! one write when the round settles ([`Streams::settle`]): an answer and
+//! what follows it (the `duplicate-response` fault's copy) reach the client
+//! together, not as two writes a client may read either side of its end.
 //! At 2025-11-25 a POST stream opens with a priming event (`id: k-1`,
 //! `retry`, empty `data`): a client can resume from it before any message
 //! came ([`Flags::prime`]).
@@ -44,6 +48,9 @@ struct Stream {
     /// Highest sequence number handed to a live connection.
     delivered: u64,
     live: Option<EventTx>,
+    /// Events of this round for the live connection, sent on settling:
+    /// (highest sequence number, their encodings).
+    outbox: Option<(u64, Vec<u8>)>,
     /// Request ids (JSON text) still to be answered on this stream.
     waiting: BTreeSet<String>,
     finished: bool,
@@ -170,13 +177,14 @@ impl Streams {
         }
     }
 
-    /// Appends a message to stream `k` and sends it if a connection is live.
+    /// Appends a message to stream `k`, sent when the round settles if a
+    /// connection is live.
     pub(crate) fn push(&mut self, k: u64, data: &str) {
         self.append(k, |id| sse::event(Some(id), "message", data));
     }
 
-    /// Appends the event `encode` makes of its id to stream `k`, and sends
-    /// it if a connection is live.
+    /// Appends the event `encode` makes of its id to stream `k`, and to the
+    /// round's write if a connection is live.
     fn append(&mut self, k: u64, encode: impl FnOnce(&str) -> Bytes) {
         let Some(seq) = self.map.get_mut(&k).map(|s| {
             s.next_seq += 1;
@@ -192,18 +200,34 @@ impl Streams {
         if s.events.len() > MAX_EVENTS {
             s.events.pop_front();
         }
-        if let Some(tx) = &s.live {
-            if tx.send(bytes).is_ok() {
-                s.delivered = seq;
-            } else {
-                s.live = None; // the client went away; kept for replay
+        if s.live.is_some() {
+            let (last, out) = s.outbox.get_or_insert_with(|| (seq, Vec::new()));
+            *last = seq;
+            out.extend_from_slice(&bytes);
+        }
+    }
+
+    /// Sends each live stream's events of this round, in one write each.
+    fn flush(&mut self) {
+        for s in self.map.values_mut() {
+            let Some((last, out)) = s.outbox.take() else {
+                continue;
+            };
+            if let Some(tx) = &s.live {
+                if tx.send(Bytes::from(out)).is_ok() {
+                    s.delivered = last;
+                } else {
+                    s.live = None; // the client went away; kept for replay
+                }
             }
         }
     }
 
-    /// Finishes every POST stream that waits for nothing more: its
-    /// connection is dropped, which ends the response body.
+    /// Ends a round: sends what it pushed, then finishes every POST stream
+    /// that waits for nothing more (its connection is dropped, which ends
+    /// the response body after what was sent).
     pub(crate) fn settle(&mut self) {
+        self.flush();
         let done: Vec<u64> = self
             .map
             .iter()
@@ -226,6 +250,7 @@ impl Streams {
     /// let go (its body ends): a client that reconnects is not refused
     /// because the server has not yet noticed that the old connection broke.
     pub(crate) fn attach_get(&mut self) -> Response {
+        self.flush();
         let s = self.map.entry(GET_STREAM).or_default();
         let (tx, resp) = sse::channel();
         let after = s.delivered;
@@ -238,6 +263,7 @@ impl Streams {
     /// it, then stays live on it unless it is finished. `None` when the id
     /// names no stream of this session.
     pub(crate) fn resume(&mut self, last_event_id: &str) -> Option<Response> {
+        self.flush();
         let (k, n) = self.parse_event_id(last_event_id.trim())?;
         let s = self.map.get_mut(&k)?;
         let (tx, resp) = sse::channel();
@@ -312,6 +338,36 @@ mod tests {
         assert!(s.map[&1].finished && s.map[&1].live.is_none());
         assert_eq!(s.map[&1].events.len(), 1);
         assert!(s.map[&1].events[0].1.starts_with(b"id: 1-1\n"));
+    }
+
+    /// #18 CI: the `duplicate-response` fault's copy went out in a write of
+    /// its own, and a client that ended its session in between never saw it.
+    #[tokio::test] // the SSE bodies' keep-alive timers need a runtime
+    async fn a_rounds_events_go_out_in_one_write() {
+        let mut s = Streams::new(Flags::default(), Arc::default());
+        let (k, _resp) = s.open(ids(&["1"]), &[], true);
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+        if let Some(stream) = s.map.get_mut(&k) {
+            stream.live = Some(tx);
+        }
+        s.push(k, "{\"a\":1}");
+        s.push(k, "{\"a\":1}");
+        assert!(
+            rx.try_recv().is_err(),
+            "nothing is sent before the round settles"
+        );
+        assert_eq!(s.take_pending("1"), Some(k));
+        s.settle();
+        let write = rx.try_recv().expect("one write");
+        let text = String::from_utf8_lossy(&write);
+        assert!(
+            text.contains(&format!("id: {k}-1\n"))
+                && text.contains(&format!("id: {k}-2\n"))
+                && text.contains(&format!("id: {k}-3\n")),
+            "{text}"
+        );
+        assert!(rx.try_recv().is_err(), "and no second write");
+        assert_eq!(s.map[&k].delivered, 3);
     }
 
     #[tokio::test] // the SSE bodies' keep-alive timers need a runtime
