@@ -133,6 +133,7 @@ fn server_target(args: &ServerArgs) -> Result<Target, String> {
                 .max_connections
                 .unwrap_or(mcpspec_transport::limit::DEFAULT_MAX);
             options.limit = Some(mcpspec_transport::limit::ConnLimit::new(max));
+            options.shared_client = Some(mcpspec_transport::SharedClient::default());
         }
         Target::Stdio(_) | Target::Client(_) if args.max_connections.is_some() => {
             return Err("--max-connections limits an HTTP server's sessions: use it with --url or --sse-url (--jobs bounds stdio start-ups)".to_owned());

@@ -15,7 +15,7 @@
 use std::collections::HashSet;
 use std::io;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use mcpspec_wire::{
@@ -56,6 +56,10 @@ pub struct HttpOptions {
     /// 503) lowers it and is sent again after a pause; answers raise it.
     /// `None`: every answer is taken as it comes (the proxy, the fuzzer).
     pub limit: Option<std::sync::Arc<crate::limit::ConnLimit>>,
+    /// One HTTP client for every session made with (clones of) these
+    /// options, built by the first: see [`SharedClient`]. `None`: each
+    /// session has a client of its own.
+    pub shared_client: Option<SharedClient>,
 }
 
 impl Default for HttpOptions {
@@ -69,6 +73,7 @@ impl Default for HttpOptions {
             resume_attempts: 2,
             misbehave: crate::streamable::HttpMisbehaviour::default(),
             limit: None,
+            shared_client: None,
         }
     }
 }
@@ -183,17 +188,56 @@ impl Emitter {
     }
 }
 
-/// Builds the reqwest client: no proxies (targets are local or explicit),
-/// no redirects (a redirect is something to record, not to follow). One
-/// idle connection is kept for the session's next request: a session's
-/// requests mostly follow one another, and each connection costs tens of
-/// kilobytes for as long as it is kept, sixty-odd sessions at once (#18).
+/// The HTTP client of a run's sessions, built by the first session that
+/// connects, inside the run's runtime (its connections belong to that
+/// runtime: share it within one run only).
+///
+/// Sessions of a run reach one target, so one pool of connections serves
+/// them all: a connection a session's request left idle carries another
+/// session's next request (the session is named by its header, not by its
+/// connection), and a run keeps at most [`SHARED_IDLE`] idle connections
+/// instead of one per live session. Each costs the harness tens of
+/// kilobytes and the target a socket for as long as it is kept (#18).
+#[derive(Debug, Clone, Default)]
+pub struct SharedClient(Arc<Mutex<Option<reqwest::Client>>>);
+
+/// The idle connections a [`SharedClient`] keeps for the run's next
+/// requests.
+pub const SHARED_IDLE: usize = 16;
+
+impl SharedClient {
+    fn get(&self, options: &HttpOptions) -> Result<reqwest::Client, TransportError> {
+        let mut slot = match self.0.lock() {
+            Ok(slot) => slot,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        if let Some(client) = slot.as_ref() {
+            return Ok(client.clone());
+        }
+        let client = new_client(options, SHARED_IDLE)?;
+        *slot = Some(client.clone());
+        Ok(client)
+    }
+}
+
+/// The reqwest client of a session: the run's shared one when the options
+/// carry it, else one of its own that keeps one idle connection for the
+/// session's next request (a session's requests mostly follow one another).
 pub(crate) fn build_client(options: &HttpOptions) -> Result<reqwest::Client, TransportError> {
+    match &options.shared_client {
+        Some(shared) => shared.get(options),
+        None => new_client(options, 1),
+    }
+}
+
+/// No proxies (targets are local or explicit), no redirects (a redirect is
+/// something to record, not to follow).
+fn new_client(options: &HttpOptions, idle: usize) -> Result<reqwest::Client, TransportError> {
     reqwest::Client::builder()
         .no_proxy()
         .redirect(reqwest::redirect::Policy::none())
         .connect_timeout(options.connect_timeout)
-        .pool_max_idle_per_host(1)
+        .pool_max_idle_per_host(idle)
         .build()
         .map_err(|e| TransportError::Exchange {
             url: String::new(),

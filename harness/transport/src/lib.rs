@@ -41,7 +41,7 @@ pub mod streamable;
 pub mod target;
 mod watchdog;
 
-pub use client::{HttpOptions, TransportError};
+pub use client::{HttpOptions, SharedClient, TransportError};
 pub use connection::Connection;
 pub use event::{Event, HttpRecord, Stamped, Transport, Via, REDACTED};
 pub use legacy::LegacySseSession;

@@ -4,6 +4,7 @@
 use super::misbehaviour::{GET_ACCEPT, POST_ACCEPT};
 use super::*;
 use crate::Via;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpListener;
 
@@ -314,4 +315,86 @@ async fn a_notification_is_accepted_once_its_post_has_its_head() {
     let seen = log.lock().map(|l| l.clone()).unwrap_or_default();
     server.abort();
     assert_eq!(seen, ["> POST", "< POST"], "{seen:?}");
+}
+
+/// A loopback server that keeps connections alive, answers every POST with
+/// 202, and counts the connections it accepted.
+async fn keep_alive_server() -> (String, Arc<AtomicUsize>, tokio::task::JoinHandle<()>) {
+    let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let url = format!("http://{}/mcp", listener.local_addr().expect("addr"));
+    let accepted = Arc::new(AtomicUsize::new(0));
+    let count = accepted.clone();
+    let task = tokio::spawn(async move {
+        while let Ok((mut sock, _)) = listener.accept().await {
+            count.fetch_add(1, Ordering::SeqCst);
+            tokio::spawn(async move {
+                let mut pending = Vec::new();
+                let mut buf = [0u8; 1024];
+                loop {
+                    // One request: its head, then content-length bytes of body.
+                    let end = loop {
+                        if let Some(i) = pending.windows(4).position(|w| w == b"\r\n\r\n") {
+                            break i + 4;
+                        }
+                        match sock.read(&mut buf).await {
+                            Ok(0) | Err(_) => return,
+                            Ok(n) => pending.extend_from_slice(&buf[..n]),
+                        }
+                    };
+                    let head = String::from_utf8_lossy(&pending[..end]).to_ascii_lowercase();
+                    let len = head
+                        .lines()
+                        .find_map(|l| l.strip_prefix("content-length:"))
+                        .and_then(|v| v.trim().parse::<usize>().ok())
+                        .unwrap_or(0);
+                    while pending.len() < end + len {
+                        match sock.read(&mut buf).await {
+                            Ok(0) | Err(_) => return,
+                            Ok(n) => pending.extend_from_slice(&buf[..n]),
+                        }
+                    }
+                    pending.drain(..end + len);
+                    let reply = "HTTP/1.1 202 Accepted\r\ncontent-length: 0\r\n\r\n";
+                    if sock.write_all(reply.as_bytes()).await.is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+    });
+    (url, accepted, task)
+}
+
+/// Sessions made with one [`crate::SharedClient`] draw on one pool: the
+/// connection one session's POST left idle carries the next session's
+/// (#18: a run kept an idle connection per live session).
+#[tokio::test]
+async fn sessions_of_a_shared_client_reuse_its_connections() {
+    const NOTE: &[u8] = br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
+    let (url, connections, server) = keep_alive_server().await;
+    let options = HttpOptions {
+        shared_client: Some(crate::SharedClient::default()),
+        ..HttpOptions::default()
+    };
+    for _ in 0..3 {
+        let mut session = HttpSession::connect(&url, options.clone()).expect("url");
+        session.send(NOTE).await.expect("posted");
+        // The record comes once the (empty) body is read; the client's own
+        // task then puts the connection back in the pool.
+        records(&mut session, 1).await;
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let shared = connections.load(Ordering::SeqCst);
+    // Without sharing, each session opens its own.
+    for _ in 0..2 {
+        let mut session = HttpSession::connect(&url, HttpOptions::default()).expect("url");
+        session.send(NOTE).await.expect("posted");
+        records(&mut session, 1).await;
+    }
+    let alone = connections.load(Ordering::SeqCst) - shared;
+    server.abort();
+    // One connection when the pool's task was quick enough each time; at
+    // most two on a machine so loaded that it was not, once.
+    assert!(shared < 3, "3 sessions opened {shared} connections");
+    assert_eq!(alone, 2);
 }
