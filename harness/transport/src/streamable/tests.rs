@@ -108,6 +108,46 @@ fn each_switch_breaks_its_own_header_only() {
     );
 }
 
+/// Reads one request from `sock` (its head, then `content-length` bytes of
+/// body), `pending` holding what was read beyond the previous one; returns
+/// the head, or `None` once the connection ends.
+async fn read_request(sock: &mut tokio::net::TcpStream, pending: &mut Vec<u8>) -> Option<String> {
+    let end = loop {
+        if let Some(i) = pending.windows(4).position(|w| w == b"\r\n\r\n") {
+            break i + 4;
+        }
+        read_more(sock, pending).await?;
+    };
+    let head = String::from_utf8_lossy(&pending[..end]).into_owned();
+    let len = head
+        .to_ascii_lowercase()
+        .lines()
+        .find_map(|l| {
+            l.strip_prefix("content-length:")?
+                .trim()
+                .parse::<usize>()
+                .ok()
+        })
+        .unwrap_or(0);
+    while pending.len() < end + len {
+        read_more(sock, pending).await?;
+    }
+    pending.drain(..end + len);
+    Some(head)
+}
+
+/// Appends what `sock` has next to `pending`; `None` once it ended.
+async fn read_more(sock: &mut tokio::net::TcpStream, pending: &mut Vec<u8>) -> Option<()> {
+    let mut buf = [0u8; 1024];
+    match sock.read(&mut buf).await {
+        Ok(0) | Err(_) => None,
+        Ok(n) => {
+            pending.extend_from_slice(&buf[..n]);
+            Some(())
+        }
+    }
+}
+
 /// A loopback server answering every request with a JSON-RPC result and
 /// the session id `s-1`; returns its URL.
 async fn issuing_server() -> (String, tokio::task::JoinHandle<()>) {
@@ -116,13 +156,8 @@ async fn issuing_server() -> (String, tokio::task::JoinHandle<()>) {
     let task = tokio::spawn(async move {
         while let Ok((mut sock, _)) = listener.accept().await {
             tokio::spawn(async move {
-                let mut head = Vec::new();
-                let mut buf = [0u8; 1024];
-                while !head.windows(4).any(|w| w == b"\r\n\r\n") {
-                    match sock.read(&mut buf).await {
-                        Ok(0) | Err(_) => return,
-                        Ok(n) => head.extend_from_slice(&buf[..n]),
-                    }
+                if read_request(&mut sock, &mut Vec::new()).await.is_none() {
+                    return;
                 }
                 let body = r#"{"jsonrpc":"2.0","id":1,"result":{}}"#;
                 let reply = format!(
@@ -250,19 +285,10 @@ async fn slow_post_server(
         while let Ok((mut sock, _)) = listener.accept().await {
             let seen = seen.clone();
             tokio::spawn(async move {
-                let mut head = Vec::new();
-                let mut buf = [0u8; 1024];
-                while !head.windows(4).any(|w| w == b"\r\n\r\n") {
-                    match sock.read(&mut buf).await {
-                        Ok(0) | Err(_) => return,
-                        Ok(n) => head.extend_from_slice(&buf[..n]),
-                    }
-                }
-                let method = String::from_utf8_lossy(&head)
-                    .split(' ')
-                    .next()
-                    .unwrap_or_default()
-                    .to_owned();
+                let Some(head) = read_request(&mut sock, &mut Vec::new()).await else {
+                    return;
+                };
+                let method = head.split(' ').next().unwrap_or_default().to_owned();
                 if let Ok(mut log) = seen.lock() {
                     log.push(format!("> {method}"));
                 }
@@ -329,31 +355,7 @@ async fn keep_alive_server() -> (String, Arc<AtomicUsize>, tokio::task::JoinHand
             count.fetch_add(1, Ordering::SeqCst);
             tokio::spawn(async move {
                 let mut pending = Vec::new();
-                let mut buf = [0u8; 1024];
-                loop {
-                    // One request: its head, then content-length bytes of body.
-                    let end = loop {
-                        if let Some(i) = pending.windows(4).position(|w| w == b"\r\n\r\n") {
-                            break i + 4;
-                        }
-                        match sock.read(&mut buf).await {
-                            Ok(0) | Err(_) => return,
-                            Ok(n) => pending.extend_from_slice(&buf[..n]),
-                        }
-                    };
-                    let head = String::from_utf8_lossy(&pending[..end]).to_ascii_lowercase();
-                    let len = head
-                        .lines()
-                        .find_map(|l| l.strip_prefix("content-length:"))
-                        .and_then(|v| v.trim().parse::<usize>().ok())
-                        .unwrap_or(0);
-                    while pending.len() < end + len {
-                        match sock.read(&mut buf).await {
-                            Ok(0) | Err(_) => return,
-                            Ok(n) => pending.extend_from_slice(&buf[..n]),
-                        }
-                    }
-                    pending.drain(..end + len);
+                while read_request(&mut sock, &mut pending).await.is_some() {
                     let reply = "HTTP/1.1 202 Accepted\r\ncontent-length: 0\r\n\r\n";
                     if sock.write_all(reply.as_bytes()).await.is_err() {
                         return;
