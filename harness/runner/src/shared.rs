@@ -73,11 +73,10 @@
 //!   notification, no request from the target: see `Scenario::may_take`),
 //!   and is ended as alone before its verdict (`taken`);
 //! - over HTTP a case alone also reads what lands while its session's
-//!   DELETE makes its round trip; a
-//!   shared case's session goes on instead, and a stray answer that late
-//!   ends it when the next case would take it (`idle_clean`), unattributed.
-//!   Whether an answer that late is read is a race alone as well, so this
-//!   moves no verdict a run can rely on;
+//!   DELETE makes its round trip; a shared case's session goes on instead,
+//!   and a stray answer that late ends it when the next case would take it
+//!   (`idle_clean`), unattributed. Whether an answer that late is read is a
+//!   race alone as well, so this moves no verdict a run can rely on;
 //! - a `requires` gate is checked against the shared handshake's
 //!   capabilities, which every handshake of the target declares alike.
 
