@@ -25,7 +25,9 @@
 //!
 //! Bookkeeping per direction: ids of requests sent (pending, answered,
 //! cancelled) and received (seen, for uniqueness), progress tokens of active
-//! requests with the last progress value, and the number of unreadable
+//! requests with the last progress value (a token supplied again while
+//! active is active until its last request is answered, its order
+//! unjudged: whose progress it is, nothing says), and the number of unreadable
 //! messages sent (each may be answered by an error with a null id).
 
 use std::collections::{HashMap, HashSet};
@@ -117,7 +119,14 @@ impl Pending {
 #[derive(Debug, Clone)]
 struct TokenState {
     last_progress: Option<f64>,
-    active: bool,
+    /// Requests carrying the token still unanswered.
+    active: u32,
+    /// The token was supplied again while a request carrying it was still
+    /// unanswered (a fuzzer's edge token, reused; the sender's uniqueness
+    /// MUST, basic/utilities/progress): progress under it may be any of
+    /// theirs, so its order is not judged, and it stays active until the
+    /// last of them is answered.
+    shared: bool,
 }
 
 /// State of one session, from the point of view of `own` role.
@@ -274,13 +283,18 @@ impl Session {
                     .and_then(|m| m.get("progressToken"))
                     .cloned();
                 if let Some(t) = &token {
-                    self.tokens.insert(
-                        t.to_string(),
-                        TokenState {
-                            last_progress: None,
-                            active: true,
-                        },
-                    );
+                    let state = self.tokens.entry(t.to_string()).or_insert(TokenState {
+                        last_progress: None,
+                        active: 0,
+                        shared: false,
+                    });
+                    if state.active == 0 {
+                        state.last_progress = None;
+                        state.shared = false;
+                    } else {
+                        state.shared = true;
+                    }
+                    state.active += 1;
                 }
                 if r.method == "initialize" && self.phase == Phase::BeforeInit {
                     self.phase = Phase::Initializing {
@@ -548,7 +562,7 @@ impl Session {
         }
         if let Some(t) = &pending.progress_token {
             if let Some(state) = self.tokens.get_mut(&t.to_string()) {
-                state.active = false;
+                state.active = state.active.saturating_sub(1);
             }
         }
         // An answer that follows the cancellation closely may have crossed
@@ -640,7 +654,7 @@ impl Session {
             );
             return;
         };
-        if !state.active {
+        if state.active == 0 {
             flag(
                 &ids::PROGRESS_TOKEN_ACTIVE,
                 format!("progress for token {key} after its request completed"),
@@ -652,6 +666,7 @@ impl Session {
             .and_then(Value::as_f64);
         match (state.last_progress, progress) {
             (_, None) => {}
+            (_, Some(_)) if state.shared => {}
             (Some(last), Some(now)) if now <= last => flag(
                 &ids::PROGRESS_INCREASING,
                 format!("progress for token {key} went from {last} to {now}"),

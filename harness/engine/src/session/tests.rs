@@ -215,6 +215,40 @@ fn progress_rules() {
     assert_eq!(ids(&s.inbound(&p(3.0), 6)), ["progress.token-active"]);
 }
 
+/// A fuzzer's edge token (-1) on two requests at once: the quick one's
+/// answer does not end the token while the slow one still reports under it
+/// (the false `progress.token-active` a fuzz run against server-everything
+/// reported), nor can the order of progress values under it be judged.
+#[test]
+fn a_token_supplied_twice_is_active_until_both_are_answered() {
+    let mut s = client();
+    let call = |id: i64, method: &str| {
+        Message::request(id, method, Some(json!({"_meta": {"progressToken": -1}})))
+    };
+    let p = |v: f64| {
+        Message::notification(
+            "notifications/progress",
+            Some(json!({"progressToken": -1, "progress": v})),
+        )
+    };
+    s.outbound(&call(1, "tools/call"), 0);
+    assert!(s.inbound(&p(2.0), 1).is_empty());
+    s.outbound(&call(2, "resources/list"), 2);
+    assert!(s
+        .inbound(&Message::result(Id::from(2), json!({"resources": []})), 3)
+        .is_empty());
+    // Request 1's progress, or request 2's: lower than 2 is no violation.
+    assert!(s.inbound(&p(1.0), 4).is_empty());
+    assert!(s
+        .inbound(&Message::result(Id::from(1), json!({"content": []})), 5)
+        .is_empty());
+    assert_eq!(ids(&s.inbound(&p(3.0), 6)), ["progress.token-active"]);
+    // Supplied afresh once free, its order is judged again.
+    s.outbound(&call(3, "tools/call"), 7);
+    assert!(s.inbound(&p(2.0), 8).is_empty());
+    assert_eq!(ids(&s.inbound(&p(1.0), 9)), ["progress.increasing"]);
+}
+
 #[test]
 fn pending_lists_only_what_the_peer_owes() {
     let mut s = client();
