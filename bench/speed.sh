@@ -7,10 +7,11 @@
 # @modelcontextprotocol/server-everything, Node 22 when the machine's Node is
 # older, and mcp-fuzzer 0.7.0 in a venv. Then, against server-everything:
 #
-#   - Streamable HTTP on 127.0.0.1: each official version, then `mcpspec server --url`:
-#     wall, cases/s and peak RSS of each, and their ratios; mcpspec's wall against its
-#     critical path (the longest case) and the sum of its case durations, and its
-#     verdicts against the same run's with `--isolate` (a session per case);
+#   - Streamable HTTP on 127.0.0.1: each official version, then `mcpspec server --url`,
+#     in ROUNDS interleaved rounds (default 3): the median wall, cases/s and peak RSS of
+#     each, and their ratios; mcpspec's wall against its critical path (the longest case)
+#     and the sum of its case durations, and its verdicts against a run's with
+#     `--isolate` (a session per case);
 #   - the built-in reference over stdio (`mcpspec server`): wall against its critical path;
 #   - stdio: `mcpspec server -- mcp-server-everything stdio`: wall against the start-up
 #     bound (cases x the CPU one server start-up costs / cores) and against its critical path,
@@ -20,6 +21,7 @@
 #
 #   bench/speed.sh                        # builds the shipped mcpspec (--profile dist) if MCPSPEC is unset
 #   MCPSPEC=target/dist/mcpspec SKIP_STDIO=1 bench/speed.sh   # without the long stdio run
+#   ROUNDS=5 bench/speed.sh               # five HTTP rounds instead of three
 #
 # Needs GNU time (/usr/bin/time), python3 with venv, npm.
 set -euo pipefail
@@ -67,6 +69,9 @@ measure() {
 }
 # (GNU time writes "Command exited with non-zero status N" first when it did:
 # the readers below take the file's last line.)
+# The HTTP runs take a second or three each, and a shared machine's noise is of that
+# order: they are repeated (ROUNDS, default 3) and their medians compared.
+rounds=${ROUNDS:-3}
 
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 url=http://127.0.0.1:$port/mcp
@@ -80,50 +85,69 @@ for _ in $(seq 100); do
 done
 
 echo "== Streamable HTTP, server-everything on 127.0.0.1 =="
-# The older CLI takes the URL alone; the newer one a frozen requirement set per run.
-PATH=$work/old/node_modules/.bin:$PATH measure official-old conformance server --url "$url"
-measure official-new-2025 conformance server --url "$url" --requirements 2025-11-25
-measure official-new-2026 conformance server --url "$url" --requirements 2026-07-28
-rm -rf "$work/mcpspec-http" "$work/mcpspec-http-isolated"
-measure mcpspec-http "$MCPSPEC" server --url "$url" --report-dir "$work/mcpspec-http" --no-progress
-# The same run with a session per case: its verdicts must be the shared run's.
+# Rounds of all four runs, interleaved so that a busy moment of the machine (or the
+# server's first, cold run) falls on each of them alike; the lines below are each
+# one's median over the rounds, with its range. The older CLI takes the URL alone;
+# the newer one a frozen requirement set per run.
+for round in $(seq "$rounds"); do
+    PATH=$work/old/node_modules/.bin:$PATH measure "official-old-$round" conformance server --url "$url"
+    measure "official-new-2025-$round" conformance server --url "$url" --requirements 2025-11-25
+    measure "official-new-2026-$round" conformance server --url "$url" --requirements 2026-07-28
+    rm -rf "$work/mcpspec-http-$round"
+    measure "mcpspec-http-$round" "$MCPSPEC" server --url "$url" --report-dir "$work/mcpspec-http-$round" --no-progress
+done
+# The same run with a session per case: its verdicts must be the shared runs'.
+rm -rf "$work/mcpspec-http-isolated"
 measure mcpspec-http-isolated "$MCPSPEC" server --url "$url" --isolate \
     --report-dir "$work/mcpspec-http-isolated" --no-progress
 
-python3 - "$work" "$cores" <<'EOF'
-import json, re, sys
-work, cores = sys.argv[1], int(sys.argv[2])
+python3 - "$work" "$rounds" <<'EOF'
+import json, re, statistics, sys
+work, rounds = sys.argv[1], range(1, int(sys.argv[2]) + 1)
 def t(name):
     wall, rss = open(f"{work}/{name}.time").read().strip().splitlines()[-1].split()[:2]
     return float(wall), int(rss) / 1024
-rep = json.load(open(f"{work}/mcpspec-http/report.json"))
-cases = [r for r in rep["results"]]
+def med(xs):
+    return f"{statistics.median(xs):.2f} ({min(xs):.2f}-{max(xs):.2f})" if len(xs) > 1 else f"{xs[0]:.2f}"
+def results(name):
+    return json.load(open(f"{work}/{name}/report.json"))["results"]
+runs = [results(f"mcpspec-http-{i}") for i in rounds]
+cases = runs[0]
 judged = [r for r in cases if r["outcome"] != "not_applicable"]
-durations = [r["duration_ms"] / 1000 for r in cases]
-mw, mr = t("mcpspec-http")
-print(f"mcpspec: {len(cases)} cases ({len(judged)} judged) in {mw:.2f} s wall, {len(cases)/mw:.1f} cases/s, peak RSS {mr:.0f} MB")
-print(f"  critical path (longest case) {max(durations):.2f} s: wall / critical path = {mw/max(durations):.2f}")
-print(f"  sum of case durations {sum(durations):.1f} s: parallelism achieved = {sum(durations)/mw:.1f}")
-def verdicts(name):
-    return {r["id"]: (r["outcome"], r.get("blame")) for r in json.load(open(f"{work}/{name}/report.json"))["results"]}
-shared, isolated = verdicts("mcpspec-http"), verdicts("mcpspec-http-isolated")
-differ = sorted(i for i in shared.keys() | isolated.keys() if shared.get(i) != isolated.get(i))
+walls = [t(f"mcpspec-http-{i}")[0] for i in rounds]
+rsss = [t(f"mcpspec-http-{i}")[1] for i in rounds]
+crit = [max(r["duration_ms"] for r in run) / 1000 for run in runs]
+sums = [sum(r["duration_ms"] for r in run) / 1000 for run in runs]
+mw, mr = statistics.median(walls), statistics.median(rsss)
+print(f"mcpspec, median of {len(walls)} runs (range): {len(cases)} cases ({len(judged)} judged) in {med(walls)} s wall,"
+      f" {len(cases)/mw:.1f} cases/s, peak RSS {med(rsss)} MB")
+print(f"  critical path (longest case) {med(crit)} s: wall / critical path = {med([w / c for w, c in zip(walls, crit)])}")
+print(f"  sum of case durations {med(sums)} s: parallelism achieved = {med([s / w for s, w in zip(sums, walls)])}")
+def verdicts(run):
+    return {r["id"]: (r["outcome"], r.get("blame")) for r in run}
+isolated = verdicts(results("mcpspec-http-isolated"))
+differ = sorted({i for run in runs for i in verdicts(run).keys() | isolated.keys()
+                 if verdicts(run).get(i) != isolated.get(i)})
 iw, _ = t("mcpspec-http-isolated")
-print(f"  --isolate (a session per case): {len(isolated)} cases in {iw:.2f} s; verdicts equal to the shared run's: "
+print(f"  --isolate (a session per case): {len(isolated)} cases in {iw:.2f} s; verdicts equal to every shared run's: "
       + ("yes" if not differ else f"NO, {len(differ)} differ: {', '.join(differ[:5])}"))
 def scenarios(name):
     # The official CLI prints one line per scenario it ran: "✓ name: N passed, M failed".
     return sum(1 for line in open(f"{work}/{name}.log", encoding="utf-8")
                if re.match(r"^\S+ [\w.-]+: \d+ passed, \d+ failed", line))
-o1w, o1r = t("official-old")
-o1n = scenarios("official-old")
-a, ar = t("official-new-2025"); b, br = t("official-new-2026")
-o2w, o2r = a + b, max(ar, br)
-o2n = scenarios("official-new-2025") + scenarios("official-new-2026")
+old = [t(f"official-old-{i}") for i in rounds]
+new = [(t(f"official-new-2025-{i}"), t(f"official-new-2026-{i}")) for i in rounds]
+anchors = [
+    ("official 0.1.16", scenarios("official-old-1"), [w for w, _ in old], [r for _, r in old]),
+    ("official 0.2.0-alpha.12 (both sets)",
+     scenarios("official-new-2025-1") + scenarios("official-new-2026-1"),
+     [a[0] + b[0] for a, b in new], [max(a[1], b[1]) for a, b in new]),
+]
 ours = len(cases) / mw
-for name, n, w, r in [("official 0.1.16", o1n, o1w, o1r), ("official 0.2.0-alpha.12 (both sets)", o2n, o2w, o2r)]:
-    print(f"{name}: {n} scenarios in {w:.2f} s wall = {n/w:.1f} cases/s, peak RSS {r:.0f} MB"
-          f" -> mcpspec/official: cases/s x{ours/(n/w):.1f} (judged only x{len(judged)/mw/(n/w):.1f}),"
+for name, n, ws, rs in anchors:
+    w, r = statistics.median(ws), statistics.median(rs)
+    print(f"{name}: {n} scenarios in {med(ws)} s wall = {n/w:.1f} cases/s, peak RSS {med(rs)} MB"
+          f" -> mcpspec/official (medians): cases/s x{ours/(n/w):.1f} (judged only x{len(judged)/mw/(n/w):.1f}),"
           f" wall x{mw/w:.1f}, RSS x{mr/r:.2f}")
 EOF
 
