@@ -178,7 +178,8 @@ pub struct ServerArgs {
     /// scenarios/README.md) take turns on started processes, or open
     /// sessions, of their version, and a case that fails on one another
     /// case used is run again alone before it counts.
-    /// --snapshots implies it (a snapshot is a case's whole transcript)
+    /// --snapshots implies it (a snapshot is a case's whole transcript); `mcpspec
+    /// client` always does it (a client under test is started once per case)
     #[arg(long)]
     pub isolate: bool,
     /// What a run whose filters select no case comes to: fail (exit 2),
