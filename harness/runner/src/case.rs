@@ -13,6 +13,7 @@
 //! Step findings carry the step's (or the scenario's) requirement and level;
 //! the engine's violations are added at the end with their own.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use crate::target::Target;
@@ -611,7 +612,7 @@ async fn handshake(ctx: &mut Ctx<'_>) -> Result<(), Stop> {
             "the target does not offer {version} (it answered {answered:?})"
         )));
     }
-    bind_opening(ctx, result)?;
+    bind_opening(ctx, Arc::new(result))?;
     let initialized = Message::notification("notifications/initialized", None);
     ctx.conn
         .send(&initialized)
@@ -621,12 +622,13 @@ async fn handshake(ctx: &mut Ctx<'_>) -> Result<(), Stop> {
 
 /// Binds what the opening exchange taught (`init`, `capabilities`,
 /// `transport`) and checks the scenario's gates against it.
-pub(crate) fn bind_opening(ctx: &mut Ctx<'_>, result: Value) -> Result<(), Stop> {
+pub(crate) fn bind_opening(ctx: &mut Ctx<'_>, result: Arc<Value>) -> Result<(), Stop> {
     let caps = result.get("capabilities").cloned().unwrap_or(Value::Null);
     bind_transport(ctx);
     // Bound before the gates: a shared target's next case needs them even
-    // when this case's gate is unmet (`crate::shared`).
-    ctx.vars.set("init", result);
+    // when this case's gate is unmet (`crate::shared`). Shared, not copied:
+    // every case on a shared target binds the same result.
+    ctx.vars.set_shared("init", result);
     ctx.vars.set("capabilities", caps.clone());
     check_requires(ctx, &caps)
 }

@@ -81,7 +81,7 @@
 //!   capabilities, which every handshake of the target declares alike.
 
 use std::collections::{HashMap, HashSet};
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use mcpspec_engine::Version;
 use mcpspec_scenario::Scenario;
@@ -103,7 +103,7 @@ struct Live {
     /// The session's protocol version.
     version: Version,
     /// The result of the opening request (`init`), bound for every case.
-    opening: Value,
+    opening: Arc<Value>,
     /// The case the process was started for.
     opened_by: String,
     /// Cases played on it so far.
@@ -421,10 +421,10 @@ async fn play(case: &Case, cfg: &CaseConfig, live: Option<Live>) -> Played {
                 nouns(&cfg.target).0,
                 served + 1
             ));
-            bind_opening(&mut ctx, init.clone())
+            bind_opening(&mut ctx, Arc::clone(init))
         }
     };
-    let opening = opening.or_else(|| ctx.vars.get("init").cloned());
+    let opening = opening.or_else(|| ctx.vars.get_shared("init"));
     let stop = match opened {
         Ok(()) => play_steps(&mut ctx).await,
         Err(Stop::NotApplicable(reason)) if opening.is_some() && clean(&mut ctx) => {
@@ -501,7 +501,7 @@ async fn idle_clean(live: &mut Live) -> bool {
 async fn hand_on(
     mut result: CaseResult,
     mut ctx: Ctx<'_>,
-    opening: Option<Value>,
+    opening: Option<Arc<Value>>,
     (opened_by, served, mut used): (String, usize, HashSet<String>),
     fresh: bool,
 ) -> Played {
@@ -673,7 +673,7 @@ mod tests {
         Live {
             conn: Conn::new(proc, version, Duration::from_secs(5)),
             version,
-            opening: Value::Null,
+            opening: Arc::new(Value::Null),
             opened_by: "x".to_owned(),
             served: 1,
             used: used.iter().map(|s| (*s).to_owned()).collect(),
@@ -730,7 +730,7 @@ mod tests {
         let mut live = Live {
             conn: Conn::new(proc, Version::ALL[0], Duration::from_secs(5)),
             version: Version::ALL[0],
-            opening: Value::Null,
+            opening: Arc::new(Value::Null),
             opened_by: "x".to_owned(),
             served: 1,
             used: HashSet::new(),

@@ -73,7 +73,7 @@ pub async fn discover(ctx: &mut Ctx<'_>) -> Result<(), Stop> {
     let (id, msg) = discover_request(&mut ctx.conn);
     let outcome = opening_request(ctx, &msg, &id, &ids::STATELESS_DISCOVER_IMPLEMENTED).await?;
     match judge(version, outcome) {
-        Discovered::Offered(result) => bind_opening(ctx, result),
+        Discovered::Offered(result) => bind_opening(ctx, std::sync::Arc::new(result)),
         Discovered::NotOffered(reason) => Err(Stop::NotApplicable(reason)),
         Discovered::Refused(e) => {
             ctx.fail_as(

@@ -4,13 +4,21 @@
 //! Names may be dotted paths (`call.id`, `tools.0.name`): numeric segments
 //! index arrays, other segments name object members. Setting `call.id`
 //! creates the object `call` when needed.
+//!
+//! A name's value is shared, not copied, between the bindings that hold it
+//! ([`Bindings::set_shared`]): the target's `init` result is bound for
+//! every case on a shared session, and bindings are cloned for `$oneOf`
+//! branches; a write below a shared value copies it first.
+
+use std::collections::HashMap;
+use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
-/// Name → JSON value. Cloning is cheap enough for `$oneOf` branches.
+/// Name → JSON value. Cloning copies no value (each is shared until written).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Bindings {
-    root: Map<String, Value>,
+    root: HashMap<String, Arc<Value>>,
 }
 
 impl Bindings {
@@ -21,11 +29,21 @@ impl Bindings {
     /// The value at a dotted path, or `None` when any segment is missing.
     pub fn get(&self, path: &str) -> Option<&Value> {
         let mut segments = path.split('.');
-        let mut current = self.root.get(segments.next()?)?;
+        let mut current = &**self.root.get(segments.next()?)?;
         for segment in segments {
             current = step(current, segment)?;
         }
         Some(current)
+    }
+
+    /// The value bound to the name `name` (no path), shared.
+    pub fn get_shared(&self, name: &str) -> Option<Arc<Value>> {
+        self.root.get(name).cloned()
+    }
+
+    /// Bind the name `name` (no path) to a value others hold too.
+    pub fn set_shared(&mut self, name: &str, value: Arc<Value>) {
+        self.root.insert(name.to_owned(), value);
     }
 
     /// Whether `path` is bound.
@@ -41,15 +59,16 @@ impl Bindings {
             None => (None, path),
         };
         let Some(parents) = parents else {
-            self.root.insert(path.to_owned(), value);
+            self.root.insert(path.to_owned(), Arc::new(value));
             return;
         };
         let mut segments = parents.split('.');
         let first = segments.next().unwrap_or(parents);
-        let mut current = self
-            .root
-            .entry(first.to_owned())
-            .or_insert_with(|| Value::Object(Map::new()));
+        let mut current = Arc::make_mut(
+            self.root
+                .entry(first.to_owned())
+                .or_insert_with(|| Arc::new(Value::Object(Map::new()))),
+        );
         for segment in segments {
             current = child_mut(current, segment);
         }
@@ -77,11 +96,15 @@ impl Bindings {
     /// Remove the binding at `path` (a no-op when it is not bound).
     pub fn unset(&mut self, path: &str) {
         let Some((parents, last)) = path.rsplit_once('.') else {
-            self.root.shift_remove(path);
+            self.root.remove(path);
             return;
         };
         let mut segments = parents.split('.');
-        let Some(mut current) = segments.next().and_then(|s| self.root.get_mut(s)) else {
+        let Some(mut current) = segments
+            .next()
+            .and_then(|s| self.root.get_mut(s))
+            .map(Arc::make_mut)
+        else {
             return;
         };
         for segment in segments {
@@ -122,11 +145,6 @@ impl Bindings {
             other => list.push(other),
         }
         self.set(path, Value::Array(list));
-    }
-
-    /// Every binding, as one JSON object.
-    pub fn as_map(&self) -> &Map<String, Value> {
-        &self.root
     }
 }
 
@@ -180,6 +198,21 @@ mod tests {
         assert_eq!(b.get("call.id"), None);
         b.unset("call");
         assert!(!b.contains("call"));
+    }
+
+    #[test]
+    fn a_shared_value_is_copied_only_where_it_is_written() {
+        let init = Arc::new(json!({"serverInfo": {"name": "t"}}));
+        let mut a = Bindings::new();
+        a.set_shared("init", Arc::clone(&init));
+        let b = a.clone();
+        assert!(Arc::ptr_eq(&b.get_shared("init").unwrap(), &init));
+        a.set("init.serverInfo.name", json!("changed"));
+        assert_eq!(a.get("init.serverInfo.name"), Some(&json!("changed")));
+        assert_eq!(b.get("init.serverInfo.name"), Some(&json!("t")));
+        assert_eq!(init["serverInfo"]["name"], json!("t"));
+        a.unset("init.serverInfo");
+        assert_eq!(b.get("init.serverInfo.name"), Some(&json!("t")));
     }
 
     #[test]
