@@ -83,7 +83,7 @@ const VIOLATIONS_MAX: usize = 1_000;
 #[derive(Debug)]
 enum Side {
     /// The harness is the client: the target is a server.
-    Client(ClientSide),
+    Client(Box<ClientSide>),
     /// The harness serves a client under test.
     Server(Box<ServerSide>),
 }
@@ -130,7 +130,7 @@ impl Conn {
             // No negotiation to wait for: every HTTP request names the version.
             proc.set_protocol_version(Some(version.as_str().to_owned()));
         }
-        Conn::open(proc, version, startup, Side::Client(ClientSide::default()))
+        Conn::open(proc, version, startup, Side::Client(Box::default()))
     }
 
     fn open(proc: Connection, version: Version, startup: Duration, side: Side) -> Self {
@@ -302,6 +302,9 @@ impl Conn {
         let written = self.write(&line).await;
         match &written {
             Ok(()) => {
+                if let Side::Client(c) = &mut self.side {
+                    c.sent(msg, self.proc.last_post());
+                }
                 self.observe(now, Observed::Sent(msg));
                 self.transcript
                     .frame(now, ">>", text, &line[..line.len() - 1]);
@@ -460,6 +463,9 @@ impl Conn {
                 // still pending.
                 for msg in &messages {
                     self.follow_negotiation(msg);
+                    if let Side::Client(c) = &mut self.side {
+                        c.answered(msg);
+                    }
                 }
             }
             Event::FrameError(err) => {

@@ -87,6 +87,15 @@ pub async fn run(ctx: &mut Ctx<'_>, i: usize, step: &Step) -> Result<(), Stop> {
         StepKind::Send(s) => send(ctx, at, s).await,
         StepKind::Notify { method, params } => {
             let params = render_opt(params.as_ref(), &ctx.vars)?;
+            // A notification naming a request of ours (a cancellation's
+            // `requestId`) goes once that request reached the target.
+            if let Some(id) = params
+                .as_ref()
+                .and_then(|p| p.get("requestId"))
+                .and_then(Id::from_value)
+            {
+                ctx.conn.received(&id).await;
+            }
             let msg = Message::notification(method, params);
             ctx.conn.send(&msg).await.map_err(target_gone)?;
             // A notification is delivered once the target accepted it; the

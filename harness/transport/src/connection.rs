@@ -67,6 +67,27 @@ impl Connection {
         }
     }
 
+    /// Over HTTP, the number of the POST that carried the last message sent
+    /// (for [`Connection::received`]); `None` where a write is a delivery.
+    pub fn last_post(&self) -> Option<u64> {
+        match self {
+            Connection::Http(s) => Some(s.last_post()),
+            Connection::Sse(s) => Some(s.last_post()),
+            Connection::Stdio(_) | Connection::Peer(_) => None,
+        }
+    }
+
+    /// Waits until the request POST `post` carried has reached the target,
+    /// as far as its answers let a client tell (see
+    /// [`HttpSession::received`]); true when it waited.
+    pub async fn received(&mut self, post: u64) -> bool {
+        match self {
+            Connection::Http(s) => s.received(post).await,
+            Connection::Sse(s) => s.received(post).await,
+            Connection::Stdio(_) | Connection::Peer(_) => false,
+        }
+    }
+
     /// The next event.
     pub async fn recv(&mut self) -> Option<Stamped> {
         match self {

@@ -48,8 +48,9 @@ pub struct LegacySseSession {
     closed: bool,
     /// Raw exchanges wait for the POSTs sent before them.
     order: crate::order::PostOrder,
-    /// The last POST's acceptance, for [`LegacySseSession::accepted`].
-    last: Option<crate::order::Accepted>,
+    /// The POSTs without their response head yet, for
+    /// [`LegacySseSession::accepted`] and [`LegacySseSession::received`].
+    heads: crate::order::Heads,
 }
 
 /// What the stream task tells `connect`.
@@ -114,7 +115,7 @@ impl LegacySseSession {
             raws: 0,
             closed: false,
             order: crate::order::PostOrder::new(),
-            last: None,
+            heads: crate::order::Heads::default(),
         })
     }
 
@@ -169,7 +170,7 @@ impl LegacySseSession {
         let timeout = self.options.request_timeout;
         let max = self.options.max_message;
         let (headed, accepted) = self.order.pending();
-        self.last = Some(accepted);
+        self.heads.push(self.posts, accepted);
         let task = tokio::spawn(async move {
             let mut record = request_record("POST", &url, &headers, &body, false);
             let request = client.post(url).headers(headers).body(body);
@@ -208,9 +209,21 @@ impl LegacySseSession {
     /// Waits until the server has accepted the last message sent (its POST
     /// has its response head, or failed), at most the request timeout.
     pub async fn accepted(&mut self) {
-        if let Some(last) = self.last.take() {
-            last.wait(self.options.request_timeout).await;
-        }
+        self.heads
+            .wait(self.posts, self.options.request_timeout)
+            .await;
+    }
+
+    /// The number of the last POST sent (`Via::Post(n)`).
+    pub fn last_post(&self) -> u64 {
+        self.posts
+    }
+
+    /// Waits until the request POST `n` carried has reached the server: its
+    /// 202, which the legacy transport gives on receipt (answers come on the
+    /// stream), at most the request timeout. True when it waited.
+    pub async fn received(&mut self, n: u64) -> bool {
+        self.heads.wait(n, self.options.request_timeout).await
     }
 
     /// A transport-level exchange (relative URLs resolve against the POST

@@ -12,6 +12,16 @@
 //! when its own POST has its response head (the 202). [`Accepted`] waits for
 //! that one POST only, never for a request's POST before it, whose head a
 //! server may hold back until its answer is ready.
+//!
+//! Two POSTs travel on two connections, so a cancellation sent well after
+//! its request can still reach the server first (a busy server saw a call's
+//! POST 480 ms after it was sent, after the cancellation sent 300 ms in),
+//! and a server rightly ignores a cancellation of a request it has not
+//! seen. A request's POST has reached the server when its response head
+//! arrives, if the server answers with an event stream (it opens one when
+//! it takes the request up; the legacy transport's 202 comes at once too):
+//! [`Heads`] keeps each POST's [`Accepted`] by number, so that a
+//! notification naming a request can wait for that request's POST first.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -47,6 +57,42 @@ impl Accepted {
     /// `within`.
     pub(crate) async fn wait(self, within: Duration) {
         let _ = tokio::time::timeout(within, self.0).await;
+    }
+
+    /// Whether the POST has its response head (or failed) already.
+    fn is_done(&mut self) -> bool {
+        // Nothing is ever sent: the sender's drop (closed) is the signal.
+        matches!(
+            self.0.try_recv(),
+            Err(oneshot::error::TryRecvError::Closed) | Ok(())
+        )
+    }
+}
+
+/// A session's POSTs still waiting for their response head, by number
+/// (`Via::Post(n)`).
+#[derive(Debug, Default)]
+pub(crate) struct Heads(Vec<(u64, Accepted)>);
+
+impl Heads {
+    /// POST `n` was sent (those already headed are let go).
+    pub(crate) fn push(&mut self, n: u64, accepted: Accepted) {
+        self.0.retain_mut(|(_, a)| !a.is_done());
+        self.0.push((n, accepted));
+    }
+
+    /// Waits until POST `n` has its response head, at most `within`; false
+    /// when it had it already (or is unknown).
+    pub(crate) async fn wait(&mut self, n: u64, within: Duration) -> bool {
+        let Some(i) = self.0.iter().position(|(m, _)| *m == n) else {
+            return false;
+        };
+        let (_, mut accepted) = self.0.swap_remove(i);
+        if accepted.is_done() {
+            return false;
+        }
+        accepted.wait(within).await;
+        true
     }
 }
 
@@ -102,6 +148,37 @@ mod tests {
         let started = tokio::time::Instant::now();
         order.after(3, Duration::from_millis(50)).await;
         assert!(started.elapsed() < Duration::from_secs(5));
+    }
+
+    #[tokio::test]
+    async fn heads_wait_for_the_named_post_and_say_whether_they_had_to() {
+        let order = PostOrder::new();
+        let mut heads = Heads::default();
+        let (first, accepted) = order.pending();
+        heads.push(1, accepted);
+        let (second, accepted) = order.pending();
+        heads.push(2, accepted);
+        drop(first);
+        assert!(
+            !heads.wait(1, Duration::from_secs(30)).await,
+            "headed already"
+        );
+        let waiter = tokio::spawn(async move {
+            let waited = heads.wait(2, Duration::from_secs(30)).await;
+            (waited, heads)
+        });
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        assert!(!waiter.is_finished(), "POST 2 has no head yet");
+        drop(second);
+        let (waited, mut heads) = tokio::time::timeout(Duration::from_secs(5), waiter)
+            .await
+            .expect("released by POST 2's head")
+            .expect("joined");
+        assert!(waited);
+        assert!(
+            !heads.wait(3, Duration::from_secs(30)).await,
+            "no such POST"
+        );
     }
 
     #[tokio::test]

@@ -86,6 +86,10 @@ pub(crate) struct Shared {
     pub(crate) order: crate::order::PostOrder,
     /// See [`HttpSession::set_param_tools`].
     pub(crate) param_tools: Mutex<ParamTools>,
+    /// A POST was answered with an event stream: the server opens one when
+    /// it takes a request up, so a request's response head says it arrived
+    /// ([`HttpSession::received`]).
+    pub(crate) streams: std::sync::atomic::AtomicBool,
 }
 
 impl Shared {
@@ -181,8 +185,9 @@ pub struct HttpSession {
     posts: u64,
     raws: u64,
     closed: bool,
-    /// The last POST's acceptance, for [`HttpSession::accepted`].
-    last: Option<crate::order::Accepted>,
+    /// The POSTs without their response head yet, for
+    /// [`HttpSession::accepted`] and [`HttpSession::received`].
+    heads: crate::order::Heads,
 }
 
 impl HttpSession {
@@ -201,6 +206,7 @@ impl HttpSession {
                 misbehave: Mutex::new(options.misbehave.clone()),
                 order: crate::order::PostOrder::new(),
                 param_tools: Mutex::new(ParamTools::new()),
+                streams: std::sync::atomic::AtomicBool::new(false),
                 options,
             }),
             events,
@@ -208,7 +214,7 @@ impl HttpSession {
             posts: 0,
             raws: 0,
             closed: false,
-            last: None,
+            heads: crate::order::Heads::default(),
         })
     }
 
@@ -297,19 +303,41 @@ impl HttpSession {
         self.posts += 1;
         let via = Via::Post(self.posts);
         let (headed, accepted) = self.shared.order.pending();
-        self.last = Some(accepted);
+        self.heads.push(self.posts, accepted);
         let shared = self.shared.clone();
         let task = tokio::spawn(post(shared, via, headed, headers, body));
         self.track(task.abort_handle());
         Ok(())
     }
 
+    /// The number of the last POST sent (`Via::Post(n)`), to name it to
+    /// [`HttpSession::received`].
+    pub fn last_post(&self) -> u64 {
+        self.posts
+    }
+
     /// Waits until the server has accepted the last message sent (its POST
     /// has its response head, or failed), at most the request timeout.
     pub async fn accepted(&mut self) {
-        if let Some(last) = self.last.take() {
-            last.wait(self.shared.options.request_timeout).await;
+        let within = self.shared.options.request_timeout;
+        self.heads.wait(self.posts, within).await;
+    }
+
+    /// Waits until the request POST `n` carried has reached the server, as
+    /// far as a client can tell: once a POST of the session was answered
+    /// with an event stream, POST `n`'s response head (at most the request
+    /// timeout). A server that answers with JSON holds the head until its
+    /// answer, and then nothing is waited for. True when it waited.
+    pub async fn received(&mut self, n: u64) -> bool {
+        if !self
+            .shared
+            .streams
+            .load(std::sync::atomic::Ordering::Relaxed)
+        {
+            return false;
         }
+        let within = self.shared.options.request_timeout;
+        self.heads.wait(n, within).await
     }
 
     /// Opens the optional GET stream for server-initiated messages (events
@@ -497,9 +525,15 @@ async fn post(
         }
     };
     shared.capture_session(resp.headers());
+    let stream = media_type(resp.headers()).as_deref() == Some("text/event-stream");
+    if stream && resp.status().is_success() {
+        shared
+            .streams
+            .store(true, std::sync::atomic::Ordering::Relaxed);
+    }
     drop(headed);
     response_into(&mut record, resp.status().as_u16(), resp.headers());
-    if media_type(resp.headers()).as_deref() != Some("text/event-stream") {
+    if !stream {
         let max = shared.options.max_message;
         finish_plain(&shared.emitter, via, record, resp, max, timeout).await;
         return;

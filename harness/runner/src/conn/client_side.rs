@@ -1,15 +1,18 @@
 //! The harness as the client of a server under test: the standing GET
-//! stream, the protocol-version header that follows negotiation, and how
-//! HTTP exchanges read in a transcript. (Requests are stamped with the
+//! stream, the protocol-version header that follows negotiation, which POST
+//! carried each request still unanswered (a cancellation waits until its
+//! request reached the server: [`Conn::received`]), and how HTTP exchanges
+//! read in a transcript. (Requests are stamped with the
 //! stateless `_meta` in [`super::stateless`].) What the server's answers
 //! mean — refusals, content types, stray responses — is the oracle's to
 //! judge.
 
+use std::collections::HashMap;
 use std::time::Duration;
 
 use mcpspec_engine::Version;
 use mcpspec_transport::{Connection, HttpRecord, Via};
-use mcpspec_wire::Message;
+use mcpspec_wire::{Id, Message};
 use tokio::time::Instant;
 
 use super::{Conn, Side};
@@ -19,9 +22,27 @@ use super::{Conn, Side};
 pub(super) struct ClientSide {
     /// The record of the standing GET stream, once it answered.
     get_record: Option<HttpRecord>,
+    /// Over HTTP, the POST that carried each request still unanswered.
+    posted: HashMap<Id, u64>,
 }
 
 impl ClientSide {
+    /// A request went out (on POST `post`, over HTTP).
+    pub(super) fn sent(&mut self, msg: &Message, post: Option<u64>) {
+        if let (Message::Request(r), Some(n)) = (msg, post) {
+            self.posted.insert(r.id.clone(), n);
+        }
+    }
+
+    /// An answer came: its request's POST is no longer asked about.
+    pub(super) fn answered(&mut self, msg: &Message) {
+        if let Message::Response(r) = msg {
+            if let Some(id) = &r.id {
+                self.posted.remove(id);
+            }
+        }
+    }
+
     /// An HTTP exchange of the session.
     pub(super) fn exchanged(&mut self, via: Via, record: &HttpRecord) {
         if via == Via::Get && self.get_record.is_none() {
@@ -65,6 +86,28 @@ impl Conn {
         self.get_record()
             .cloned()
             .ok_or_else(|| "the GET stream was not answered".to_owned())
+    }
+
+    /// Waits until the unanswered request `id` has reached the server, as
+    /// far as the transport can tell (over HTTP its POST's response head,
+    /// when the server answers with event streams; see
+    /// `HttpSession::received`), and notes a wait in the transcript. Over
+    /// stdio the write was the delivery. For a step that names the request
+    /// to the server (a cancellation): two POSTs may reach it in either
+    /// order, and a cancellation of a request it has not seen is ignored.
+    pub async fn received(&mut self, id: &Id) {
+        let Side::Client(c) = &self.side else { return };
+        let Some(&post) = c.posted.get(id) else {
+            return;
+        };
+        let started = Instant::now();
+        if self.proc.received(post).await {
+            let waited = started.elapsed().as_millis();
+            self.note(format!(
+                "waited {waited}ms for request {id} to reach the server (its POST's \
+                 response head) before naming it"
+            ));
+        }
     }
 
     fn get_record(&self) -> Option<&HttpRecord> {

@@ -400,3 +400,74 @@ async fn sessions_of_a_shared_client_reuse_its_connections() {
     assert!(shared < 3, "3 sessions opened {shared} connections");
     assert_eq!(alone, 2);
 }
+
+/// A loopback server that answers each POST with an event stream (`sse`)
+/// or a JSON body, after `delay` for every POST but the first: a server busy
+/// with other sessions that takes a request up late.
+async fn late_head_server(sse: bool, delay: Duration) -> (String, tokio::task::JoinHandle<()>) {
+    let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let url = format!("http://{}/mcp", listener.local_addr().expect("addr"));
+    let task = tokio::spawn(async move {
+        let mut posts = 0;
+        while let Ok((mut sock, _)) = listener.accept().await {
+            posts += 1;
+            let late = posts > 1;
+            tokio::spawn(async move {
+                if read_request(&mut sock, &mut Vec::new()).await.is_none() {
+                    return;
+                }
+                if late {
+                    tokio::time::sleep(delay).await;
+                }
+                let answer = r#"{"jsonrpc":"2.0","id":1,"result":{}}"#;
+                let reply = if sse {
+                    format!(
+                        "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\nconnection: close\r\n\r\ndata: {answer}\n\n"
+                    )
+                } else {
+                    format!(
+                        "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{answer}",
+                        answer.len()
+                    )
+                };
+                let _ = sock.write_all(reply.as_bytes()).await;
+            });
+        }
+    });
+    (url, task)
+}
+
+/// A cancellation waits until its request reached the server: the bench saw
+/// server-everything take up a call's POST 480 ms after it was sent, after
+/// the cancellation sent 300 ms in, and then answer the call (a false
+/// `cancellation.no-response`). A server that answers with event streams
+/// opens one when it takes a request up; one that answers with JSON gives
+/// no sign before its answer, and nothing is waited for.
+#[tokio::test]
+async fn a_request_has_reached_a_streaming_server_once_its_head_is_in() {
+    const PING: &[u8] = br#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#;
+    for sse in [true, false] {
+        let (url, server) = late_head_server(sse, Duration::from_millis(400)).await;
+        let mut session = HttpSession::connect(&url, HttpOptions::default()).expect("url");
+        session.send(PING).await.expect("posted");
+        session.accepted().await;
+        session.send(PING).await.expect("posted");
+        let started = tokio::time::Instant::now();
+        let waited = session.received(session.last_post()).await;
+        let took = started.elapsed();
+        server.abort();
+        if sse {
+            assert!(waited, "the head was not in yet");
+            assert!(
+                took >= Duration::from_millis(300),
+                "returned after {took:?}"
+            );
+        } else {
+            assert!(!waited);
+            assert!(
+                took < Duration::from_millis(300),
+                "a JSON server's head is its answer"
+            );
+        }
+    }
+}
