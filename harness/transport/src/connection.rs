@@ -79,11 +79,11 @@ impl Connection {
 
     /// Waits until the request POST `post` carried has reached the target,
     /// as far as its answers let a client tell (see
-    /// [`HttpSession::received`]); true when it waited.
-    pub async fn received(&mut self, post: u64) -> bool {
+    /// [`HttpSession::received`]), at most `within`; true when it waited.
+    pub async fn received(&mut self, post: u64, within: Duration) -> bool {
         match self {
-            Connection::Http(s) => s.received(post).await,
-            Connection::Sse(s) => s.received(post).await,
+            Connection::Http(s) => s.received(post, within).await,
+            Connection::Sse(s) => s.received(post, within).await,
             Connection::Stdio(_) | Connection::Peer(_) => false,
         }
     }

@@ -221,9 +221,9 @@ impl LegacySseSession {
 
     /// Waits until the request POST `n` carried has reached the server: its
     /// 202, which the legacy transport gives on receipt (answers come on the
-    /// stream), at most the request timeout. True when it waited.
-    pub async fn received(&mut self, n: u64) -> bool {
-        self.heads.wait(n, self.options.request_timeout).await
+    /// stream), at most `within`. True when it waited.
+    pub async fn received(&mut self, n: u64, within: Duration) -> bool {
+        self.heads.wait(n, within).await
     }
 
     /// A transport-level exchange (relative URLs resolve against the POST

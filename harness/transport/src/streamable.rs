@@ -325,10 +325,10 @@ impl HttpSession {
 
     /// Waits until the request POST `n` carried has reached the server, as
     /// far as a client can tell: once a POST of the session was answered
-    /// with an event stream, POST `n`'s response head (at most the request
-    /// timeout). A server that answers with JSON holds the head until its
-    /// answer, and then nothing is waited for. True when it waited.
-    pub async fn received(&mut self, n: u64) -> bool {
+    /// with an event stream, POST `n`'s response head (at most `within`). A
+    /// server that answers with JSON holds the head until its answer, and
+    /// then nothing is waited for. True when it waited.
+    pub async fn received(&mut self, n: u64, within: Duration) -> bool {
         if !self
             .shared
             .streams
@@ -336,7 +336,6 @@ impl HttpSession {
         {
             return false;
         }
-        let within = self.shared.options.request_timeout;
         self.heads.wait(n, within).await
     }
 

@@ -453,7 +453,9 @@ async fn a_request_has_reached_a_streaming_server_once_its_head_is_in() {
         session.accepted().await;
         session.send(PING).await.expect("posted");
         let started = tokio::time::Instant::now();
-        let waited = session.received(session.last_post()).await;
+        let waited = session
+            .received(session.last_post(), Duration::from_secs(5))
+            .await;
         let took = started.elapsed();
         server.abort();
         if sse {
