@@ -36,9 +36,10 @@ pub const RETRY_MAX: Duration = Duration::from_secs(2);
 /// that wait half a second or more queued behind one another at 64, and a
 /// busy target is met by the back-off below, not by a low ceiling. The
 /// price is memory, each live case holding its connection's buffers:
-/// bench/speed.sh's HTTP peak-RSS line read 31 MB at 128 with the run's
-/// sessions on one client (33 MB with a client each; 24 MB at 64, before
-/// cases shared sessions).
+/// bench/speed.sh's HTTP peak-RSS line reads 28.5 MB at 128 (the median
+/// of three runs), with the run's sessions on one client and the shipped
+/// build optimised for size (31 MB before that, 33 MB with a client each;
+/// 24 MB at 64, before cases shared sessions).
 pub const DEFAULT_MAX: usize = 128;
 
 #[derive(Debug)]
