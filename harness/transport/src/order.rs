@@ -18,10 +18,11 @@
 //! POST 480 ms after it was sent, after the cancellation sent 300 ms in),
 //! and a server rightly ignores a cancellation of a request it has not
 //! seen. A request's POST has reached the server when its response head
-//! arrives, if the server answers with an event stream (it opens one when
-//! it takes the request up; the legacy transport's 202 comes at once too):
-//! [`Heads`] keeps each POST's [`Accepted`] by number, so that a
-//! notification naming a request can wait for that request's POST first.
+//! arrives (a server that answers with an event stream opens it as it takes
+//! the request up; the legacy transport's 202 comes at once; a JSON answer's
+//! head comes only with the answer, so such waits are bounded): [`Heads`]
+//! keeps each POST's [`Accepted`] by number, so that a notification naming
+//! a request can wait for that request's POST first.
 
 use std::sync::Arc;
 use std::time::Duration;

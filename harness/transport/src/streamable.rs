@@ -86,10 +86,6 @@ pub(crate) struct Shared {
     pub(crate) order: crate::order::PostOrder,
     /// See [`HttpSession::set_param_tools`].
     pub(crate) param_tools: Mutex<ParamTools>,
-    /// A POST was answered with an event stream: the server opens one when
-    /// it takes a request up, so a request's response head says it arrived
-    /// ([`HttpSession::received`]).
-    pub(crate) streams: std::sync::atomic::AtomicBool,
 }
 
 impl Shared {
@@ -206,7 +202,6 @@ impl HttpSession {
                 misbehave: Mutex::new(options.misbehave.clone()),
                 order: crate::order::PostOrder::new(),
                 param_tools: Mutex::new(ParamTools::new()),
-                streams: std::sync::atomic::AtomicBool::new(false),
                 options,
             }),
             events,
@@ -324,18 +319,11 @@ impl HttpSession {
     }
 
     /// Waits until the request POST `n` carried has reached the server, as
-    /// far as a client can tell: once a POST of the session was answered
-    /// with an event stream, POST `n`'s response head (at most `within`). A
-    /// server that answers with JSON holds the head until its answer, and
-    /// then nothing is waited for. True when it waited.
+    /// far as a client can tell: its response head, which a server that
+    /// answers with an event stream sends as it takes the request up, and
+    /// one that answers with JSON only with its answer (then the wait runs
+    /// to `within`). True when it waited.
     pub async fn received(&mut self, n: u64, within: Duration) -> bool {
-        if !self
-            .shared
-            .streams
-            .load(std::sync::atomic::Ordering::Relaxed)
-        {
-            return false;
-        }
         self.heads.wait(n, within).await
     }
 
@@ -524,15 +512,9 @@ async fn post(
         }
     };
     shared.capture_session(resp.headers());
-    let stream = media_type(resp.headers()).as_deref() == Some("text/event-stream");
-    if stream && resp.status().is_success() {
-        shared
-            .streams
-            .store(true, std::sync::atomic::Ordering::Relaxed);
-    }
     drop(headed);
     response_into(&mut record, resp.status().as_u16(), resp.headers());
-    if !stream {
+    if media_type(resp.headers()).as_deref() != Some("text/event-stream") {
         let max = shared.options.max_message;
         finish_plain(&shared.emitter, via, record, resp, max, timeout).await;
         return;

@@ -18,12 +18,12 @@ use tokio::time::Instant;
 use super::{Conn, Side};
 
 /// The longest a step waits for a request it names to reach the server
-/// ([`Conn::received`]). A server that holds its stream's head back until
-/// the stream's first event gives no earlier sign of receipt, and a longer
-/// wait would let a short call end before its cancellation went: the
-/// corpus's cancellations leave 700 ms or more of their call after the
-/// lead they sleep, and the late receipt seen (a busy server-everything)
-/// came 180 ms after such a lead.
+/// ([`Conn::received`]). A server that answers with JSON (or holds its
+/// stream's head back until the stream's first event) gives no earlier
+/// sign of receipt than its answer, and a longer wait would let a short
+/// call end before its cancellation went: the corpus's cancellations leave
+/// 700 ms or more of their call after the lead they sleep, and the late
+/// receipt seen (a busy server-everything) came 180 ms after such a lead.
 const RECEIPT_WAIT: Duration = Duration::from_millis(500);
 
 /// What the client side keeps of its own.
@@ -98,9 +98,8 @@ impl Conn {
     }
 
     /// Waits until the unanswered request `id` has reached the server, as
-    /// far as the transport can tell (over HTTP its POST's response head,
-    /// when the server answers with event streams; see
-    /// `HttpSession::received`), at most [`RECEIPT_WAIT`], and notes a wait
+    /// far as the transport can tell (over HTTP its POST's response head;
+    /// see `HttpSession::received`), at most [`RECEIPT_WAIT`], and notes a wait
     /// in the transcript. Over
     /// stdio the write was the delivery. For a step that names the request
     /// to the server (a cancellation): two POSTs may reach it in either
