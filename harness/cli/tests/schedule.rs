@@ -5,7 +5,8 @@
 //! refused again; `--max-connections` goes with HTTP targets only; a
 //! `--report-dir` reused by a second run orders it by the first run's
 //! durations without changing any verdict; and an `http` step's read window
-//! ends once what it read fails the step for good, and only then.
+//! ends once what it read fails the step for good, and only then, as does a
+//! silence whose failure ends the case.
 
 mod support;
 
@@ -204,6 +205,59 @@ fn a_read_window_ends_early_only_once_its_step_has_failed_for_good() {
             transcript.contains(NOTE),
             ends_early,
             "{faults:?}: {transcript}"
+        );
+    }
+}
+
+/// An `expect_silence` ends with the first message it forbids only when
+/// its failure ends the case. `progress-stops` ends on its silence: against
+/// the reference's `progress-after-cancel` (progress goes on after the
+/// cancellation) the window ends with the first such progress, and the
+/// case warns as it would after the whole window; against the conformant
+/// reference the window is waited out. `no-response`'s silence is a
+/// SHOULD with a `ping` behind it: against `ignore-cancellation` (the
+/// cancelled call is answered) it fails, and is still waited out, so that
+/// the ping goes when the scenario says.
+#[test]
+fn a_silence_ends_early_only_once_its_failure_ends_the_case() {
+    const NOTE: &str = "the silence ended before its";
+    let dir = temp_dir("silence-early-end");
+    for (scenario, fault, outcome, ends_early) in [
+        (
+            "progress-stops",
+            Some("progress-after-cancel"),
+            "warn",
+            true,
+        ),
+        ("progress-stops", None, "pass", false),
+        ("no-response", Some("ignore-cancellation"), "warn", false),
+    ] {
+        let reports = dir.join(format!("{scenario}-{}", fault.unwrap_or("none")));
+        let filter = format!("server/cancellation/in-flight/{scenario}");
+        let mut args = vec![
+            "server",
+            "--no-progress",
+            "--spec-version",
+            "2025-06-18",
+            "--filter",
+            &filter,
+            "--report-dir",
+            path(&reports),
+            "--",
+            BIN,
+            "reference",
+            "server",
+        ];
+        if let Some(f) = fault {
+            args.extend(["--fault", f]);
+        }
+        let run = mcpspec(&args, LIMIT);
+        let (got, transcript) = only_case(&reports);
+        assert_eq!(got, outcome, "{fault:?}: {}\n{transcript}", run.stdout);
+        assert_eq!(
+            transcript.contains(NOTE),
+            ends_early,
+            "{scenario} {fault:?}: {transcript}"
         );
     }
 }

@@ -476,7 +476,6 @@ async fn silence(
     // previous step is behind the mark, and what came after it (even if
     // not read yet) is ahead of it.
     let since = ctx.conn.mark();
-    ctx.conn.idle(d).await;
     let vars = ctx.vars.clone();
     let pred = |m: &Message| match (filter, m) {
         (None, _) => all || !matches!(m, Message::Notification(_)),
@@ -490,6 +489,25 @@ async fn silence(
         }
         (Some(_), _) => false,
     };
+    // A silence that has heard what it forbids has failed for good: the
+    // rest of its window could only lengthen the list. Where that failure
+    // ends the case (a MUST stops it; after the last step nothing follows)
+    // no later step runs in the time the window would have taken, so the
+    // window ends with the first forbidden message. Otherwise the case goes
+    // on after a failing SHOULD, and the window is waited out so that the
+    // steps after it start when the scenario says.
+    let ends_case = ctx.level_of(at) == Level::Must || at.is_some_and(|(i, _)| last_step(ctx, i));
+    if ends_case {
+        if ctx.conn.idle_unless(d, since, &pred).await {
+            ctx.conn.note(format!(
+                "the silence ended before its {}ms: the target sent what it forbids, and \
+                 the rest of the window could not mend that",
+                d.as_millis()
+            ));
+        }
+    } else {
+        ctx.conn.idle(d).await;
+    }
     let heard = ctx.conn.drain_after(since, pred);
     if heard.is_empty() {
         return Ok(());
@@ -510,6 +528,16 @@ async fn silence(
         .join("; ");
     let level = ctx.fail(at, vec![format!("{what} for {}ms", d.as_millis())], actual);
     checked(level)
+}
+
+/// Whether step `i` is the last one its case plays (no later step runs at
+/// the case's version).
+fn last_step(ctx: &Ctx<'_>, i: usize) -> bool {
+    ctx.scenario.steps.iter().skip(i + 1).all(|s| {
+        s.versions
+            .as_ref()
+            .is_some_and(|vs| !vs.contains(&ctx.version))
+    })
 }
 
 /// The member of a list result that holds the items.

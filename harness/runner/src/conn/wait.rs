@@ -133,6 +133,34 @@ impl Conn {
         self.arrived
     }
 
+    /// Absorbs events for `d`, as [`Conn::idle`] does, unless a message
+    /// that arrives after `mark` satisfies `pred`: then the wait ends with
+    /// its arrival (true). Nothing is consumed.
+    pub async fn idle_unless(
+        &mut self,
+        d: Duration,
+        mark: u64,
+        pred: impl Fn(&Message) -> bool,
+    ) -> bool {
+        let deadline = Instant::now() + d;
+        // Each message is looked at once: the inbox is in arrival order, so
+        // what is new since the last look sits at its end.
+        let mut looked = mark;
+        loop {
+            let mut new = self.inbox.iter().rev().take_while(|r| r.seq >= looked);
+            if new.any(|r| pred(&r.msg)) {
+                return true;
+            }
+            looked = self.arrived;
+            if Instant::now() >= deadline {
+                return false;
+            }
+            if !self.pump(deadline).await && (self.exit.is_some() || self.flooded) {
+                tokio::time::sleep_until(deadline).await;
+            }
+        }
+    }
+
     /// Messages that arrived after `mark` and satisfy `pred`, consumed.
     pub fn drain_after(&mut self, mark: u64, pred: impl Fn(&Message) -> bool) -> Vec<Received> {
         let (hit, keep): (Vec<_>, Vec<_>) = std::mem::take(&mut self.inbox)
