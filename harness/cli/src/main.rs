@@ -49,6 +49,7 @@ mod reference_auth;
 mod reference_client;
 mod replay;
 mod requirements;
+mod resident;
 mod review;
 mod server;
 mod shim;
@@ -64,6 +65,9 @@ use cli::{Cli, Command, ReferenceCommand, ReferenceServerArgs};
 fn main() -> ExitCode {
     malloc::one_arena();
     let cli = Cli::parse();
+    if matches!(cli.command, Command::Server(_) | Command::Client(_)) {
+        malloc::purge_in_background();
+    }
     // A fuzz run drives one target a message at a time, and the reference
     // server over stdio answers one peer: on one thread each, a message
     // costs no wake-up of another thread (issue #18: the fuzzer at the

@@ -425,6 +425,7 @@ async fn run_as(args: ServerArgs, role: Role) -> Exit {
             Err(_) => std::future::pending().await,
         }
     };
+    crate::resident::release_startup_pages();
     let (summary, stopped) = {
         let mut reporters: Vec<&mut dyn Reporter> = vec![human.as_mut()];
         if let Some(j) = json.as_mut() {
