@@ -14,8 +14,8 @@
 #
 # Builds the shipped mcpspec (`--profile dist`) and runs it under valgrind's callgrind:
 # `list`, one case, the full suite against the built-in reference over Streamable HTTP
-# with --report-dir (on 127.0.0.1, stopped afterwards) and over stdio. Needs valgrind and
-# python3.
+# with --report-dir (on 127.0.0.1, stopped afterwards), conformant and with faults,
+# and over stdio. Needs valgrind and python3.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
@@ -43,25 +43,40 @@ profile() {
 profile list list
 profile one server --filter server/lifecycle/ping/ --spec-version 2025-06-18 --no-progress
 
-timeout 900 "$bin" reference server --http 127.0.0.1:0 >"$work/ref.out" 2>/dev/null &
-ref=$!
-for _ in $(seq 100); do
-    grep -q '^listening on http://' "$work/ref.out" 2>/dev/null && break
-    sleep 0.1
-done
-url=$(sed -n 's/^listening on \(http:[^ ]*\).*/\1/p' "$work/ref.out" | head -1)
-if [ -z "$url" ]; then
-    echo "error: the reference server did not start" >&2
-    exit 1
-fi
+# `reference_http [--fault F]...`: starts the reference over Streamable HTTP on
+# 127.0.0.1 (stopped by `cleanup` or the next call); its endpoint in $url.
+reference_http() {
+    if [ -n "$ref" ]; then kill "$ref" 2>/dev/null || true; fi
+    timeout 900 "$bin" reference server --http 127.0.0.1:0 "$@" >"$work/ref.out" 2>/dev/null &
+    ref=$!
+    url=
+    for _ in $(seq 100); do
+        url=$(sed -n 's/^listening on \(http:[^ ]*\).*/\1/p' "$work/ref.out" | head -1)
+        [ -n "$url" ] && break
+        sleep 0.1
+    done
+    if [ -z "$url" ]; then
+        echo "error: the reference server did not start" >&2
+        exit 1
+    fi
+}
+
+reference_http
 profile http server --url "$url/mcp" --report-dir "$work/report" --no-progress
+# A target that breaks rules runs the code that reports findings (Expected/Actual,
+# diffs, failing windows), which a conformant one never reaches: faults of the
+# kinds real servers show (error codes, schema breaks, cancellation, resumption).
+reference_http --fault invalid-params-code --fault title-not-string \
+    --fault progress-after-cancel --fault ignore-cancellation \
+    --fault duplicate-tool-name --fault http-resume-cross-replay
+profile faulty server --url "$url/mcp" --report-dir "$work/faulty" --no-progress
 kill "$ref" 2>/dev/null || true
 ref=
 profile stdio server --no-progress
 
 # The functions each record shows running in the binary, first seen first (start-up,
 # then what each run adds), each once: callgrind names them as the symbol table does.
-python3 - "$bin" "$work"/{list,one,http,stdio}.out >harness/cli/hot-symbols.txt <<'EOF'
+python3 - "$bin" "$work"/{list,one,http,faulty,stdio}.out >harness/cli/hot-symbols.txt <<'EOF'
 import re
 import sys
 
