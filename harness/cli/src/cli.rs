@@ -218,7 +218,7 @@ pub struct ServerArgs {
     #[arg(long, value_name = "URL", conflicts_with = "command")]
     pub sse_url: Option<String>,
     /// With --url or --sse-url: at most N cases live against the server at once, and N/4
-    /// shared sessions idle between cases (none below 4) [default: 128]. While the server
+    /// shared sessions idle between cases (none below 4) [default: 96]. While the server
     /// refuses connections or answers 429 or 503, the
     /// harness opens fewer (halving the limit, then raising it again as answers come) and
     /// sends a refused Streamable HTTP request again after a pause (Retry-After, at most 2s)

@@ -126,7 +126,11 @@ fn max_connections_goes_with_http_targets_only() {
     }
     let run = mcpspec(&["server", "--help"], LIMIT);
     assert!(
-        run.stdout.contains("--max-connections <N>") && run.stdout.contains("[default: 128]"),
+        run.stdout.contains("--max-connections <N>")
+            && run.stdout.contains(&format!(
+                "[default: {}]",
+                mcpspec_transport::limit::DEFAULT_MAX
+            )),
         "{}",
         run.stdout
     );

@@ -29,18 +29,17 @@ pub const RETRIES: u32 = 8;
 /// The longest pause before a retry (a `Retry-After` asking for more is
 /// capped: a case has its own timeout).
 pub const RETRY_MAX: Duration = Duration::from_secs(2);
-/// `--max-connections`' default: the most live cases a process target's
-/// live bound allows (`runner::schedule::default_live`). A case over HTTP
-/// that waits (a silence window, a slow call) costs the target a session
-/// and the harness its connection's buffers; the suite's ninety-odd cases
-/// that wait half a second or more queued behind one another at 64, and a
-/// busy target is met by the back-off below, not by a low ceiling. The
-/// price is memory, each live case holding its connection's buffers:
-/// bench/speed.sh's HTTP peak-RSS line reads 28.5 MB at 128 (the median
-/// of three runs), with the run's sessions on one client and the shipped
-/// build optimised for size (31 MB before that, 33 MB with a client each;
-/// 24 MB at 64, before cases shared sessions).
-pub const DEFAULT_MAX: usize = 128;
+/// `--max-connections`' default. A case over HTTP that waits (a silence
+/// window, a slow call) costs the target a session and the harness its
+/// connection's buffers, about 0.1 MB per live case. At 64 the suite's
+/// cases that wait half a second or more queued behind one another; since
+/// windows whose verdict is settled end early, 96 keeps the run at its
+/// critical path: bench/speed.sh's HTTP run against server-everything read
+/// (medians of three interleaved runs) 2.54 s wall and 24.8 MB peak RSS at
+/// 128, 2.66 s and 22.6 MB at 96, 2.71 s and 20.8 MB at 80, where the wall
+/// began to outgrow 1.5 times the longest case. A busy target is met by
+/// the back-off below, not by a low ceiling.
+pub const DEFAULT_MAX: usize = 96;
 
 #[derive(Debug)]
 pub struct ConnLimit {
