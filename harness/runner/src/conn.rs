@@ -416,12 +416,7 @@ impl Conn {
 
     /// Absorbs events for `d`, whatever they are.
     pub async fn idle(&mut self, d: Duration) {
-        let deadline = Instant::now() + d;
-        while Instant::now() < deadline {
-            if !self.pump(deadline).await && (self.exit.is_some() || self.flooded) {
-                tokio::time::sleep_until(deadline).await;
-            }
-        }
+        self.idle_unless(d, self.arrived, |_| false).await;
     }
 
     fn violation(&mut self, v: Violation) {

@@ -533,11 +533,11 @@ async fn silence(
 /// Whether step `i` is the last one its case plays (no later step runs at
 /// the case's version).
 fn last_step(ctx: &Ctx<'_>, i: usize) -> bool {
-    ctx.scenario.steps.iter().skip(i + 1).all(|s| {
-        s.versions
-            .as_ref()
-            .is_some_and(|vs| !vs.contains(&ctx.version))
-    })
+    !ctx.scenario
+        .steps
+        .iter()
+        .skip(i + 1)
+        .any(|s| s.applies_to(ctx.version))
 }
 
 /// The member of a list result that holds the items.

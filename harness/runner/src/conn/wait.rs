@@ -133,9 +133,9 @@ impl Conn {
         self.arrived
     }
 
-    /// Absorbs events for `d`, as [`Conn::idle`] does, unless a message
-    /// that arrives after `mark` satisfies `pred`: then the wait ends with
-    /// its arrival (true). Nothing is consumed.
+    /// Absorbs events for `d`, whatever they are, unless a message that
+    /// arrives after `mark` satisfies `pred`: then the wait ends with its
+    /// arrival (true). Nothing is consumed.
     pub async fn idle_unless(
         &mut self,
         d: Duration,
