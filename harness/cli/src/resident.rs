@@ -64,15 +64,7 @@ pub fn release_startup_pages() {
 
 #[cfg(all(test, target_os = "linux"))]
 mod tests {
-    /// The process's file-backed resident memory, in KiB.
-    fn resident_file_kib() -> u64 {
-        let status = std::fs::read_to_string("/proc/self/status").expect("/proc/self/status");
-        status
-            .lines()
-            .find_map(|l| l.strip_prefix("RssFile:"))
-            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-            .expect("an RssFile line")
-    }
+    use mcpspec_fuzz::memory::rss_kib;
 
     /// The release shrinks the resident set, and the process runs on
     /// unchanged: read-only data reads the same, and calls through vtables
@@ -84,13 +76,15 @@ mod tests {
         let before = TEXT.to_owned();
         let shown: Box<dyn std::fmt::Display> = Box::new(42);
         let len: fn(&str) -> usize = str::len;
-        let resident = resident_file_kib();
+        let me = std::process::id();
+        let resident = rss_kib(me).expect("VmRSS of this process");
 
         super::release_startup_pages();
 
+        let after = rss_kib(me).expect("VmRSS of this process");
         assert!(
-            resident_file_kib() < resident,
-            "nothing was released ({resident} KiB before)"
+            after < resident,
+            "nothing was released ({resident} KiB before, {after} KiB after)"
         );
         assert_eq!(TEXT, before);
         assert_eq!(shown.to_string(), "42");
