@@ -40,11 +40,12 @@ const PURGE_EVERY: std::time::Duration = std::time::Duration::from_millis(50);
 /// part: whole free pages between the blocks in use stayed resident.
 /// `malloc_trim(3)` hands them back (the memory stays the allocator's; a
 /// page is zeroed when next touched); jemalloc's background purging does
-/// the same. Against server-everything over HTTP the peak RSS read about
-/// 2 MB less (three runs each, with the release of start-up pages in
-/// `resident.rs`: 28.6-28.8 MB before, 26.2-26.5 MB after). Each purge
-/// walks the free lists once, under the arena's lock. For the commands
-/// that run cases; elsewhere nothing is done.
+/// the same. Together with the release of start-up pages (`resident.rs`)
+/// and a hot-code list that covers failure reporting, bench/speed.sh's HTTP
+/// peak-RSS line (median of three) went from 28.5 MB to 25.6 MB at the same
+/// `--max-connections` (128). Each purge walks the free lists once, under
+/// the arena's lock. For the commands that run cases; elsewhere nothing is
+/// done.
 pub fn purge_in_background() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     {

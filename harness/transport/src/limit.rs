@@ -31,14 +31,13 @@ pub const RETRIES: u32 = 8;
 pub const RETRY_MAX: Duration = Duration::from_secs(2);
 /// `--max-connections`' default. A case over HTTP that waits (a silence
 /// window, a slow call) costs the target a session and the harness its
-/// connection's buffers, about 0.1 MB per live case. At 64 the suite's
-/// cases that wait half a second or more queued behind one another; since
-/// windows whose verdict is settled end early, 96 keeps the run at its
-/// critical path: bench/speed.sh's HTTP run against server-everything read
-/// (medians of three interleaved runs) 2.54 s wall and 24.8 MB peak RSS at
-/// 128, 2.66 s and 22.6 MB at 96, 2.71 s and 20.8 MB at 80, where the wall
-/// began to outgrow 1.5 times the longest case. A busy target is met by
-/// the back-off below, not by a low ceiling.
+/// connection's buffers. At 64 the suite's cases that wait half a second
+/// or more queued behind one another; since windows whose verdict is
+/// settled end early, fewer live cases keep the run at its critical path.
+/// bench/speed.sh's HTTP line against server-everything (medians of three
+/// runs, the same build): at 128, 2.69 s wall (1.04 × its longest case)
+/// and 25.6 MB peak RSS; at 96, 2.58 s (1.13 ×) and 23.1 MB. A busy target
+/// is met by the back-off below, not by a low ceiling.
 pub const DEFAULT_MAX: usize = 96;
 
 #[derive(Debug)]
