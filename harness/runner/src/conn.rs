@@ -565,6 +565,9 @@ impl Conn {
             }
             Connection::Http(_) | Connection::Sse(_) => {
                 if self.exit.is_none() {
+                    // As over stdio, what already arrived is judged first:
+                    // the session's end (`Closed`) stops the reading.
+                    self.drain_ready().await;
                     self.proc.close().await;
                     // Keep the DELETE's record and anything that raced it.
                     self.drain_ready().await;

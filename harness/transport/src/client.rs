@@ -29,6 +29,7 @@ use crate::event::{
     body_text, keep_request_header, keep_response_header, recorded_value, Event, HttpRecord,
     Stamped, Via,
 };
+use crate::inflight::Inflight;
 
 /// Settings shared by both HTTP transports.
 #[derive(Debug, Clone)]
@@ -117,6 +118,8 @@ pub(crate) struct Emitter {
     tx: mpsc::Sender<Stamped>,
     started: Instant,
     lines: Arc<AtomicU64>,
+    /// Readers holding received bytes not yet emitted (see `inflight`).
+    pub(crate) inflight: Inflight,
 }
 
 /// Events buffered per connection before background readers wait.
@@ -129,6 +132,7 @@ impl Emitter {
             tx,
             started: Instant::now(),
             lines: Arc::new(AtomicU64::new(0)),
+            inflight: Inflight::default(),
         };
         (emitter, rx)
     }
@@ -380,6 +384,9 @@ pub(crate) async fn finish_plain(
     // The transport does not judge: a JSON-RPC body under another content
     // type still reaches the runner, which judges the content type.
     let json = json || looks_like_json(&body);
+    // The body is in: its record and its frame are emitted before the
+    // connection may end (see `inflight`).
+    let _delivering = emitter.inflight.enter();
     record.body = body_text(&body);
     if timed_out {
         record.error = Some(format!("body not complete within {within:?}"));
@@ -474,6 +481,9 @@ pub(crate) async fn read_sse(
     let mut error = None;
     loop {
         let chunk = resp.chunk().await;
+        // Every event of this chunk is emitted before the connection may
+        // end (see `inflight`); the guard drops before the next read.
+        let _delivering = emitter.inflight.enter();
         match &chunk {
             Ok(Some(bytes)) => decoder.push(bytes),
             Ok(None) => decoder.finish(),

@@ -137,6 +137,18 @@ impl Connection {
         }
     }
 
+    /// True while a reader holds bytes it took off the wire whose events
+    /// are not on the channel yet ([`crate::inflight`]): [`Connection::recv`]
+    /// will have more in a moment, though nothing is waiting now.
+    pub fn delivering(&self) -> bool {
+        match self {
+            Connection::Stdio(p) => p.delivering(),
+            Connection::Http(s) => s.delivering(),
+            Connection::Sse(s) => s.delivering(),
+            Connection::Peer(p) => p.delivering(),
+        }
+    }
+
     /// True once the process exited or the session ended.
     pub fn has_exited(&self) -> bool {
         match self {

@@ -185,6 +185,7 @@ impl LegacySseSession {
                     let (mut resp, mut record) = (resp, record);
                     let (body, len, _) =
                         crate::client::read_body(&mut resp, max + 1, timeout).await;
+                    let _delivering = emitter.inflight.enter();
                     record.body = crate::event::body_text(&body);
                     emitter.emit(via, Event::Http(Box::new(record))).await;
                     if len <= max && crate::client::looks_like_json(&body) {
@@ -270,6 +271,12 @@ impl LegacySseSession {
     /// True once the stream ended or the session was closed or killed.
     pub fn has_exited(&self) -> bool {
         self.closed
+    }
+
+    /// True while a reader holds received bytes whose events are not sent
+    /// on yet (see [`crate::inflight`]).
+    pub fn delivering(&self) -> bool {
+        self.emitter.inflight.any()
     }
 
     /// Aborts the stream and every POST now.

@@ -29,6 +29,7 @@ use tokio::time::Instant;
 
 use crate::client::TransportError;
 use crate::event::{Event, Stamped, Transport, Via};
+use crate::inflight::Inflight;
 use crate::serve::{HttpPeer, ServeKind};
 use crate::stdio::{forward_frames, CommandSpec, SpawnError, StdioProcess};
 
@@ -222,6 +223,12 @@ impl ClientPeer {
     pub fn has_exited(&self) -> bool {
         self.exited
     }
+
+    /// True while the link's reader holds the client's frames not yet sent
+    /// on (see [`crate::inflight`]).
+    pub fn delivering(&self) -> bool {
+        self.link.delivering()
+    }
 }
 
 impl Drop for ClientPeer {
@@ -252,6 +259,14 @@ impl Link {
         }
     }
 
+    /// The link's reader holds frames not yet sent on.
+    fn delivering(&self) -> bool {
+        match self {
+            Link::Socket(s) => s.inflight.any(),
+            Link::Http(h) => h.delivering(),
+        }
+    }
+
     async fn recv(&mut self) -> Option<Stamped> {
         match self {
             Link::Socket(s) => s.recv().await,
@@ -275,6 +290,8 @@ struct SocketLink {
     writer_rx: Option<oneshot::Receiver<OwnedWriteHalf>>,
     task: JoinHandle<()>,
     done: bool,
+    /// The reader's hold on frames read but not yet sent on.
+    inflight: Inflight,
 }
 
 impl SocketLink {
@@ -283,6 +300,8 @@ impl SocketLink {
     fn listen(listener: TcpListener, started: Instant, max_line: usize) -> SocketLink {
         let (tx, events) = mpsc::channel(1024);
         let (wtx, writer_rx) = oneshot::channel();
+        let inflight = Inflight::default();
+        let reading = inflight.clone();
         let task = tokio::spawn(async move {
             let Ok((stream, _)) = listener.accept().await else {
                 return;
@@ -290,7 +309,7 @@ impl SocketLink {
             drop(listener);
             let (read, write) = stream.into_split();
             let _ = wtx.send(write);
-            if forward_frames(read, started, max_line, &tx).await {
+            if forward_frames(read, started, max_line, &tx, &reading).await {
                 let _ = tx
                     .send(Stamped {
                         at: started.elapsed(),
@@ -309,6 +328,7 @@ impl SocketLink {
             writer_rx: Some(writer_rx),
             task,
             done: false,
+            inflight,
         }
     }
 

@@ -30,6 +30,7 @@ use tokio::sync::{mpsc, Notify};
 use tokio::time::Instant;
 
 pub use crate::event::{Event, Stamped, Via};
+use crate::inflight::Inflight;
 
 /// How to start a target.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -82,6 +83,8 @@ pub struct StdioProcess {
     pid: Option<u32>,
     started: Instant,
     exited: bool,
+    /// The stdout reader's hold on frames read but not yet sent on.
+    inflight: Inflight,
 }
 
 const STDERR_LINE_MAX: usize = 4096;
@@ -134,6 +137,7 @@ impl StdioProcess {
             crate::watchdog::watch(pid);
         }
         let (tx, rx) = mpsc::channel(1024);
+        let inflight = Inflight::default();
         let stdout_closed = Arc::new(Notify::new());
 
         match child.stdout.take() {
@@ -148,8 +152,9 @@ impl StdioProcess {
             Some(stdout) => {
                 let tx = tx.clone();
                 let closed = stdout_closed.clone();
+                let inflight = inflight.clone();
                 tokio::spawn(async move {
-                    if forward_frames(stdout, started, max_line, &tx).await {
+                    if forward_frames(stdout, started, max_line, &tx, &inflight).await {
                         closed.notify_one();
                     }
                 });
@@ -199,6 +204,7 @@ impl StdioProcess {
             pid,
             started,
             exited: false,
+            inflight,
         })
     }
 
@@ -246,6 +252,12 @@ impl StdioProcess {
         self.exited
     }
 
+    /// True while the stdout reader holds frames it has read but not sent
+    /// on yet (see [`crate::inflight`]).
+    pub fn delivering(&self) -> bool {
+        self.inflight.any()
+    }
+
     /// Kills the whole process group now.
     pub fn kill(&mut self) {
         self.stdin = None;
@@ -268,11 +280,15 @@ pub(crate) async fn forward_frames(
     started: Instant,
     max_line: usize,
     tx: &mpsc::Sender<Stamped>,
+    inflight: &Inflight,
 ) -> bool {
     let mut decoder = NdjsonDecoder::new(max_line);
     let mut buf = vec![0u8; READ_MIN];
     loop {
         let n = from.read(&mut buf).await.unwrap_or(0);
+        // Every frame of this read is sent on before the connection may end
+        // (see `inflight`); the guard drops before the next read.
+        let _delivering = inflight.enter();
         if n == 0 {
             decoder.finish();
         } else {

@@ -426,6 +426,12 @@ impl HttpSession {
         self.closed
     }
 
+    /// True while a reader holds received bytes whose events are not sent
+    /// on yet (see [`crate::inflight`]).
+    pub fn delivering(&self) -> bool {
+        self.shared.emitter.inflight.any()
+    }
+
     /// Aborts every request and stream now (no DELETE).
     pub fn kill(&mut self) {
         self.closed = true;

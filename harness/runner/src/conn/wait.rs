@@ -14,6 +14,13 @@ use super::{Conn, Received, WaitError};
 
 /// Events [`Conn::drain_ready`] takes at most.
 const DRAIN_MAX: usize = 4096;
+/// Longest [`Conn::drain_ready`] waits for a reader that holds received
+/// bytes to send their events on. Sending them takes microseconds; a
+/// reader is slower only when its thread is not running (a loaded
+/// machine) or the target floods.
+const SETTLE_MAX: Duration = Duration::from_millis(200);
+/// One wait for such a reader's next event.
+const SETTLE_POLL: Duration = Duration::from_millis(2);
 
 impl Conn {
     /// A wait's deadline: `base`, or the end of the start-up allowance while
@@ -88,11 +95,29 @@ impl Conn {
 
     /// Receives every event already waiting, without waiting for more (at
     /// most [`DRAIN_MAX`]: a flooding target always has more waiting).
+    /// "Waiting" includes what a reader has already taken off the wire and
+    /// not yet sent on (`mcpspec_transport::inflight`): a second answer
+    /// that came in one write with the first is judged in the case whose
+    /// first answer it followed, even when the runner got the first before
+    /// the reader sent the second (bounded by [`SETTLE_MAX`]).
     pub async fn drain_ready(&mut self) {
+        self.drain_settled(|c| c.proc.delivering(), SETTLE_MAX)
+            .await;
+    }
+
+    /// Receives what is waiting (as [`Conn::drain_ready`]); while nothing
+    /// is but `busy` says more is on its way, waits for it, up to `max`.
+    async fn drain_settled(&mut self, busy: impl Fn(&Conn) -> bool, max: Duration) {
+        let settle_by = Instant::now() + max;
         for _ in 0..DRAIN_MAX {
-            if !self.pump(Instant::now()).await {
+            if self.pump(Instant::now()).await {
+                continue;
+            }
+            let now = Instant::now();
+            if !busy(self) || now >= settle_by || self.exit.is_some() || self.flooded {
                 break;
             }
+            self.pump((now + SETTLE_POLL).min(settle_by)).await;
         }
     }
 
@@ -180,5 +205,90 @@ impl Conn {
             }
         }
         self.exit.clone()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use mcpspec_transport::{CommandSpec, StdioProcess};
+
+    use super::*;
+
+    fn target(script: &str) -> Conn {
+        let spec = CommandSpec::new("sh", vec!["-c".to_owned(), script.to_owned()]);
+        let proc = StdioProcess::spawn(&spec, 1 << 20).expect("sh starts");
+        Conn::new(
+            proc,
+            mcpspec_engine::Version::ALL[0],
+            Duration::from_secs(5),
+        )
+    }
+
+    fn is_b(m: &Message) -> bool {
+        matches!(m, Message::Notification(n) if n.method == "b")
+    }
+
+    /// While nothing is waiting but more is on its way, the drain waits
+    /// for it; once nothing is, it returns.
+    #[tokio::test]
+    async fn a_drain_waits_while_more_is_on_its_way() {
+        let mut conn = target(
+            r#"echo '{"jsonrpc":"2.0","method":"a"}'; read x; echo '{"jsonrpc":"2.0","method":"b"}'; exec sleep 5"#,
+        );
+        conn.wait_for(Duration::from_secs(5), |_| true)
+            .await
+            .expect("the first line");
+        conn.proc.send(b"go\n").await.expect("stdin open");
+        // `b` is written only now: a drain that did not wait would miss it.
+        conn.drain_settled(
+            |c| !c.inbox.iter().any(|r| is_b(&r.msg)),
+            Duration::from_secs(10),
+        )
+        .await;
+        assert!(
+            conn.take(is_b).is_some(),
+            "the drain returned before `b` came"
+        );
+        // Nothing on its way: the drain returns at once.
+        let started = Instant::now();
+        conn.drain_ready().await;
+        assert!(
+            started.elapsed() < SETTLE_MAX,
+            "a drain with nothing on its way waited"
+        );
+        conn.proc.kill();
+    }
+
+    /// Lines the target writes at once: more than the transport's channel
+    /// holds (1024), fewer bytes than a pipe holds (64 KiB).
+    const LINES: usize = 1500;
+
+    /// A reader holds what it read until it has sent it on (here: waiting
+    /// for room in the channel), and the drain leaves no reader holding
+    /// lines: every line written is taken.
+    #[tokio::test]
+    async fn drain_ready_takes_what_a_reader_already_holds() {
+        let dir = std::env::temp_dir().join(format!("mcpspec-drain-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let file = dir.join("lines");
+        let line = "{\"jsonrpc\":\"2.0\",\"method\":\"n\"}\n";
+        std::fs::write(&file, line.repeat(LINES)).expect("lines written");
+        let mut conn = target(&format!("cat '{}'; exec sleep 5", file.display()));
+        // Blocks the runtime (the reader cannot run): every line is in the
+        // pipe before the first read.
+        std::thread::sleep(Duration::from_millis(500));
+        conn.wait_for(Duration::from_secs(5), |_| true)
+            .await
+            .expect("a first line");
+        assert!(conn.proc.delivering(), "the reader holds lines it read");
+        conn.drain_ready().await;
+        let taken = 1 + conn.unconsumed();
+        assert!(
+            !conn.proc.delivering(),
+            "drain_ready left a reader holding lines ({taken} taken)"
+        );
+        assert_eq!(taken, LINES, "every line written was taken");
+        conn.proc.kill();
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

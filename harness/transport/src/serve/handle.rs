@@ -141,6 +141,9 @@ pub(super) async fn handle(shared: Arc<Shared>, req: Request<Incoming>) -> Respo
         ReplyBody::Sse(_) => "SSE stream".to_owned(),
     };
     let emitter = &shared.emitter;
+    // The record and the body's frame go on before the case may end
+    // (see `inflight`).
+    let _delivering = emitter.inflight.enter();
     emitter.emit(via, Event::Http(Box::new(record))).await;
     match deliver {
         Deliver::Nothing => {}

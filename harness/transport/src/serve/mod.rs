@@ -166,6 +166,12 @@ impl HttpPeer {
         self.ended || self.closed
     }
 
+    /// True while a POST's record or frame is not sent on yet (see
+    /// [`crate::inflight`]).
+    pub fn delivering(&self) -> bool {
+        self.shared.emitter.inflight.any()
+    }
+
     /// Sends one message of the scripted server (a trailing newline is
     /// stripped) on the stream it belongs to: a response on the response
     /// stream of the POST that carried its request (which then ends once

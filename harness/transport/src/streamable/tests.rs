@@ -475,3 +475,49 @@ async fn a_request_has_reached_the_server_once_its_head_is_in() {
         assert!(took < Duration::from_millis(300), "bounded, yet {took:?}");
     }
 }
+
+/// A reader holds an SSE chunk's events until it has sent every one on
+/// (here: waiting for room in the channel): the runner then knows more is
+/// on its way though nothing is waiting (see `inflight`).
+#[tokio::test]
+async fn a_stream_reader_holds_a_chunk_until_its_events_are_sent_on() {
+    const EVENTS: usize = 1500; // more than the channel holds
+    let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let url = format!("http://{}/mcp", listener.local_addr().expect("addr"));
+    let server = tokio::spawn(async move {
+        let Ok((mut sock, _)) = listener.accept().await else {
+            return;
+        };
+        if read_request(&mut sock, &mut Vec::new()).await.is_none() {
+            return;
+        }
+        let mut reply = String::from(
+            "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\nconnection: close\r\n\r\n",
+        );
+        for _ in 0..EVENTS {
+            reply.push_str("data: {\"jsonrpc\":\"2.0\",\"method\":\"n\"}\n\n");
+        }
+        let _ = sock.write_all(reply.as_bytes()).await;
+    });
+    let mut session = HttpSession::connect(&url, HttpOptions::default()).expect("url");
+    session
+        .send(br#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#)
+        .await
+        .expect("posted");
+    // Nothing is read here: the reader fills the channel and waits.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert!(session.delivering(), "the reader holds events it read");
+    let mut frames = 0;
+    while frames < EVENTS {
+        let ev = tokio::time::timeout(Duration::from_secs(5), session.recv())
+            .await
+            .expect("the next event")
+            .expect("the session lives");
+        if matches!(ev.event, Event::Frame(_)) {
+            frames += 1;
+        }
+    }
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    assert!(!session.delivering(), "every event was sent on");
+    server.abort();
+}
