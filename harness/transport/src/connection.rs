@@ -138,7 +138,7 @@ impl Connection {
     }
 
     /// True while a reader holds bytes it took off the wire whose events
-    /// are not on the channel yet ([`crate::inflight`]): [`Connection::recv`]
+    /// are not on the channel yet (`inflight`): [`Connection::recv`]
     /// will have more in a moment, though nothing is waiting now.
     pub fn delivering(&self) -> bool {
         match self {

@@ -19,12 +19,12 @@ use std::sync::Arc;
 
 /// How many readers of one connection hold bytes not yet sent on.
 #[derive(Debug, Clone, Default)]
-pub struct Inflight(Arc<AtomicUsize>);
+pub(crate) struct Inflight(Arc<AtomicUsize>);
 
 impl Inflight {
     /// Marks one reader as holding received bytes until the guard drops
     /// (also when its task is aborted: the future, and the guard, drop).
-    pub fn enter(&self) -> Delivering {
+    pub(crate) fn enter(&self) -> Delivering {
         // SeqCst: the increment is visible to whoever receives the first
         // message sent under the guard (the channel send happens after it).
         self.0.fetch_add(1, Ordering::SeqCst);
@@ -32,14 +32,14 @@ impl Inflight {
     }
 
     /// True while some reader holds bytes it has not sent on yet.
-    pub fn any(&self) -> bool {
+    pub(crate) fn any(&self) -> bool {
         self.0.load(Ordering::SeqCst) > 0
     }
 }
 
 /// A reader's hold on received bytes (see [`Inflight::enter`]).
 #[derive(Debug)]
-pub struct Delivering(Arc<AtomicUsize>);
+pub(crate) struct Delivering(Arc<AtomicUsize>);
 
 impl Drop for Delivering {
     fn drop(&mut self) {

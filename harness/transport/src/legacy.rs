@@ -274,7 +274,7 @@ impl LegacySseSession {
     }
 
     /// True while a reader holds received bytes whose events are not sent
-    /// on yet (see [`crate::inflight`]).
+    /// on yet (see `inflight`).
     pub fn delivering(&self) -> bool {
         self.emitter.inflight.any()
     }

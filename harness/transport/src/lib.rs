@@ -18,7 +18,7 @@
 //! - [`raw`]: exact HTTP exchanges for transport-specific scenario steps.
 //! - [`connection`]: [`Connection`], the three behind one interface.
 //! - [`target`]: [`Target`], what a run tests and how to connect to it.
-//! - [`inflight`]: what readers have taken off the wire but not yet
+//! - `inflight`: what readers have taken off the wire but not yet
 //!   handed on, which the runner lets them deliver before a case ends.
 //! - [`event`]: what they all report — [`Stamped`] [`Event`]s with [`Via`],
 //!   and [`HttpRecord`]s with credentials redacted.
@@ -31,7 +31,7 @@
 mod client;
 pub mod connection;
 pub mod event;
-pub mod inflight;
+mod inflight;
 pub mod legacy;
 pub mod limit;
 mod order;

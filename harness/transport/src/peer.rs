@@ -225,7 +225,7 @@ impl ClientPeer {
     }
 
     /// True while the link's reader holds the client's frames not yet sent
-    /// on (see [`crate::inflight`]).
+    /// on (see `inflight`).
     pub fn delivering(&self) -> bool {
         self.link.delivering()
     }

@@ -253,7 +253,7 @@ impl StdioProcess {
     }
 
     /// True while the stdout reader holds frames it has read but not sent
-    /// on yet (see [`crate::inflight`]).
+    /// on yet (see `inflight`).
     pub fn delivering(&self) -> bool {
         self.inflight.any()
     }

@@ -427,7 +427,7 @@ impl HttpSession {
     }
 
     /// True while a reader holds received bytes whose events are not sent
-    /// on yet (see [`crate::inflight`]).
+    /// on yet (see `inflight`).
     pub fn delivering(&self) -> bool {
         self.shared.emitter.inflight.any()
     }

@@ -167,7 +167,7 @@ impl HttpPeer {
     }
 
     /// True while a POST's record or frame is not sent on yet (see
-    /// [`crate::inflight`]).
+    /// `inflight`).
     pub fn delivering(&self) -> bool {
         self.shared.emitter.inflight.any()
     }
