@@ -189,37 +189,26 @@ fn faults() -> Vec<FaultSpec> {
 fn fault_runs() -> &'static BTreeMap<String, RunResult> {
     static RUNS: OnceLock<BTreeMap<String, RunResult>> = OnceLock::new();
     RUNS.get_or_init(|| {
-        let faults = faults(); // Four faults at a time, eight cases each: the cases mostly wait on
-                               // the target, so this stays light on two cores.
-        let mut out = BTreeMap::new();
-        for pair in faults.chunks(4) {
-            let handles: Vec<_> = pair
-                .iter()
-                .cloned()
-                .map(|f| {
-                    std::thread::spawn(move || {
-                        let mut opts = vec!["--timeout", "2s"];
-                        if f.should {
-                            opts.push("--strict");
-                        }
-                        let tag = format!("fault-{}", f.name);
-                        let r = if f.transport == "stdio" {
-                            let target = [BIN, "reference", "server", "--fault", &f.name];
-                            run_server(&opts, &target, &tag)
-                        } else if f.transport == "auth" {
-                            run_auth(&[&f.name], &opts, &tag)
-                        } else {
-                            run_http(&f.transport, &[&f.name], &opts, &tag)
-                        };
-                        (f.name, r)
-                    })
-                })
-                .collect();
-            for h in handles {
-                let (name, r) = h.join().expect("fault run thread");
-                out.insert(name, r);
+        // Four runs at a time: a run of the reference suite keeps about one
+        // core busy (the cases mostly wait, the runner and the reference
+        // processes it starts do not), so this fills two cores.
+        let runs = support::each_parallel(faults(), 4, |f| {
+            let mut opts = vec!["--timeout", "2s"];
+            if f.should {
+                opts.push("--strict");
             }
-        }
+            let tag = format!("fault-{}", f.name);
+            let r = if f.transport == "stdio" {
+                let target = [BIN, "reference", "server", "--fault", &f.name];
+                run_server(&opts, &target, &tag)
+            } else if f.transport == "auth" {
+                run_auth(&[&f.name], &opts, &tag)
+            } else {
+                run_http(&f.transport, &[&f.name], &opts, &tag)
+            };
+            (f.name, r)
+        });
+        let out: BTreeMap<String, RunResult> = runs.into_iter().collect();
         out
     })
 }

@@ -53,6 +53,35 @@ pub fn mcpspec(args: &[&str], limit: Duration) -> Run {
     }
 }
 
+/// Runs `work` on each of `items`, `workers` at a time, and returns the
+/// results in the items' order. A worker takes the next item as soon as it
+/// is done with one, so no batch waits for its slowest member (the fault
+/// runs of the self-validation tests differ in length by several times).
+pub fn each_parallel<T: Send, R: Send>(
+    items: Vec<T>,
+    workers: usize,
+    work: impl Fn(T) -> R + Sync,
+) -> Vec<R> {
+    let queue = std::sync::Mutex::new(items.into_iter().enumerate());
+    let done = std::sync::Mutex::new(Vec::new());
+    std::thread::scope(|s| {
+        for _ in 0..workers.max(1) {
+            s.spawn(|| loop {
+                // The lock is held only to take the next item, never across `work`.
+                let next = queue.lock().expect("no worker panics holding it").next();
+                let Some((at, item)) = next else { break };
+                let r = work(item);
+                done.lock()
+                    .expect("no worker panics holding it")
+                    .push((at, r));
+            });
+        }
+    });
+    let mut done = done.into_inner().expect("every worker has ended");
+    done.sort_by_key(|(at, _)| *at);
+    done.into_iter().map(|(_, r)| r).collect()
+}
+
 /// A fresh scratch directory, unique to this test process.
 pub fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("mcpspec-test-{}-{name}", std::process::id()));
