@@ -230,7 +230,12 @@ pub async fn run_until(
         }
         runnable.push(case);
     }
-    let (mut queue, pool) = units(runnable, &cfg, slots.idle_bound());
+    let (mut queue, pool) = units(
+        runnable,
+        &cfg,
+        slots.idle_bound(),
+        slots.targets_per_version(),
+    );
     let pool = Arc::new(pool);
     // Every unit sends its case's result as it finishes;
     // the loop's sender goes once no unit is left to admit.
@@ -377,17 +382,18 @@ async fn admit(slots: &crate::schedule::Slots, next: Option<&Unit>) -> crate::sc
 /// The runnable cases as units in admission order, slowest expected first
 /// ([`crate::schedule::slowest_first`], [`crate::schedule::estimate`]),
 /// and the pool their shared cases take targets from (keeping at most
-/// `idle_cap` idle).
+/// `idle_cap` idle, and up to `per_version` of a version up).
 fn units(
     runnable: Vec<Case>,
     cfg: &RunConfig,
     idle_cap: usize,
+    per_version: usize,
 ) -> (std::collections::VecDeque<Unit>, crate::shared::Pool) {
     let retries = cfg.retries.as_ref();
     let (shared, alone) = crate::shared::shareable(runnable, &cfg.case.target, !cfg.isolate, |c| {
         retries.is_some_and(|r| (r.applies)(&c.id, &c.scenario.id))
     });
-    let pool = crate::shared::Pool::new(&shared, idle_cap);
+    let pool = crate::shared::Pool::new(&shared, idle_cap, per_version);
     let mut units: Vec<(Duration, Unit)> = shared
         .into_iter()
         .map(Unit::Shared)

@@ -60,6 +60,8 @@ pub struct Slots {
     live: Live,
     /// How many live slots a process target has (0 over HTTP).
     live_bound: usize,
+    /// How many `--jobs` a process target was given (0 over HTTP).
+    jobs: usize,
 }
 
 #[derive(Debug, Clone)]
@@ -90,6 +92,7 @@ impl Slots {
             start: Some(Arc::new(Semaphore::new(jobs.max(1)))),
             live: Live::Fixed(Arc::new(Semaphore::new(live))),
             live_bound: live,
+            jobs: jobs.max(1),
         }
     }
 
@@ -112,12 +115,25 @@ impl Slots {
         }
     }
 
+    /// How many shared targets of a version may be up at once
+    /// ([`crate::shared::Pool`]). A process target: `--jobs`, at least two
+    /// (a start-up is the CPU that sharing saves; a version's shared cases
+    /// are short, and two targets keep up with them where one would make
+    /// them a queue). An HTTP target: no bound (a session costs a request).
+    pub fn targets_per_version(&self) -> usize {
+        match &self.live {
+            Live::Fixed(_) => self.jobs.max(2),
+            Live::Http(_) => usize::MAX,
+        }
+    }
+
     /// An HTTP target: no start slot; live units bounded by `limit`.
     pub fn http(limit: Arc<ConnLimit>) -> Self {
         Slots {
             start: None,
             live: Live::Http(limit),
             live_bound: 0,
+            jobs: 0,
         }
     }
 

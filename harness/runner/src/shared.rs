@@ -30,10 +30,12 @@
 //! [`Scenario::may_take`]: a case that changes the session's state, say its
 //! logging level, may still play on a session others used, which is then
 //! ended; `isolate: true`); which runs share is the caller's (`--isolate`,
-//! server targets only: see [`shareable`]). No case waits for another to
-//! finish: a run starts about as many targets of a version as it plays
-//! cases of that version at once, and the pool hands each case the target
-//! freed last.
+//! server targets only: see [`shareable`]). Over HTTP no case waits for
+//! another to finish: a run opens about as many sessions of a version as
+//! it plays cases of that version at once. Over stdio at most `--jobs`
+//! processes of a version (two at least) are up for sharing, and a case
+//! that finds them all busy waits for one ([`Pool`]). Either way the pool
+//! hands each case the target freed last.
 //!
 //! Two shareable cases get a target of their own: one whose chosen ids
 //! ([`Scenario::fixed_ids`]) were used on every idle target (an id must not
@@ -110,6 +112,8 @@ struct Live {
     served: usize,
     /// The ids those cases chose ([`Scenario::fixed_ids`]).
     used: HashSet<String>,
+    /// Its place among its version's targets, given up as it ends.
+    held: Held,
 }
 
 /// What a run has learned about its scenarios: those with a case that
@@ -136,6 +140,30 @@ impl Learned {
                 .unwrap_or_else(PoisonError::into_inner)
                 .insert(scenario.to_owned());
         }
+    }
+}
+
+/// Where a shared case plays: on an idle target, or on one it starts,
+/// holding the place that target takes among its version's.
+enum Seat {
+    Idle(Box<Live>),
+    Start(Held),
+}
+
+/// A shared target's place in its version's count ([`Pool::new`]'s
+/// `per_version`), from the moment a case may start it until it ends:
+/// dropping it gives the place back and wakes the cases waiting for one.
+struct Held {
+    pool: Arc<Inner>,
+    version: Version,
+}
+
+impl Drop for Held {
+    fn drop(&mut self) {
+        if let Some(n) = self.pool.state().up.get_mut(&self.version) {
+            *n = n.saturating_sub(1);
+        }
+        self.pool.freed.notify_waiters();
     }
 }
 
@@ -184,14 +212,33 @@ fn nouns(target: &Target) -> (&'static str, &'static str) {
 /// chosen ids do not repeat on, the one freed last (warm) first; when there
 /// is none it waits for whichever comes first, a target freed by another
 /// case or a start slot to start its own ([`crate::schedule::start_or`]).
-/// So a run starts about as many targets per version as it plays that
-/// version's cases at once, and no case waits on another's turn: there is
-/// no serial group to become the critical path. A target freed when no case
-/// of its version is left to come is ended at once; at most `cap` wait
-/// idle (the oldest goes first), and [`Pool::close`] ends the rest.
-pub struct Pool {
+///
+/// At most `per_version` targets of a version are up at once (idle, in a
+/// case's hands, or starting); a case that finds them all busy waits for
+/// one to be freed. Over stdio that is `--jobs`, at least two: a target's
+/// start-up is the CPU a run spends and sharing exists to save it, while a
+/// version's shared cases are mostly short requests, which a few targets
+/// serve one after another. (Unbounded, a run started a target for nearly
+/// every other shared case: each case that found none idle raced a start
+/// slot against a freed target, and a fast target's start slots come
+/// first.) Over HTTP, where a session costs a request, there is no such
+/// bound, and no case waits on another's turn. A case with chosen ids
+/// ([`Scenario::fixed_ids`]) may start one beyond the bound: every target
+/// up may have used its ids, and it would wait for ever. A target freed
+/// when no case of its version is left to come is ended at once; at most
+/// `cap` wait idle (the oldest goes first), and [`Pool::close`] ends the
+/// rest.
+pub struct Pool(Arc<Inner>);
+
+struct Inner {
     state: Mutex<PoolState>,
     freed: Notify,
+}
+
+impl Inner {
+    fn state(&self) -> std::sync::MutexGuard<'_, PoolState> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
 }
 
 struct PoolState {
@@ -201,28 +248,55 @@ struct PoolState {
     /// ([`Scenario::may_share`]).
     to_come: HashMap<Version, usize>,
     cap: usize,
+    /// Targets of each version up or starting ([`Held`]).
+    up: HashMap<Version, usize>,
+    per_version: usize,
 }
 
 impl Pool {
     /// A pool for `cases` (those [`shareable`] gave), keeping at most `cap`
-    /// idle (0: every target freed is ended, and each case opens its own).
-    pub fn new(cases: &[Case], cap: usize) -> Self {
+    /// idle (0: every target freed is ended, and each case opens its own),
+    /// and up to `per_version` targets of a version up at once.
+    pub fn new(cases: &[Case], cap: usize, per_version: usize) -> Self {
         let mut to_come = HashMap::new();
         for c in cases.iter().filter(|c| c.scenario.may_share()) {
             *to_come.entry(c.version).or_insert(0) += 1;
         }
-        Pool {
+        Pool(Arc::new(Inner {
             state: Mutex::new(PoolState {
                 idle: Vec::new(),
                 to_come,
                 cap,
+                up: HashMap::new(),
+                per_version: per_version.max(1),
             }),
             freed: Notify::new(),
-        }
+        }))
     }
 
     fn state(&self) -> std::sync::MutexGuard<'_, PoolState> {
-        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+        self.0.state()
+    }
+
+    /// A place for a target of `version`: below the bound, or beyond it
+    /// when not `bounded`.
+    fn reserve(&self, version: Version, bounded: bool) -> Option<Held> {
+        let mut st = self.state();
+        let per_version = st.per_version;
+        let up = st.up.entry(version).or_insert(0);
+        if bounded && *up >= per_version {
+            return None;
+        }
+        *up += 1;
+        Some(Held {
+            pool: Arc::clone(&self.0),
+            version,
+        })
+    }
+
+    fn full(&self, version: Version) -> bool {
+        let st = self.state();
+        st.up.get(&version).is_some_and(|n| *n >= st.per_version)
     }
 
     /// The idle target of `case`'s version freed last whose session none of
@@ -236,22 +310,34 @@ impl Pool {
         Some(st.idle.remove(at))
     }
 
-    /// A target to play `case` on: an idle one, or `None` once the case
-    /// holds a start slot to start its own.
-    async fn acquire(&self, case: &Case) -> Option<Live> {
+    /// Where to play `case`: an idle target, or a place to start one once
+    /// the case holds a start slot.
+    async fn acquire(&self, case: &Case) -> Seat {
+        let bounded = case.scenario.fixed_ids().is_empty();
         loop {
             // Registered before looking, so a target freed in between wakes it.
-            let freed = self.freed.notified();
+            let freed = self.0.freed.notified();
             tokio::pin!(freed);
             freed.as_mut().enable();
             if let Some(mut live) = self.take(case) {
                 if idle_clean(&mut live).await {
-                    return Some(live);
+                    return Seat::Idle(Box::new(live));
                 }
                 live.conn.end().await;
                 continue;
             }
-            crate::schedule::start_or(freed).await?;
+            if bounded && self.full(case.version) {
+                freed.await;
+                continue;
+            }
+            if crate::schedule::start_or(freed).await.is_some() {
+                continue;
+            }
+            if let Some(held) = self.reserve(case.version, bounded) {
+                return Seat::Start(held);
+            }
+            // The places filled while it waited for the slot: give it back.
+            crate::schedule::past_startup();
         }
     }
 
@@ -278,7 +364,7 @@ impl Pool {
         let over = st.idle.len().saturating_sub(st.cap);
         ended.extend(st.idle.drain(..over));
         drop(st);
-        self.freed.notify_waiters();
+        self.0.freed.notify_waiters();
         ended
     }
 
@@ -315,13 +401,12 @@ pub async fn run_shared(
         .await;
         (r, None)
     } else {
-        let mut live = pool.acquire(case).await;
-        if live.is_some() {
+        let seat = pool.acquire(case).await;
+        if matches!(seat, Seat::Idle(_)) {
             // An idle target: nothing to start, so no start slot to hold.
             crate::schedule::past_startup();
         }
-        let r = one(case, cfg, &mut live).await;
-        (r, live)
+        one(case, cfg, seat).await
     };
     learned.note(&result, &case.scenario.id);
     if case.scenario.may_share() {
@@ -332,27 +417,27 @@ pub async fn run_shared(
     result
 }
 
-/// One case on `live` (starting a target when there is none).
-async fn one(case: &Case, cfg: &CaseConfig, live: &mut Option<Live>) -> CaseResult {
+/// One case on its seat, and the target it leaves clean for the next.
+async fn one(case: &Case, cfg: &CaseConfig, seat: Seat) -> (CaseResult, Option<Live>) {
     let started = Instant::now();
     let limit = case.scenario.timeout.unwrap_or(cfg.case_timeout) + cfg.startup_timeout;
-    let played = tokio::time::timeout(limit, play(case, cfg, live.take())).await;
+    let played = tokio::time::timeout(limit, play(case, cfg, seat)).await;
     let Ok(Played {
         mut result,
-        live: next,
+        live,
         stands,
     }) = played
     else {
         // The target (moved into the dropped future) is killed; the case's
         // verdict is the one it comes to alone.
-        return again_alone(case, cfg, "did not finish within its limit").await;
+        let r = again_alone(case, cfg, "did not finish within its limit").await;
+        return (r, None);
     };
-    *live = next;
     result.duration = started.elapsed();
     if stands {
-        return result;
+        return (result, live);
     }
-    again_alone(case, cfg, result.outcome.as_str()).await
+    (again_alone(case, cfg, result.outcome.as_str()).await, live)
 }
 
 /// Runs `case` alone in a fresh process, or on a fresh HTTP session
@@ -386,18 +471,28 @@ async fn start(cfg: &CaseConfig) -> Result<mcpspec_transport::Connection, String
     cfg.target.connect(cfg.max_line, cfg.startup_timeout).await
 }
 
-/// Plays one case: on `live`, or on a target started and opened for it.
-async fn play(case: &Case, cfg: &CaseConfig, live: Option<Live>) -> Played {
+/// Plays one case: on an idle target, or on one started and opened for it.
+async fn play(case: &Case, cfg: &CaseConfig, seat: Seat) -> Played {
     let scenario: &Scenario = &case.scenario;
     let mut result = crate::run::skipped(case, Outcome::Pass);
-    let fresh = live.is_none();
-    let (conn, opening, opened_by, served, used) = match live {
-        Some(l) => (l.conn, Some(l.opening), l.opened_by, l.served, l.used),
-        None => match start(cfg).await {
+    let fresh = matches!(seat, Seat::Start(_));
+    let (conn, opening, opened_by, served, used, held) = match seat {
+        Seat::Idle(l) => {
+            let l = *l;
+            (
+                l.conn,
+                Some(l.opening),
+                l.opened_by,
+                l.served,
+                l.used,
+                l.held,
+            )
+        }
+        Seat::Start(held) => match start(cfg).await {
             Ok(proc) => {
                 let mut conn = Conn::new(proc, case.version, cfg.startup_timeout);
                 conn.declare_client_capabilities(scenario.client_capabilities.clone());
-                (conn, None, case.id.clone(), 0, HashSet::new())
+                (conn, None, case.id.clone(), 0, HashSet::new(), held)
             }
             Err(message) => {
                 result.outcome = Outcome::Error {
@@ -431,7 +526,7 @@ async fn play(case: &Case, cfg: &CaseConfig, live: Option<Live>) -> Played {
             // A `requires` gate, on capabilities every handshake declares
             // alike: not applicable, as alone.
             result.outcome = Outcome::NotApplicable { reason };
-            return hand_on(result, ctx, opening, (opened_by, served, used), fresh).await;
+            return hand_on(result, ctx, opening, (opened_by, served, used, held), fresh).await;
         }
         Err(stop) => Some(stop),
     };
@@ -453,7 +548,7 @@ async fn play(case: &Case, cfg: &CaseConfig, live: Option<Live>) -> Played {
         // A pass, or not applicable (nothing found, the session in order):
         // as alone, where nothing more is looked at either.
         result.outcome = outcome;
-        return hand_on(result, ctx, opening, (opened_by, served, used), fresh).await;
+        return hand_on(result, ctx, opening, (opened_by, served, used, held), fresh).await;
     }
     // Ended exactly as a case alone ends (nothing more read): on a process
     // started for this case, the verdict is the one it gets alone.
@@ -502,7 +597,7 @@ async fn hand_on(
     mut result: CaseResult,
     mut ctx: Ctx<'_>,
     opening: Option<Arc<Value>>,
-    (opened_by, served, mut used): (String, usize, HashSet<String>),
+    (opened_by, served, mut used, held): (String, usize, HashSet<String>, Held),
     fresh: bool,
 ) -> Played {
     ctx.conn.drain_ready().await;
@@ -519,6 +614,7 @@ async fn hand_on(
                     opened_by,
                     served: served + 1,
                     used,
+                    held,
                 }),
                 stands: true,
             }
@@ -567,179 +663,4 @@ async fn end(mut result: CaseResult, mut ctx: Ctx<'_>, stop: Option<Stop>, stand
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use std::sync::Arc;
-    use std::time::Duration;
-
-    use mcpspec_transport::{CommandSpec, HttpOptions};
-
-    fn scenario(id: &str, steps: &str) -> Arc<Scenario> {
-        let text = format!(
-            "id: {id}\ntitle: t\nrequirements: [ping.respond]\nlevel: must\nsteps:\n{steps}"
-        );
-        Arc::new(mcpspec_scenario::parse("x.yaml", &text).unwrap_or_else(|e| panic!("{e}")))
-    }
-
-    fn cases() -> Vec<Case> {
-        let plain = scenario("server/a", "  - send: { method: ping }\n");
-        let silent = scenario(
-            "server/b",
-            "  - expect: { notification: notifications/message, within: 10ms }\n",
-        );
-        let other = scenario("server/c", "  - send: { method: tools/list }\n");
-        let mut out = Vec::new();
-        for v in [Version::ALL[0], Version::ALL[1]] {
-            for s in [&plain, &silent, &other] {
-                out.push(Case {
-                    id: s.case_id(v),
-                    scenario: Arc::clone(s),
-                    version: v,
-                });
-            }
-        }
-        out
-    }
-
-    fn stdio() -> Target {
-        Target::Stdio(CommandSpec::new("true", Vec::<String>::new()))
-    }
-
-    fn ids(cases: &[Case]) -> Vec<&str> {
-        cases.iter().map(|c| c.id.as_str()).collect()
-    }
-
-    #[test]
-    fn a_case_that_changes_the_session_takes_one_and_hands_none_on() {
-        let taker = scenario(
-            "server/t",
-            "  - send: { method: logging/setLevel, params: { level: debug } }\n",
-        );
-        let case = Case {
-            id: taker.case_id(Version::ALL[0]),
-            scenario: Arc::clone(&taker),
-            version: Version::ALL[0],
-        };
-        let (shared, alone) = shareable(vec![case.clone()], &stdio(), true, |_| false);
-        assert_eq!((shared.len(), alone.len()), (1, 0));
-        // It counts for nothing the pool keeps targets for.
-        let pool = Pool::new(&shared, 4);
-        assert!(pool.state().to_come.is_empty());
-    }
-
-    #[test]
-    fn plain_requests_share_and_the_rest_run_alone() {
-        let (shared, alone) = shareable(cases(), &stdio(), true, |_| false);
-        assert_eq!(shared.len(), 4);
-        assert!(shared.iter().all(|c| c.scenario.may_share()));
-        assert_eq!(alone.len(), 2);
-        assert!(ids(&alone).iter().all(|id| id.starts_with("server/b@")));
-    }
-
-    #[test]
-    fn isolate_client_targets_and_claimed_cases_share_nothing() {
-        let (shared, alone) = shareable(cases(), &stdio(), false, |_| false);
-        assert!(shared.is_empty());
-        assert_eq!(alone.len(), 6);
-        // A server over HTTP shares its sessions as a stdio one its processes.
-        let http = Target::Http {
-            url: "http://127.0.0.1:1/mcp".to_owned(),
-            options: HttpOptions::default(),
-        };
-        let (shared, alone) = shareable(cases(), &http, true, |_| false);
-        assert_eq!((shared.len(), alone.len()), (4, 2));
-        // A client under test starts anew for every case.
-        let client = Target::Client(mcpspec_transport::ClientCommand {
-            command: CommandSpec::new("true", Vec::<String>::new()),
-            shim: CommandSpec::new("true", Vec::<String>::new()),
-        });
-        let (shared, alone) = shareable(cases(), &client, true, |_| false);
-        assert!(shared.is_empty());
-        assert_eq!(alone.len(), 6);
-        // Flaky cases under --retries keep their own retry loop.
-        let (shared, alone) = shareable(cases(), &stdio(), true, |c| c.scenario.id == "server/a");
-        assert_eq!(shared.len(), 2);
-        assert_eq!(alone.len(), 4);
-    }
-
-    /// An idle target of `version` (a process that says nothing), with
-    /// `used` ids.
-    async fn idle(version: Version, used: &[&str]) -> Live {
-        let target = Target::Stdio(CommandSpec::new("sh", ["-c", "exec sleep 30"]));
-        let proc = target
-            .connect(1 << 20, Duration::from_secs(5))
-            .await
-            .expect("sh starts");
-        Live {
-            conn: Conn::new(proc, version, Duration::from_secs(5)),
-            version,
-            opening: Arc::new(Value::Null),
-            opened_by: "x".to_owned(),
-            served: 1,
-            used: used.iter().map(|s| (*s).to_owned()).collect(),
-        }
-    }
-
-    #[tokio::test]
-    async fn the_pool_hands_a_target_to_its_version_only_and_ends_what_nothing_needs() {
-        let [old, new] = [Version::ALL[0], Version::ALL[1]];
-        let chosen = scenario("server/d", "  - send: { method: ping, id: \"mine\" }\n");
-        let case = |s: &Arc<Scenario>, v: Version| Case {
-            id: s.case_id(v),
-            scenario: Arc::clone(s),
-            version: v,
-        };
-        let plain = scenario("server/a", "  - send: { method: ping }\n");
-        let cases = [case(&plain, old), case(&chosen, old), case(&plain, new)];
-        let pool = Pool::new(&cases, 4);
-        // Nothing idle yet.
-        assert!(pool.take(&cases[0]).is_none());
-        // A target of the old version, on whose session "mine" was used.
-        let ended = pool.release(&cases[0], Some(idle(old, &["\"mine\""]).await));
-        assert!(ended.is_empty(), "a case of its version is still to come");
-        assert!(pool.take(&cases[2]).is_none(), "another version's target");
-        assert!(
-            pool.take(&cases[1]).is_none(),
-            "its chosen id was used there"
-        );
-        let mut live = pool.take(&cases[0]).expect("the idle target");
-        assert!(idle_clean(&mut live).await);
-        // The last case of the old version ends what it gives back, and
-        // what waits idle of that version.
-        let ended = pool.release(&cases[1], Some(live));
-        assert_eq!(ended.len(), 1);
-        end_all(ended).await;
-        // At most `cap` wait idle, the oldest ended first.
-        let pool = Pool::new(&[case(&plain, new), case(&plain, new)], 1);
-        assert!(pool
-            .release(&case(&plain, new), Some(idle(new, &[]).await))
-            .is_empty());
-        let ended = pool.release(&case(&plain, new), Some(idle(new, &["x"]).await));
-        assert_eq!(ended.len(), 2, "nothing of the version is left to come");
-        end_all(ended).await;
-        pool.close().await;
-    }
-
-    #[tokio::test]
-    async fn an_idle_target_that_exited_is_not_handed_on() {
-        let target = Target::Stdio(CommandSpec::new("true", Vec::<String>::new()));
-        let proc = target
-            .connect(1 << 20, Duration::from_secs(5))
-            .await
-            .expect("true starts");
-        let mut live = Live {
-            conn: Conn::new(proc, Version::ALL[0], Duration::from_secs(5)),
-            version: Version::ALL[0],
-            opening: Arc::new(Value::Null),
-            opened_by: "x".to_owned(),
-            served: 1,
-            used: HashSet::new(),
-        };
-        let deadline = Instant::now() + Duration::from_secs(5);
-        while live.conn.exit().is_none() && Instant::now() < deadline {
-            tokio::time::sleep(Duration::from_millis(20)).await;
-            live.conn.drain_ready().await;
-        }
-        assert!(!idle_clean(&mut live).await, "the target is gone");
-    }
-}
+mod tests;
