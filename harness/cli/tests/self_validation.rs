@@ -192,7 +192,7 @@ fn fault_runs() -> &'static BTreeMap<String, RunResult> {
         // Four runs at a time: a run of the reference suite keeps about one
         // core busy (the cases mostly wait, the runner and the reference
         // processes it starts do not), so this fills two cores.
-        let runs = support::each_parallel(faults(), 4, |f| {
+        support::each_parallel(faults(), 4, |f| {
             let mut opts = vec!["--timeout", "2s"];
             if f.should {
                 opts.push("--strict");
@@ -207,9 +207,9 @@ fn fault_runs() -> &'static BTreeMap<String, RunResult> {
                 run_http(&f.transport, &[&f.name], &opts, &tag)
             };
             (f.name, r)
-        });
-        let out: BTreeMap<String, RunResult> = runs.into_iter().collect();
-        out
+        })
+        .into_iter()
+        .collect()
     })
 }
 
