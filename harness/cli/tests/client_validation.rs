@@ -222,7 +222,7 @@ fn fault_runs() -> &'static BTreeMap<String, RunResult> {
     RUNS.get_or_init(|| {
         // Each fault's two runs (the handshake versions, and 2026-07-28) are
         // two items, eight at a time: a client run mostly waits on its
-        // timeouts, and leaves more than half of two cores idle.
+        // timeouts, so four at a time left the cores idle much of the run.
         let items: Vec<(FaultSpec, bool)> = faults()
             .into_iter()
             .flat_map(|f| [(f.clone(), false), (f, true)])

@@ -189,9 +189,9 @@ fn faults() -> Vec<FaultSpec> {
 fn fault_runs() -> &'static BTreeMap<String, RunResult> {
     static RUNS: OnceLock<BTreeMap<String, RunResult>> = OnceLock::new();
     RUNS.get_or_init(|| {
-        // Four runs at a time: a run of the reference suite keeps about one
-        // core busy (the cases mostly wait, the runner and the reference
-        // processes it starts do not), so this fills two cores.
+        // Four runs at a time, as before: a run's cases mostly wait, but the
+        // runner and the reference processes it starts keep its CPU busy, so
+        // more runs at once would only share the same two cores.
         support::each_parallel(faults(), 4, |f| {
             let mut opts = vec!["--timeout", "2s"];
             if f.should {

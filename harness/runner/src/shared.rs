@@ -218,16 +218,16 @@ fn nouns(target: &Target) -> (&'static str, &'static str) {
 /// one to be freed. Over stdio that is `--jobs`, at least two: a target's
 /// start-up is the CPU a run spends and sharing exists to save it, while a
 /// version's shared cases are mostly short requests, which a few targets
-/// serve one after another. (Unbounded, a run started a target for nearly
-/// every other shared case: each case that found none idle raced a start
-/// slot against a freed target, and a fast target's start slots come
-/// first.) Over HTTP, where a session costs a request, there is no such
-/// bound, and no case waits on another's turn. A case with chosen ids
-/// ([`Scenario::fixed_ids`]) may start one beyond the bound: every target
-/// up may have used its ids, and it would wait for ever. A target freed
-/// when no case of its version is left to come is ended at once; at most
-/// `cap` wait idle (the oldest goes first), and [`Pool::close`] ends the
-/// rest.
+/// serve one after another. (Unbounded, a case that found none idle raced
+/// a start slot against a freed target, and against a target that starts
+/// fast the slot often came first: a start-up for a case an open target
+/// could have served.) Over HTTP, where a session costs a request, there
+/// is no such bound, and no case waits on another's turn. A case with
+/// chosen ids ([`Scenario::fixed_ids`]) may start one beyond the bound:
+/// every target up may have used its ids, and it would wait for ever. A
+/// target freed when no case of its version is left to come is ended at
+/// once; at most `cap` wait idle (the oldest goes first), and
+/// [`Pool::close`] ends the rest.
 pub struct Pool(Arc<Inner>);
 
 struct Inner {
