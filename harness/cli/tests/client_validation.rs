@@ -19,6 +19,9 @@
 //! - `every-client-scenario-catches-a-fault`: each client scenario fails
 //!   against at least one fault, unless `tests/uncovered-scenarios.txt`
 //!   lists it with a reason.
+//! - `timing/a-slow-client-is-judged-from-its-flow`: a client that starts
+//!   5 s late is still judged by an authorization case, whose windows are
+//!   timed from the client's flow: failed with a fault, passed without.
 //! - `robustness/*`: a client that never connects, or connects and then
 //!   hangs, ends the run within its timeouts and leaves no process behind.
 //!
@@ -382,6 +385,53 @@ fn robustness(script: &str, want: i32, tag: &str) -> Result<(), Failed> {
     Ok(())
 }
 
+/// An authorization case is timed from the step of the flow it judges, not
+/// from the start of the case: a client that starts 5 s late (as an SDK's
+/// interpreter may on a loaded machine) is still judged, both ways. A
+/// violating one is caught (with a fixed window from the start of the case
+/// it would be not applicable, or pass when the window ended between the
+/// metadata fetch and the violation), and a clean one passes.
+fn a_slow_client_is_judged_from_its_flow() -> Result<(), Failed> {
+    let scenario = "client/auth/pkce-unsupported";
+    let slow = |extra: &[&str]| {
+        let mut argv = vec![
+            "sh".to_owned(),
+            "-c".to_owned(),
+            r#"sleep 5; exec "$@""#.to_owned(),
+            "sh".to_owned(),
+        ];
+        argv.extend(reference_client(extra, "http"));
+        argv
+    };
+    let runs = std::thread::scope(|s| {
+        let run = |extra: &'static [&'static str], tag: &'static str| {
+            let argv = slow(extra);
+            s.spawn(move || {
+                run_client_at(&["2025-11-25"], &["--filter", scenario], &strs(&argv), tag)
+            })
+        };
+        let faulty = run(&["--fault", "auth-ignores-pkce-support"], "slow-faulty");
+        let clean = run(&[], "slow-clean");
+        [faulty, clean].map(|h| h.join().expect("the run's thread"))
+    });
+    let id = format!("{scenario}@2025-11-25");
+    let outcome = |r: &RunResult| r.cases.get(&id).map(|(o, _)| o.clone());
+    let mut problems = Vec::new();
+    for (r, name, code, want) in [
+        (&runs[0], "the slow faulty client", 1, "fail"),
+        (&runs[1], "the slow clean client", 0, "pass"),
+    ] {
+        if r.code != code || outcome(r).as_deref() != Some(want) {
+            problems.push(format!("{name}: exit {}, {:?}", r.code, r.cases.get(&id)));
+        }
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(problems.join("\n").into())
+    }
+}
+
 fn main() {
     let args = Arguments::from_args();
     let mut trials = vec![
@@ -394,6 +444,10 @@ fn main() {
         Trial::test(
             "every-client-scenario-catches-a-fault",
             every_scenario_catches_a_fault,
+        ),
+        Trial::test(
+            "timing/a-slow-client-is-judged-from-its-flow",
+            a_slow_client_is_judged_from_its_flow,
         ),
         // Never connects: every case errs on the target (3).
         Trial::test("robustness/never-connects", || {

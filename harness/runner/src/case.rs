@@ -474,11 +474,7 @@ async fn play_steps_inner(ctx: &mut Ctx<'_>) -> Option<Stop> {
                 continue;
             }
         }
-        if let Some(auth) = &ctx.auth {
-            let seen = auth.snapshot();
-            ctx.vars.set("auth", seen);
-        }
-        crate::auth::feed(ctx);
+        observe_auth(ctx);
         if serving {
             let holds = crate::client::held_methods(ctx.scenario, i, ctx.version);
             ctx.conn.hold(holds).await;
@@ -488,6 +484,16 @@ async fn play_steps_inner(ctx: &mut Ctx<'_>) -> Option<Stop> {
         }
     }
     None
+}
+
+/// Brings `${auth}` up to date with what the scripted authorization server
+/// saw, and hands the oracle the exchanges it has not judged yet.
+pub(crate) fn observe_auth(ctx: &mut Ctx<'_>) {
+    if let Some(auth) = &ctx.auth {
+        let seen = auth.snapshot();
+        ctx.vars.set("auth", seen);
+    }
+    crate::auth::feed(ctx);
 }
 
 /// Sends the request that opens a case (initialize, or at 2026-07-28

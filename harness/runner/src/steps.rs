@@ -164,22 +164,21 @@ pub async fn run(ctx: &mut Ctx<'_>, i: usize, step: &Step) -> Result<(), Stop> {
             }
             Ok(())
         }
-        StepKind::Assert { value, matches } => {
-            let actual = value.render(&ctx.vars).map_err(scenario_error)?;
-            let mismatches = matches
-                .check(Some(&actual), "value", &mut ctx.vars)
-                .map_err(scenario_error)?;
+        StepKind::Assert {
+            value,
+            matches,
+            within,
+        } => {
+            let (_, mismatches) = settle(ctx, value, matches, *within).await?;
             report_mismatches(ctx, at, &mismatches, matches)
         }
         StepKind::Assume {
             value,
             matches,
             reason,
+            within,
         } => {
-            let actual = value.render(&ctx.vars).map_err(scenario_error)?;
-            let mismatches = matches
-                .check(Some(&actual), "value", &mut ctx.vars)
-                .map_err(scenario_error)?;
+            let (actual, mismatches) = settle(ctx, value, matches, *within).await?;
             if mismatches.is_empty() {
                 Ok(())
             } else {
@@ -190,6 +189,39 @@ pub async fn run(ctx: &mut Ctx<'_>, i: usize, step: &Step) -> Result<(), Stop> {
         }
         StepKind::Http(h) => crate::http::run(ctx, at, h).await,
         StepKind::Reply(r) => crate::client::reply(ctx, at, step, r).await,
+    }
+}
+
+/// How often a waiting `assert` or `assume` looks at `${auth}` again.
+const SETTLE_POLL: Duration = Duration::from_millis(20);
+
+/// `value` rendered and checked against `matches`. With `within`, the check
+/// is made again, with `${auth}` brought up to date, until it holds, the
+/// time is up or the target has exited (nothing it does can change now).
+/// The steps after it are thereby timed from when the value held, not from
+/// the start of the case, however slowly the target got there.
+async fn settle(
+    ctx: &mut Ctx<'_>,
+    value: &Template,
+    matches: &Matcher,
+    within: Option<Duration>,
+) -> Result<(Value, Vec<Mismatch>), Stop> {
+    let deadline = within.map(|w| tokio::time::Instant::now() + w);
+    loop {
+        let actual = value.render(&ctx.vars).map_err(scenario_error)?;
+        let mismatches = matches
+            .check(Some(&actual), "value", &mut ctx.vars)
+            .map_err(scenario_error)?;
+        let now = tokio::time::Instant::now();
+        match deadline {
+            Some(deadline)
+                if !mismatches.is_empty() && now < deadline && ctx.conn.exit().is_none() =>
+            {
+                ctx.conn.idle(SETTLE_POLL.min(deadline - now)).await;
+                crate::case::observe_auth(ctx);
+            }
+            _ => return Ok((actual, mismatches)),
+        }
     }
 }
 

@@ -371,17 +371,24 @@ pub enum StepKind {
     ExpectExit {
         within: Duration,
     },
+    /// `value` must match `matches`. With `within`, the step waits up to
+    /// that long for it to (client scenarios with `auth:`: `${auth}` is
+    /// what changes while it waits) and ends as soon as it does.
     Assert {
         value: Template,
         matches: Matcher,
+        within: Option<Duration>,
     },
     /// Like `assert`, but a mismatch makes the case not applicable (with
     /// `reason`) instead of failing it: for behaviour the spec leaves open
     /// (a server MAY answer 405), later steps judge only the other branch.
+    /// `within` waits for the value as `assert`'s does, so that the steps
+    /// after it are timed from the moment the case's premise held.
     Assume {
         value: Template,
         matches: Matcher,
         reason: String,
+        within: Option<Duration>,
     },
     Http(HttpStep),
     /// Client scenarios: answer a request the client sent (taken by an

@@ -781,3 +781,44 @@ fn an_auth_block_scripts_a_protected_client_case() {
     let e = parse("x.yaml", &format!("{head}transports: [http]\n{steps}")).expect_err("unbound");
     assert!(e.message.contains("${auth.tokens}"), "{e}");
 }
+
+#[test]
+fn within_waits_only_for_what_the_authorization_server_sees() {
+    let head = "id: client/x\ntitle: t\nrequirements: [auth.pkce]\nlevel: must\nversions: [2025-11-25]\ntransports: [http]\n";
+    let wait = "steps:\n  - assume:\n      value: \"${auth.authorizations}\"\n      matches: { $gte: 1 }\n      reason: r\n      within: 3s\n  - assert: { value: \"${auth.tokens}\", matches: 0, within: 1s }\n";
+    let s = parse("x.yaml", &format!("{head}auth: {{}}\n{wait}")).expect("waits for ${auth}");
+    let withins: Vec<_> = s
+        .steps
+        .iter()
+        .map(|step| match &step.kind {
+            StepKind::Assume { within, .. } | StepKind::Assert { within, .. } => *within,
+            other => panic!("unexpected step {other:?}"),
+        })
+        .collect();
+    assert_eq!(
+        withins,
+        [Some(Duration::from_secs(3)), Some(Duration::from_secs(1))]
+    );
+    // Nothing else changes while a step waits: the wait would be its full time, for nothing.
+    let e = parse(
+        "x.yaml",
+        &format!(
+            "{head}steps:\n  - assert: {{ value: \"${{version}}\", matches: {{}}, within: 1s }}\n"
+        ),
+    )
+    .expect_err("no auth block");
+    assert!(e.message.contains("only `${auth}` does"), "{e}");
+    assert_eq!((e.line, e.column), (8, 5), "{e}");
+    let e = parse(
+        "x.yaml",
+        &format!("{head}auth: {{}}\nsteps:\n  - assert: {{ value: \"${{version}}\", matches: {{}}, within: 1s }}\n"),
+    )
+    .expect_err("a value that is not ${auth}");
+    assert!(e.message.contains("only `${auth}` does"), "{e}");
+    let e = parse(
+        "x.yaml",
+        &format!("{head}auth: {{}}\nsteps:\n  - assert: {{ value: \"${{auth.tokens}}\", matches: 0, within: 0s }}\n"),
+    )
+    .expect_err("within: 0");
+    assert!(e.message.contains("waits for nothing"), "{e}");
+}

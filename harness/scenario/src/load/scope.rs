@@ -102,9 +102,36 @@ pub(super) fn check(s: &Scenario, text: &str) -> Result<(), ScenarioError> {
                 binds.push(d.into.clone());
                 binds.extend(d.header_param.iter().cloned());
             }
-            StepKind::Assert { value, matches } | StepKind::Assume { value, matches, .. } => {
+            StepKind::Assert {
+                value,
+                matches,
+                within,
+            }
+            | StepKind::Assume {
+                value,
+                matches,
+                within,
+                ..
+            } => {
                 used.extend(value.required_variables());
                 matcher(Some(matches), &mut used, &mut binds);
+                let waits_for_auth = s.auth.is_some()
+                    && value
+                        .required_variables()
+                        .iter()
+                        .any(|v| v.split('.').next() == Some("auth"));
+                if within.is_some() && !waits_for_auth {
+                    return Err(ScenarioError::at(
+                        &step.at.file,
+                        text,
+                        step.at.line,
+                        step.at.column,
+                        format!(
+                            "`within` waits for a value that changes while the step waits; only `${{auth}}` does, in a client scenario with `auth:` (this `{}` would wait its full time and change nothing)",
+                            step.key()
+                        ),
+                    ));
+                }
             }
             StepKind::ExpectSilence { params, .. } => {
                 matcher(params.as_ref(), &mut used, &mut binds);

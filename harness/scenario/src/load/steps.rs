@@ -213,8 +213,13 @@ fn kind(
             let mut m = ctx.map(value, "`assert`")?;
             let v = template(ctx, m.require(ctx, "value", "`assert`")?)?;
             let matches = compile(ctx, m.require(ctx, "matches", "`assert`")?)?;
+            let within = take_within(ctx, &mut m)?;
             m.finish(ctx, "`assert`", &keys::ASSERT.names())?;
-            StepKind::Assert { value: v, matches }
+            StepKind::Assert {
+                value: v,
+                matches,
+                within,
+            }
         }
         "assume" => {
             let mut m = ctx.map(value, "`assume`")?;
@@ -226,11 +231,13 @@ fn kind(
                 return Err(ctx.err(reason_node.at, "`reason` must be one line"));
             }
             let reason = reason.to_owned();
+            let within = take_within(ctx, &mut m)?;
             m.finish(ctx, "`assume`", &keys::ASSUME.names())?;
             StepKind::Assume {
                 value: v,
                 matches,
                 reason,
+                within,
             }
         }
         "http" => {
@@ -240,6 +247,23 @@ fn kind(
         // Every step key of `keys::STEPS` has an arm above.
         other => return Err(ctx.err(value.at, format!("cannot read the `{other}` step"))),
     })
+}
+
+/// `within:` of `assert` and `assume`: how long the step may wait for its
+/// value to match. Not a timed step: it ends when the value matches.
+fn take_within(ctx: &Ctx, m: &mut Fields) -> Result<Option<Duration>, ScenarioError> {
+    m.take("within")
+        .map(|n| {
+            let d = ctx.duration(n, "`within`")?;
+            if d.is_zero() {
+                return Err(ctx.err(
+                    n.at,
+                    "`within: 0` waits for nothing: leave it out".to_owned(),
+                ));
+            }
+            Ok(d)
+        })
+        .transpose()
 }
 
 /// `as:` of `send` and `http`: a label, remembered for `response_to`.

@@ -248,7 +248,12 @@ pub(crate) static ASSERT: MapDef = MapDef::new(&[
         Shape::Template,
     ),
     req("matches", "The matcher it must match", Shape::Matcher),
+    opt("within", WITHIN_DOC, Shape::Duration),
 ]);
+
+/// `within` of `assert` and `assume`.
+const WITHIN_DOC: &str = "Wait up to this long for the value to match, ending as soon as it does \
+     (client scenarios with auth: ${auth} changes as the client goes through the flow)";
 
 pub(crate) static ASSUME: MapDef = MapDef::new(&[
     req(
@@ -262,6 +267,7 @@ pub(crate) static ASSUME: MapDef = MapDef::new(&[
         "Why the case is not applicable when it does not match",
         Shape::OneLine,
     ),
+    opt("within", WITHIN_DOC, Shape::Duration),
 ]);
 
 /// The keys of the `http` step's map.
@@ -405,13 +411,13 @@ pub(crate) const STEPS: &[StepDef] = &[
     },
     StepDef {
         key: "assert",
-        doc: "Check bound values: { value, matches }",
+        doc: "Check bound values: { value, matches, within }",
         shape: Shape::Map(&ASSERT),
         modifiers: &[],
     },
     StepDef {
         key: "assume",
-        doc: "Check bound values; a mismatch makes the case not applicable: { value, matches, reason }",
+        doc: "Check bound values; a mismatch makes the case not applicable: { value, matches, reason, within }",
         shape: Shape::Map(&ASSUME),
         modifiers: &[],
     },
