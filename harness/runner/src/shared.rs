@@ -106,6 +106,11 @@ struct Live {
     version: Version,
     /// The result of the opening request (`init`), bound for every case.
     opening: Arc<Value>,
+    tenure: Tenure,
+}
+
+/// What a shared target carries from case to case beside its session.
+struct Tenure {
     /// The case the process was started for.
     opened_by: String,
     /// Cases played on it so far.
@@ -113,6 +118,7 @@ struct Live {
     /// The ids those cases chose ([`Scenario::fixed_ids`]).
     used: HashSet<String>,
     /// Its place among its version's targets, given up as it ends.
+    #[expect(dead_code, reason = "held for its drop, which gives the place up")]
     held: Held,
 }
 
@@ -305,7 +311,7 @@ impl Pool {
         let ids = case.scenario.fixed_ids();
         let mut st = self.state();
         let at = st.idle.iter().rposition(|l| {
-            l.version == case.version && !ids.iter().any(|id| l.used.contains(id))
+            l.version == case.version && !ids.iter().any(|id| l.tenure.used.contains(id))
         })?;
         Some(st.idle.remove(at))
     }
@@ -476,23 +482,22 @@ async fn play(case: &Case, cfg: &CaseConfig, seat: Seat) -> Played {
     let scenario: &Scenario = &case.scenario;
     let mut result = crate::run::skipped(case, Outcome::Pass);
     let fresh = matches!(seat, Seat::Start(_));
-    let (conn, opening, opened_by, served, used, held) = match seat {
+    let (conn, opening, tenure) = match seat {
         Seat::Idle(l) => {
             let l = *l;
-            (
-                l.conn,
-                Some(l.opening),
-                l.opened_by,
-                l.served,
-                l.used,
-                l.held,
-            )
+            (l.conn, Some(l.opening), l.tenure)
         }
         Seat::Start(held) => match start(cfg).await {
             Ok(proc) => {
                 let mut conn = Conn::new(proc, case.version, cfg.startup_timeout);
                 conn.declare_client_capabilities(scenario.client_capabilities.clone());
-                (conn, None, case.id.clone(), 0, HashSet::new(), held)
+                let tenure = Tenure {
+                    opened_by: case.id.clone(),
+                    served: 0,
+                    used: HashSet::new(),
+                    held,
+                };
+                (conn, None, tenure)
             }
             Err(message) => {
                 result.outcome = Outcome::Error {
@@ -512,9 +517,10 @@ async fn play(case: &Case, cfg: &CaseConfig, seat: Seat) -> Played {
         None => open_session(&mut ctx).await,
         Some(init) => {
             ctx.conn.note(format!(
-                "{}, started for {opened_by}: case {} on it",
+                "{}, started for {}: case {} on it",
                 nouns(&cfg.target).0,
-                served + 1
+                tenure.opened_by,
+                tenure.served + 1
             ));
             bind_opening(&mut ctx, Arc::clone(init))
         }
@@ -526,7 +532,7 @@ async fn play(case: &Case, cfg: &CaseConfig, seat: Seat) -> Played {
             // A `requires` gate, on capabilities every handshake declares
             // alike: not applicable, as alone.
             result.outcome = Outcome::NotApplicable { reason };
-            return hand_on(result, ctx, opening, (opened_by, served, used, held), fresh).await;
+            return hand_on(result, ctx, opening, tenure, fresh).await;
         }
         Err(stop) => Some(stop),
     };
@@ -548,7 +554,7 @@ async fn play(case: &Case, cfg: &CaseConfig, seat: Seat) -> Played {
         // A pass, or not applicable (nothing found, the session in order):
         // as alone, where nothing more is looked at either.
         result.outcome = outcome;
-        return hand_on(result, ctx, opening, (opened_by, served, used, held), fresh).await;
+        return hand_on(result, ctx, opening, tenure, fresh).await;
     }
     // Ended exactly as a case alone ends (nothing more read): on a process
     // started for this case, the verdict is the one it gets alone.
@@ -597,24 +603,22 @@ async fn hand_on(
     mut result: CaseResult,
     mut ctx: Ctx<'_>,
     opening: Option<Arc<Value>>,
-    (opened_by, served, mut used, held): (String, usize, HashSet<String>, Held),
+    mut tenure: Tenure,
     fresh: bool,
 ) -> Played {
     ctx.conn.drain_ready().await;
     match opening {
         Some(opening) if clean(&mut ctx) => {
             result.transcript = ctx.conn.take_transcript();
-            used.extend(ctx.scenario.fixed_ids());
+            tenure.used.extend(ctx.scenario.fixed_ids());
+            tenure.served += 1;
             Played {
                 result,
                 live: Some(Live {
                     version: ctx.version,
                     conn: ctx.conn,
                     opening,
-                    opened_by,
-                    served: served + 1,
-                    used,
-                    held,
+                    tenure,
                 }),
                 stands: true,
             }

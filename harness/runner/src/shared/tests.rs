@@ -106,10 +106,12 @@ async fn idle(pool: &Pool, version: Version, used: &[&str]) -> Live {
         conn: Conn::new(proc, version, Duration::from_secs(5)),
         version,
         opening: Arc::new(Value::Null),
-        opened_by: "x".to_owned(),
-        served: 1,
-        used: used.iter().map(|s| (*s).to_owned()).collect(),
-        held: pool.reserve(version, false).expect("unbounded"),
+        tenure: Tenure {
+            opened_by: "x".to_owned(),
+            served: 1,
+            used: used.iter().map(|s| (*s).to_owned()).collect(),
+            held: pool.reserve(version, false).expect("unbounded"),
+        },
     }
 }
 
@@ -210,12 +212,14 @@ async fn an_idle_target_that_exited_is_not_handed_on() {
         conn: Conn::new(proc, Version::ALL[0], Duration::from_secs(5)),
         version: Version::ALL[0],
         opening: Arc::new(Value::Null),
-        opened_by: "x".to_owned(),
-        served: 1,
-        used: HashSet::new(),
-        held: Pool::new(&[], 0, 1)
-            .reserve(Version::ALL[0], true)
-            .expect("a place"),
+        tenure: Tenure {
+            opened_by: "x".to_owned(),
+            served: 1,
+            used: HashSet::new(),
+            held: Pool::new(&[], 0, 1)
+                .reserve(Version::ALL[0], true)
+                .expect("a place"),
+        },
     };
     let deadline = Instant::now() + Duration::from_secs(5);
     while live.conn.exit().is_none() && Instant::now() < deadline {
