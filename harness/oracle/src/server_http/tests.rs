@@ -353,3 +353,65 @@ fn a_refused_get_body_answers_no_message() {
         "{found:?}"
     );
 }
+
+/// A call (POST #1, answered on its stream) cancelled at 1000 ms by POST
+/// #2, which the server accepts at `accepted_ms` (`None`: POST #2 is never
+/// answered); the call's answer arrives at 1700 ms. What the oracle finds.
+fn answer_after_cancellation(accepted_ms: Option<u64>) -> Vec<&'static str> {
+    const CALL: &str = r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"slow"}}"#;
+    const CANCEL: &str =
+        r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7}}"#;
+    let mut oracle = Oracle::new(Role::Server, V2025, Transport::Http);
+    let mut found = Vec::new();
+    for (at, body) in [(0, CALL), (1000, CANCEL)] {
+        found.extend(oracle.observe(at, Observed::Posted(body.as_bytes())));
+        found.extend(oracle.observe(at, Observed::SentBytes(body.as_bytes())));
+    }
+    let stream = Event::Http(Box::new(record(
+        200,
+        Some("text/event-stream"),
+        "SSE stream",
+    )));
+    let via = Via::Post(1);
+    found.extend(oracle.observe(
+        10,
+        Observed::Received {
+            via,
+            event: &stream,
+        },
+    ));
+    let accepted = Event::Http(Box::new(HttpRecord {
+        request_body: CANCEL.into(),
+        ..record(202, None, "")
+    }));
+    let answer = frame(r#"{"jsonrpc":"2.0","id":7,"result":{"content":[]}}"#);
+    let mut events = vec![(1700, via, &answer)];
+    if let Some(at) = accepted_ms {
+        events.push((at, Via::Post(2), &accepted));
+    }
+    events.sort_by_key(|(at, _, _)| *at);
+    for (at, via, event) in events {
+        found.extend(oracle.observe(at, Observed::Received { via, event }));
+    }
+    found.into_iter().map(|v| v.requirement.id).collect()
+}
+
+/// The tolerance for an answer crossing a cancellation counts from when the
+/// server accepted the cancellation's POST, not from when it was sent: a
+/// loaded server may take a POST up late and answer the call before it
+/// has the cancellation.
+#[test]
+fn an_answer_crossing_a_cancellation_is_timed_from_its_acceptance() {
+    assert!(answer_after_cancellation(Some(1400)).is_empty());
+    // Accepted only after the answer came: the server answered before it
+    // had the cancellation.
+    assert!(answer_after_cancellation(Some(1800)).is_empty());
+    // Never accepted: the server never took the cancellation up (a
+    // notification POST left unanswered is the transport's rule to judge).
+    assert!(answer_after_cancellation(None).is_empty());
+    // Accepted at once: 700 ms after it is no crossing.
+    assert_eq!(
+        answer_after_cancellation(Some(1000)),
+        ["cancellation.no-response"]
+    );
+}
