@@ -78,15 +78,9 @@ pub struct Violation {
     pub at_ms: u64,
 }
 
-/// An answer arriving within this many milliseconds of our cancellation's
-/// delivery is not judged by `cancellation.no-response`: it may have been
-/// sent before the cancellation arrived. Counted from when the peer
-/// accepted the cancellation where that is known
-/// ([`Session::cancellation_delivered`]: over HTTP, the POST that carried
-/// it was answered), else from when it was sent. An answer that comes
-/// while the cancellation's POST is still unanswered
-/// ([`Session::cancellation_posted`]) crossed it whenever it comes: the
-/// peer has not taken the cancellation up yet.
+/// An answer arriving within this many milliseconds of our cancellation is
+/// not judged by `cancellation.no-response`: it may have been sent before
+/// the cancellation arrived.
 const CANCEL_CROSSING_MS: u64 = 500;
 
 /// A request this side sent and the peer has not answered yet.
@@ -95,11 +89,8 @@ struct Pending {
     method: String,
     progress_token: Option<Value>,
     cancelled: bool,
-    /// When this side cancelled it (ms), if it did; moved to when the peer
-    /// accepted the cancellation, once that is known.
+    /// When this side cancelled it (ms), if it did.
     cancelled_at: Option<u64>,
-    /// The cancellation went on a POST the peer has not answered yet.
-    cancellation_in_transit: bool,
     /// An invalid request whose id was readable: it may never be answered
     /// with that id (a null-id error is as good), so it is never "owed".
     invalid: bool,
@@ -148,9 +139,6 @@ pub struct Session {
     sent_pending: HashMap<Id, Pending>,
     /// Requests we sent that were answered (to detect double answers).
     sent_answered: HashSet<Id>,
-    /// Requests we sent and cancelled whose answer crossed the cancellation
-    /// (tolerated), until the id is used again.
-    crossings: HashSet<Id>,
     /// Ids of requests the peer sent (uniqueness).
     received_ids: HashSet<Id>,
     /// Requests the peer sent that we have not answered, with their methods.
@@ -183,7 +171,6 @@ impl Session {
             phase,
             sent_pending: HashMap::new(),
             sent_answered: HashSet::new(),
-            crossings: HashSet::new(),
             received_ids: HashSet::new(),
             received_pending: HashMap::new(),
             tokens: HashMap::new(),
@@ -237,46 +224,6 @@ impl Session {
     /// or (2026-07-28) from the latest `server/discover` result.
     pub fn peer_capabilities(&self) -> Option<&Value> {
         self.negotiated_capabilities.as_ref()
-    }
-
-    /// The peer accepted our cancellation of request `id` at `now_ms` (over
-    /// HTTP, the POST that carried it was answered with its status): an
-    /// answer crossing the cancellation is tolerated from then on, not only
-    /// from when it was sent. A loaded peer may take a POST up late, and an
-    /// answer it wrote before it had the cancellation is no violation.
-    pub fn cancellation_delivered(&mut self, id: &Id, now_ms: u64) {
-        if let Some(p) = self.sent_pending.get_mut(id) {
-            if p.cancelled {
-                p.cancellation_in_transit = false;
-                p.cancelled_at = Some(p.cancelled_at.map_or(now_ms, |at| at.max(now_ms)));
-            }
-        }
-    }
-
-    /// Our cancellation of request `id` went on a POST of its own, which
-    /// the peer has not answered yet ([`Self::cancellation_delivered`]
-    /// follows when it does): until then an answer to `id` crossed it.
-    /// (The POST may be told before the cancellation itself.)
-    pub fn cancellation_posted(&mut self, id: &Id) {
-        if let Some(p) = self.sent_pending.get_mut(id) {
-            p.cancellation_in_transit = true;
-        }
-    }
-
-    /// Whether the answer to our request `id` came after we cancelled it
-    /// but crossed the cancellation, a race the spec asks both sides to
-    /// tolerate: judged by no rule.
-    pub fn crossed_cancellation(&self, id: &Id) -> bool {
-        self.crossings.contains(id)
-    }
-
-    /// Requests we cancelled that have not been answered (an answer may
-    /// still cross the cancellation).
-    pub fn cancelled_unanswered(&self) -> impl Iterator<Item = &Id> {
-        self.sent_pending
-            .iter()
-            .filter(|(_, p)| p.cancelled)
-            .map(|(id, _)| id)
     }
 
     /// Is a request we sent still awaiting its answer?
@@ -362,7 +309,6 @@ impl Session {
                         .map(str::to_owned)
                 };
                 let earlier = self.sent_pending.remove(&r.id).map(Box::new);
-                self.crossings.remove(&r.id);
                 self.sent_pending.insert(
                     r.id.clone(),
                     Pending {
@@ -372,7 +318,6 @@ impl Session {
                         progress_token: token,
                         cancelled: false,
                         cancelled_at: None,
-                        cancellation_in_transit: false,
                         invalid: false,
                         meta_version: text(stateless::PROTOCOL_VERSION),
                         log_level: text(stateless::LOG_LEVEL),
@@ -427,7 +372,6 @@ impl Session {
                     progress_token: None,
                     cancelled: false,
                     cancelled_at: None,
-                    cancellation_in_transit: false,
                     invalid: true,
                     meta_version: None,
                     log_level: None,
@@ -623,13 +567,9 @@ impl Session {
         }
         // An answer that follows the cancellation closely may have crossed
         // it on the wire, a race the spec asks both sides to tolerate.
-        let crossed = pending.cancellation_in_transit
-            || pending
-                .cancelled_at
-                .is_some_and(|at| now_ms.saturating_sub(at) < CANCEL_CROSSING_MS);
-        if pending.cancelled && crossed {
-            self.crossings.insert(id.clone());
-        }
+        let crossed = pending
+            .cancelled_at
+            .is_some_and(|at| now_ms.saturating_sub(at) < CANCEL_CROSSING_MS);
         if pending.cancelled && !crossed && !shared_id {
             flag(
                 &ids::CANCELLATION_NO_RESPONSE,

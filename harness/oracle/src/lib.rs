@@ -44,7 +44,6 @@
 use mcpspec_engine::{Role, Session, Version};
 use mcpspec_wire::event::{Event, HttpRecord, Transport, Via};
 use mcpspec_wire::{Id, Message};
-use serde_json::Value;
 
 pub mod auth_client;
 pub mod checks;
@@ -157,12 +156,7 @@ impl Oracle {
         match observed {
             Observed::Sent(msg) => self.sent(msg, at_ms),
             Observed::SentBytes(bytes) => self.sent_bytes(bytes, at_ms),
-            Observed::Posted(body) => {
-                for id in cancelled_ids(body) {
-                    self.session.cancellation_posted(&id);
-                }
-                self.server_http.posted(body, self.version);
-            }
+            Observed::Posted(body) => self.server_http.posted(body, self.version),
             Observed::Received { via, event } => self.received(at_ms, via, event, &mut out),
             Observed::LiveSession(id) => self.client_http.live(id),
             Observed::StreamCut {
@@ -257,17 +251,14 @@ impl Oracle {
             }
             Event::Http(record) => match self.judged {
                 Role::Client => self.client_request(at_ms, via, record, out),
-                _ => {
-                    self.delivered(at_ms, record);
-                    self.server_http.exchange(
-                        at_ms,
-                        via,
-                        record,
-                        self.transport == Transport::Http,
-                        self.version,
-                        out,
-                    );
-                }
+                _ => self.server_http.exchange(
+                    at_ms,
+                    via,
+                    record,
+                    self.transport == Transport::Http,
+                    self.version,
+                    out,
+                ),
             },
             Event::SseEvent { id, .. } => {
                 self.server_http
@@ -276,37 +267,6 @@ impl Oracle {
             Event::SseError(err) => server_http::sse_error(at_ms, via, err, out),
         }
     }
-
-    /// A POST of ours the server accepted (2xx): the cancellations it
-    /// carried reached the server by `at_ms`, which is when the engine's
-    /// tolerance for an answer crossing them starts.
-    fn delivered(&mut self, at_ms: u64, record: &HttpRecord) {
-        let accepted = record.status.is_some_and(|s| (200..300).contains(&s));
-        if record.method == "POST" && accepted {
-            for id in cancelled_ids(record.request_body.as_bytes()) {
-                self.session.cancellation_delivered(&id, at_ms);
-            }
-        }
-    }
-}
-
-/// The requests a POST body (one message or a batch) cancels.
-fn cancelled_ids(body: &[u8]) -> Vec<Id> {
-    let Ok(body) = serde_json::from_slice::<Value>(body) else {
-        return Vec::new();
-    };
-    let messages = match &body {
-        Value::Array(batch) => batch.iter().collect(),
-        one => vec![one],
-    };
-    messages
-        .into_iter()
-        .filter(|m| {
-            m.get("method").and_then(Value::as_str) == Some("notifications/cancelled")
-                && m.get("id").is_none()
-        })
-        .filter_map(|m| m.get("params")?.get("requestId").and_then(Id::from_value))
-        .collect()
 }
 
 /// Requests as a detail lists them, sorted: `ping (id 3), tools/list (id

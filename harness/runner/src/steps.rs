@@ -528,18 +528,9 @@ async fn silence(
     // window ends with the first forbidden message. Otherwise the case goes
     // on after a failing SHOULD, and the window is waited out so that the
     // steps after it start when the scenario says.
-    //
-    // The answer to a request we cancelled is the engine's to judge
-    // (`cancellation.no-response`): one that crossed the cancellation is
-    // tolerated there, so a silence does not count it either. Whether it
-    // crossed is known once it has arrived, so it does not end the window
-    // early; it is sorted out with the rest of what the window heard.
     let ends_case = ctx.level_of(at) == Level::Must || at.is_some_and(|(i, _)| last_step(ctx, i));
     if ends_case {
-        let cancelled: Vec<Id> = ctx.conn.session().cancelled_unanswered().cloned().collect();
-        let forbids_now =
-            |m: &Message| pred(m) && !response_id(m).is_some_and(|id| cancelled.contains(id));
-        if ctx.conn.idle_unless(d, since, forbids_now).await {
+        if ctx.conn.idle_unless(d, since, &pred).await {
             ctx.conn.note(format!(
                 "the silence ended before its {}ms: the target sent what it forbids, and \
                  the rest of the window could not mend that",
@@ -550,17 +541,6 @@ async fn silence(
         ctx.conn.idle(d).await;
     }
     let heard = ctx.conn.drain_after(since, pred);
-    let session = ctx.conn.session();
-    let (crossed, heard): (Vec<Received>, Vec<Received>) = heard
-        .into_iter()
-        .partition(|r| response_id(&r.msg).is_some_and(|id| session.crossed_cancellation(id)));
-    for r in &crossed {
-        ctx.conn.note(format!(
-            "{} at {}ms crossed the cancellation of its request: tolerated, as the engine tolerates it",
-            r.msg.describe(),
-            r.at_ms
-        ));
-    }
     if heard.is_empty() {
         return Ok(());
     }
@@ -580,14 +560,6 @@ async fn silence(
         .join("; ");
     let level = ctx.fail(at, vec![format!("{what} for {}ms", d.as_millis())], actual);
     checked(level)
-}
-
-/// The id a response answers, if it names one.
-fn response_id(m: &Message) -> Option<&Id> {
-    match m {
-        Message::Response(r) => r.id.as_ref(),
-        _ => None,
-    }
 }
 
 /// Whether step `i` is the last one its case plays (no later step runs at

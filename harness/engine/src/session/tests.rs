@@ -285,67 +285,6 @@ fn answer_after_cancel_is_flagged_unless_it_crossed_the_cancellation() {
 }
 
 #[test]
-fn the_crossing_tolerance_counts_from_the_cancellations_delivery() {
-    let mut s = client();
-    for id in [3, 4] {
-        s.outbound(&Message::request(id, "tools/call", None), 0);
-        s.outbound(
-            &Message::notification("notifications/cancelled", Some(json!({"requestId": id}))),
-            1000,
-        );
-    }
-    // The peer took the cancellation of 3 up 400 ms after it was sent; an
-    // answer 700 ms after sending is 300 ms after delivery: a crossing.
-    s.cancellation_delivered(&Id::from(3), 1400);
-    assert!(s
-        .inbound(&Message::result(Id::from(3), json!({})), 1700)
-        .is_empty());
-    // Delivered at once: the same answer time is past the tolerance.
-    s.cancellation_delivered(&Id::from(4), 1000);
-    assert_eq!(
-        ids(&s.inbound(&Message::result(Id::from(4), json!({})), 1700)),
-        ["cancellation.no-response"]
-    );
-    assert!(s.crossed_cancellation(&Id::from(3)));
-    assert!(!s.crossed_cancellation(&Id::from(4)));
-    // A delivery of what was never cancelled, or is no longer pending, is
-    // nothing to go by.
-    s.outbound(&Message::request(5, "tools/call", None), 2000);
-    s.cancellation_delivered(&Id::from(5), 2000);
-    s.cancellation_delivered(&Id::from(9), 2000);
-    assert!(s
-        .inbound(&Message::result(Id::from(5), json!({})), 9000)
-        .is_empty());
-}
-
-#[test]
-fn an_answer_while_the_cancellation_is_in_transit_crossed_it() {
-    let mut s = client();
-    s.outbound(&Message::request(3, "tools/call", None), 0);
-    s.outbound(
-        &Message::notification("notifications/cancelled", Some(json!({"requestId": 3}))),
-        1000,
-    );
-    assert_eq!(s.cancelled_unanswered().collect::<Vec<_>>(), [&Id::from(3)]);
-    s.cancellation_posted(&Id::from(3));
-    // Long after the cancellation was sent, but its POST is unanswered.
-    assert!(s
-        .inbound(&Message::result(Id::from(3), json!({})), 5000)
-        .is_empty());
-    assert!(s.crossed_cancellation(&Id::from(3)));
-    assert_eq!(s.cancelled_unanswered().count(), 0);
-    // The id used again is a new request's: its crossing is forgotten.
-    s.outbound(&Message::request(3, "tools/list", None), 6000);
-    assert!(!s.crossed_cancellation(&Id::from(3)));
-    // A posting of what was never cancelled is nothing to go by.
-    s.cancellation_posted(&Id::from(3));
-    assert!(s
-        .inbound(&Message::result(Id::from(3), json!({})), 7000)
-        .is_empty());
-    assert!(!s.crossed_cancellation(&Id::from(3)));
-}
-
-#[test]
 fn peer_request_ids_must_be_unique_and_wait_for_initialized() {
     let mut s = Session::new(Role::Client, None);
     assert_eq!(
