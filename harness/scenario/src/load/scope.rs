@@ -7,7 +7,7 @@
 //! is for the runner to report). Optional `${x?}` uses are not checked.
 
 use crate::error::ScenarioError;
-use crate::model::{RawBytes, Scenario, SessionMode, StepKind};
+use crate::model::{RawBytes, Scenario, SessionMode, Step, StepKind};
 use crate::template::str_variables;
 use crate::Matcher;
 
@@ -41,6 +41,11 @@ fn matcher(m: Option<&Matcher>, used: &mut Vec<String>, binds: &mut Vec<String>)
         used.extend(m.variables());
         binds.extend(m.binds());
     }
+}
+
+/// An error at `step`'s place in the file.
+fn at_step(step: &Step, text: &str, message: String) -> ScenarioError {
+    ScenarioError::at(&step.at.file, text, step.at.line, step.at.column, message)
 }
 
 pub(super) fn check(s: &Scenario, text: &str) -> Result<(), ScenarioError> {
@@ -121,11 +126,9 @@ pub(super) fn check(s: &Scenario, text: &str) -> Result<(), ScenarioError> {
                         .iter()
                         .any(|v| v.split('.').next() == Some("auth"));
                 if within.is_some() && !waits_for_auth {
-                    return Err(ScenarioError::at(
-                        &step.at.file,
+                    return Err(at_step(
+                        step,
                         text,
-                        step.at.line,
-                        step.at.column,
                         format!(
                             "`within` waits for a value that changes while the step waits; only `${{auth}}` does, in a client scenario with `auth:` (this `{}` would wait its full time and change nothing)",
                             step.key()
@@ -179,11 +182,9 @@ pub(super) fn check(s: &Scenario, text: &str) -> Result<(), ScenarioError> {
             bound.iter().any(is_root) || binds.iter().any(is_root)
         };
         if let Some(name) = used.iter().find(|n| !visible(n)) {
-            return Err(ScenarioError::at(
-                &step.at.file,
+            return Err(at_step(
+                step,
                 text,
-                step.at.line,
-                step.at.column,
                 format!(
                     "this `{}` step uses `${{{name}}}`, which neither the runner nor an earlier step binds (bound here: {})",
                     step.key(),
