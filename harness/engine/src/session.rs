@@ -40,8 +40,11 @@ use crate::level::Role;
 use crate::requirement::Requirement;
 use crate::version::{Lifecycle, Version};
 
+mod cancellation;
 mod client_peer;
 mod stateless;
+
+pub use cancellation::{Undecided, CROSSING_MS};
 
 /// The `_meta` key under which a 2026-07-28 request names its protocol version.
 pub use stateless::PROTOCOL_VERSION as META_PROTOCOL_VERSION;
@@ -78,19 +81,31 @@ pub struct Violation {
     pub at_ms: u64,
 }
 
-/// An answer arriving within this many milliseconds of our cancellation is
-/// not judged by `cancellation.no-response`: it may have been sent before
-/// the cancellation arrived.
-const CANCEL_CROSSING_MS: u64 = 500;
+/// When a message this side sends reaches the peer, as far as the session
+/// is told: what an answer to a cancelled request is judged from
+/// ([`cancellation`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Delivery {
+    /// As it is sent (stdio; a server writing to its client's stream).
+    #[default]
+    OnSend,
+    /// When [`Session::cancellation_delivered`] says so (a client over
+    /// HTTP: the response head of the POST that carried it).
+    Reported,
+}
 
 /// A request this side sent and the peer has not answered yet.
 #[derive(Debug, Clone)]
 struct Pending {
     method: String,
     progress_token: Option<Value>,
-    cancelled: bool,
-    /// When this side cancelled it (ms), if it did.
-    cancelled_at: Option<u64>,
+    /// When it was sent (ms).
+    sent_ms: u64,
+    /// This side's cancellation of it, if it sent one.
+    cancel: Option<cancellation::Cancel>,
+    /// It cannot be answered on its own before this (ms), when this side
+    /// knows ([`Session::lasts`]).
+    natural_end: Option<u64>,
     /// An invalid request whose id was readable: it may never be answered
     /// with that id (a null-id error is as good), so it is never "owed".
     invalid: bool,
@@ -154,6 +169,9 @@ pub struct Session {
     peer_initialize: Option<Id>,
     /// Playing the server: every `nextCursor` this side issued.
     issued_cursors: HashSet<String>,
+    delivery: Delivery,
+    /// Rules the traffic left undecided, in order.
+    undecided: Vec<Undecided>,
 }
 
 impl Session {
@@ -179,7 +197,43 @@ impl Session {
             stateless: stateless::State::default(),
             peer_initialize: None,
             issued_cursors: HashSet::new(),
+            delivery: Delivery::default(),
+            undecided: Vec::new(),
         }
+    }
+
+    /// Says when the cancellations this side sends from now on reach the
+    /// peer ([`Delivery::OnSend`] unless told otherwise).
+    pub fn set_delivery(&mut self, delivery: Delivery) {
+        self.delivery = delivery;
+    }
+
+    /// The peer has this side's cancellation of request `id` from `at_ms`
+    /// on ([`Delivery::Reported`]: the POST that carried it was accepted).
+    pub fn cancellation_delivered(&mut self, id: &Id, at_ms: u64) {
+        if let Some(cancel) = self
+            .sent_pending
+            .get_mut(id)
+            .and_then(|p| p.cancel.as_mut())
+        {
+            cancel.delivered_ms.get_or_insert(at_ms);
+        }
+    }
+
+    /// This side's pending request `id` cannot be answered on its own
+    /// sooner than `at_least_ms` after it was sent (a slow call whose length
+    /// this side chose): an answer sooner, once it is cancelled, is the
+    /// cancellation's doing.
+    pub fn lasts(&mut self, id: &Id, at_least_ms: u64) {
+        if let Some(p) = self.sent_pending.get_mut(id) {
+            p.natural_end = Some(p.sent_ms.saturating_add(at_least_ms));
+        }
+    }
+
+    /// The rules the traffic left undecided so far, in order: judged
+    /// neither way (an answer that may have crossed its cancellation).
+    pub fn undecided(&self) -> &[Undecided] {
+        &self.undecided
     }
 
     pub fn own_role(&self) -> Role {
@@ -250,7 +304,7 @@ impl Session {
             .flat_map(|(id, p)| {
                 std::iter::successors(Some(p), |p| p.earlier.as_deref()).map(move |p| (id, p))
             })
-            .filter(|(_, p)| !p.invalid && !p.cancelled)
+            .filter(|(_, p)| !p.invalid && p.cancel.is_none())
             .map(|(id, p)| (id, p.method.as_str()))
     }
 
@@ -316,8 +370,9 @@ impl Session {
                         ambiguous: false,
                         method: r.method.clone(),
                         progress_token: token,
-                        cancelled: false,
-                        cancelled_at: None,
+                        sent_ms: now_ms,
+                        cancel: None,
+                        natural_end: None,
                         invalid: false,
                         meta_version: text(stateless::PROTOCOL_VERSION),
                         log_level: text(stateless::LOG_LEVEL),
@@ -333,9 +388,13 @@ impl Session {
                 }
                 "notifications/cancelled" => {
                     if let Some(id) = request_id_param(n.params.as_ref()) {
+                        let delivered_ms = (self.delivery == Delivery::OnSend).then_some(now_ms);
                         if let Some(p) = self.sent_pending.get_mut(&id) {
-                            p.cancelled = true;
-                            p.cancelled_at = Some(now_ms);
+                            // A second cancellation of the request changes nothing.
+                            p.cancel.get_or_insert(cancellation::Cancel {
+                                sent_ms: now_ms,
+                                delivered_ms,
+                            });
                         }
                     }
                 }
@@ -370,8 +429,9 @@ impl Session {
                     ambiguous: false,
                     method: String::from("(invalid request)"),
                     progress_token: None,
-                    cancelled: false,
-                    cancelled_at: None,
+                    sent_ms: 0,
+                    cancel: None,
+                    natural_end: None,
                     invalid: true,
                     meta_version: None,
                     log_level: None,
@@ -565,19 +625,16 @@ impl Session {
                 state.active = state.active.saturating_sub(1);
             }
         }
-        // An answer that follows the cancellation closely may have crossed
-        // it on the wire, a race the spec asks both sides to tolerate.
-        let crossed = pending
-            .cancelled_at
-            .is_some_and(|at| now_ms.saturating_sub(at) < CANCEL_CROSSING_MS);
-        if pending.cancelled && !crossed && !shared_id {
-            flag(
-                &ids::CANCELLATION_NO_RESPONSE,
-                format!(
-                    "{} (id {id}) was answered after the harness cancelled it",
-                    pending.method
-                ),
-            );
+        if let (Some(cancel), false) = (pending.cancel, shared_id) {
+            let what = format!("{} (id {id})", pending.method);
+            match cancellation::judge(cancel, pending.natural_end, now_ms, &what) {
+                cancellation::Verdict::Violation(detail) => flag(cancellation::RULE, detail),
+                cancellation::Verdict::Undecided(detail) => self.undecided.push(Undecided {
+                    requirement: cancellation::RULE,
+                    detail,
+                    at_ms: now_ms,
+                }),
+            }
         }
         // Only the answer to the handshake's own `initialize` moves the
         // lifecycle: a second `initialize` (a scenario probing that the

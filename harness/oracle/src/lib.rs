@@ -37,10 +37,20 @@
 //! | [`pair`] | no rule of its own: both sides of one connection judged at once (two oracles), for recorded or relayed traffic |
 //! | [`auth_client`] | a client's authorization: no access token in the query string of any HTTP request; in a scripted flow ([`Observed::AuthScript`], [`Observed::AuthExchange`]), each request to the authorization server and the protected endpoint (PKCE, `resource`, `state`, discovery order, scopes, client authentication, the Bearer token) |
 //!
+//! An answer to a request this side cancelled is judged from when the peer
+//! *had* the cancellation, not from when it was sent: over stdio the write,
+//! for a client over HTTP the response head of the POST that carried it
+//! ([`server_http`] tells the session). What this side knows of the
+//! request's length ([`Observed::Lasts`]) decides an answer that came too
+//! soon to be anything but the cancellation's doing. An answer that may
+//! have crossed the cancellation is neither a violation nor a pass: it is
+//! [`Oracle::undecided`] (the rules: `mcpspec_engine::session::cancellation`).
+//!
 //! Requirement ids and levels come from the engine's catalogue
 //! ([`mcpspec_engine::catalogue`]); [`ORACLE`] lists the requirements judged
 //! on every message, by which part, for coverage.
 
+use mcpspec_engine::session::{Delivery, Undecided};
 use mcpspec_engine::{Role, Session, Version};
 use mcpspec_wire::event::{Event, HttpRecord, Transport, Via};
 use mcpspec_wire::{Id, Message};
@@ -103,6 +113,11 @@ pub enum Observed<'a> {
         endpoint: AuthEndpoint,
         record: &'a HttpRecord,
     },
+    /// This side's request `id`, sent just before, cannot be answered on
+    /// its own sooner than `at_least_ms` after it was sent (a scenario's
+    /// slow call): an earlier answer, once it is cancelled, was the
+    /// cancellation's doing (`cancellation.no-response`).
+    Lasts { id: &'a Id, at_least_ms: u64 },
     /// The connection is about to be ended by this side: what the peer
     /// still owes is judged now.
     End,
@@ -136,11 +151,17 @@ impl Oracle {
             Role::Server => Role::Client,
             _ => Role::Server,
         };
+        let mut session = Session::new(own, Some(version));
+        if judged == Role::Server && transport != Transport::Stdio {
+            // A client's cancellation reaches the server with its POST's
+            // response head (see `received`), not when it was sent.
+            session.set_delivery(Delivery::Reported);
+        }
         Oracle {
             judged,
             version,
             transport,
-            session: Session::new(own, Some(version)),
+            session,
             content: content::State::default(),
             server_http: server_http::State::default(),
             client_http: client_http::State::default(),
@@ -174,6 +195,7 @@ impl Oracle {
                         .exchange(self.version, at_ms, endpoint, record, &mut out);
                 }
             }
+            Observed::Lasts { id, at_least_ms } => self.session.lasts(id, at_least_ms),
             Observed::End => {
                 self.end(at_ms, &mut out);
                 if self.judged == Role::Client {
@@ -192,6 +214,12 @@ impl Oracle {
     /// This side's session: what is pending, negotiated, declared.
     pub fn session(&self) -> &Session {
         &self.session
+    }
+
+    /// The rules the traffic left undecided so far (an answer that may
+    /// have crossed its cancellation): judged neither way.
+    pub fn undecided(&self) -> &[Undecided] {
+        self.session.undecided()
     }
 
     /// How the peer went away, once it has (an exit, a closed stream).
@@ -251,14 +279,19 @@ impl Oracle {
             }
             Event::Http(record) => match self.judged {
                 Role::Client => self.client_request(at_ms, via, record, out),
-                _ => self.server_http.exchange(
-                    at_ms,
-                    via,
-                    record,
-                    self.transport == Transport::Http,
-                    self.version,
-                    out,
-                ),
+                _ => {
+                    self.server_http.exchange(
+                        at_ms,
+                        via,
+                        record,
+                        self.transport == Transport::Http,
+                        self.version,
+                        out,
+                    );
+                    for id in self.server_http.cancellations_accepted(via) {
+                        self.session.cancellation_delivered(id, at_ms);
+                    }
+                }
             },
             Event::SseEvent { id, .. } => {
                 self.server_http

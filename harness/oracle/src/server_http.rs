@@ -66,6 +66,8 @@ struct Post {
     ids: Vec<Id>,
     /// The progress tokens its requests supplied (JSON text).
     tokens: Vec<String>,
+    /// The requests its `notifications/cancelled` named.
+    cancels: Vec<Id>,
     body: Body,
     /// Its HTTP status, once known.
     status: Option<u16>,
@@ -114,9 +116,11 @@ impl State {
             Err(inv) if inv.kind.is_parse_error() => (Vec::new(), Body::Unparsable),
             Err(_) => (Vec::new(), Body::Invalid),
         };
+        let (tokens, cancels) = tokens_and_cancels(body);
         self.posts.push(Post {
             ids,
-            tokens: progress_tokens(body),
+            tokens,
+            cancels,
             body: kind,
             status: None,
         });
@@ -214,6 +218,17 @@ impl State {
                 how: refused,
             },
         );
+    }
+
+    /// The requests POST `via` cancelled, once the server accepted it (a
+    /// 2xx status): from its response head on, the server has the
+    /// cancellations.
+    pub(crate) fn cancellations_accepted(&self, via: Via) -> &[Id] {
+        let Via::Post(n) = via else { return &[] };
+        post_index(n)
+            .and_then(|i| self.posts.get(i))
+            .filter(|p| p.status.is_some_and(|s| (200..300).contains(&s)))
+            .map_or(&[], |p| p.cancels.as_slice())
     }
 
     /// Whether `via` is the body of a GET or DELETE that opened no SSE
@@ -380,20 +395,27 @@ impl State {
     }
 }
 
-/// The progress tokens (JSON text) the requests of a POST body supply.
-fn progress_tokens(body: &[u8]) -> Vec<String> {
+/// The progress tokens (JSON text) the requests of a POST body supply, and
+/// the requests its cancellations name.
+fn tokens_and_cancels(body: &[u8]) -> (Vec<String>, Vec<Id>) {
     let Ok(v) = serde_json::from_slice::<serde_json::Value>(body) else {
-        return Vec::new();
+        return (Vec::new(), Vec::new());
     };
-    let items = match &v {
+    let items: Vec<&serde_json::Value> = match &v {
         serde_json::Value::Array(items) => items.iter().collect(),
         _ => vec![&v],
     };
-    items
-        .into_iter()
+    let tokens = items
+        .iter()
         .filter_map(|m| m.pointer("/params/_meta/progressToken"))
         .map(ToString::to_string)
-        .collect()
+        .collect();
+    let cancels = items
+        .iter()
+        .filter(|m| m.get("method").and_then(|m| m.as_str()) == Some("notifications/cancelled"))
+        .filter_map(|m| m.pointer("/params/requestId").and_then(Id::from_value))
+        .collect();
+    (tokens, cancels)
 }
 
 /// What POST `n`'s status (and body) break, given what it carried: a

@@ -278,10 +278,50 @@ fn answer_after_cancel_is_flagged_unless_it_crossed_the_cancellation() {
     assert!(s
         .inbound(&Message::result(Id::from(3), json!({})), 1002)
         .is_empty());
+    assert_eq!(s.undecided().len(), 1, "{:?}", s.undecided());
     assert_eq!(
         ids(&s.inbound(&Message::result(Id::from(4), json!({})), 1000 + 2000)),
         ["cancellation.no-response"]
     );
+    assert_eq!(s.undecided().len(), 1);
+}
+
+/// A client over HTTP: its cancellation reaches the server when the POST
+/// carrying it is accepted, which may be long after it was sent.
+#[test]
+fn over_http_the_crossing_window_opens_at_delivery() {
+    let cancel =
+        |id: i64| Message::notification("notifications/cancelled", Some(json!({"requestId": id})));
+    let mut s = client();
+    s.set_delivery(Delivery::Reported);
+    // server-everything on a loaded machine: the 2 s call was cancelled at
+    // 353 ms, answered at its end, and the cancellation's POST accepted
+    // only later. The server did not have it: undecided.
+    s.outbound(&Message::request(5, "tools/call", None), 0);
+    s.lasts(&Id::from(5), 2000);
+    s.outbound(&cancel(5), 353);
+    assert!(s
+        .inbound(&Message::result(Id::from(5), json!({})), 2218)
+        .is_empty());
+    s.cancellation_delivered(&Id::from(5), 2858);
+    assert_eq!(s.undecided().len(), 1);
+    // Accepted at once, answered at the end anyway: a violation.
+    s.outbound(&Message::request(6, "tools/call", None), 3000);
+    s.lasts(&Id::from(6), 2000);
+    s.outbound(&cancel(6), 3300);
+    s.cancellation_delivered(&Id::from(6), 3310);
+    assert_eq!(
+        ids(&s.inbound(&Message::result(Id::from(6), json!({})), 5004)),
+        ["cancellation.no-response"]
+    );
+    // Answered with an error at once, before its POST was even accepted:
+    // the call could not have ended yet, so the cancellation ended it.
+    s.outbound(&Message::request(7, "tools/call", None), 6000);
+    s.lasts(&Id::from(7), 2000);
+    s.outbound(&cancel(7), 6300);
+    let answer = Message::error(Some(Id::from(7)), 0, "Request cancelled", None);
+    assert_eq!(ids(&s.inbound(&answer, 6305)), ["cancellation.no-response"]);
+    assert_eq!(s.undecided().len(), 1);
 }
 
 #[test]

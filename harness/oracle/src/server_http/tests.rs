@@ -353,3 +353,67 @@ fn a_refused_get_body_answers_no_message() {
         "{found:?}"
     );
 }
+
+/// A client's cancellation over HTTP reaches the server with the response
+/// head of the POST that carried it: an answer to the cancelled call before
+/// then may have crossed it (server-everything on a loaded machine: the
+/// call's own answer at 2218 ms, the cancellation's POST accepted at
+/// 2858 ms), one after it is a violation. Over stdio the write is the
+/// delivery. A refused cancellation never reached the server.
+#[test]
+fn a_cancellation_reaches_an_http_server_when_its_post_is_accepted() {
+    const CALL: &str = r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"slow"}}"#;
+    const CANCEL: &str =
+        r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}"#;
+    const ANSWER: &str = r#"{"jsonrpc":"2.0","id":2,"result":{"content":[]}}"#;
+    // (transport, the cancellation POST's status and when it comes, then
+    // whether the answer at 2218 ms is a violation)
+    for (transport, accepted, violation) in [
+        (Transport::Http, Some((202, 2858)), false),
+        (Transport::Http, Some((202, 360)), true),
+        (Transport::Http, Some((400, 360)), false),
+        (Transport::Http, None, false),
+        (Transport::Stdio, None, true),
+    ] {
+        let mut oracle = Oracle::new(Role::Server, V2025, transport);
+        let stream = Event::Http(Box::new(record(200, Some("text/event-stream"), "")));
+        let mut found = Vec::new();
+        let mut observe = |at, o| found.extend(oracle.observe(at, o));
+        let stdio = transport == Transport::Stdio;
+        for (at, body) in [(0, CALL), (353, CANCEL)] {
+            if !stdio {
+                observe(at, Observed::Posted(body.as_bytes()));
+            }
+            observe(at, Observed::SentBytes(body.as_bytes()));
+        }
+        if !stdio {
+            observe(
+                5,
+                Observed::Received {
+                    via: Via::Post(1),
+                    event: &stream,
+                },
+            );
+        }
+        let head =
+            accepted.map(|(status, at)| (at, Event::Http(Box::new(record(status, None, "")))));
+        let via = if stdio { Via::Stdio } else { Via::Post(1) };
+        let answer = frame(ANSWER);
+        let mut events = vec![(2218, via, &answer)];
+        if let Some((at, head)) = &head {
+            events.push((*at, Via::Post(2), head));
+        }
+        events.sort_by_key(|(at, ..)| *at);
+        for (at, via, event) in events {
+            observe(at, Observed::Received { via, event });
+        }
+        let ids: Vec<&str> = found.iter().map(|v| v.requirement.id).collect();
+        let case = format!(
+            "{transport:?} {accepted:?}: {ids:?} {:?}",
+            oracle.undecided()
+        );
+        assert_eq!(ids == ["cancellation.no-response"], violation, "{case}");
+        assert_eq!(ids.is_empty(), !violation, "{case}");
+        assert_eq!(oracle.undecided().len(), usize::from(!violation), "{case}");
+    }
+}
