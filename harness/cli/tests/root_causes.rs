@@ -211,3 +211,52 @@ fn failures_beside_an_error_exit_1() {
     assert!(summary["failed"].as_u64() >= Some(1), "{summary}");
     assert_eq!(run.code, Some(1), "{}\n{}", run.stdout, run.stderr);
 }
+
+/// A cancellation of a request that is answered at once crosses the
+/// answer: the harness sends it before it reads the answer, and the answer
+/// follows the cancellation's delivery by less than the crossing window.
+/// Whether the server honoured it, nothing tells: a case whose requirement
+/// that is judged neither way, and is not applicable (exit 3, nothing
+/// judged), never a pass.
+#[test]
+fn an_answer_that_crossed_its_cancellation_is_judged_neither_way() {
+    const SCENARIO: &str = r#"id: server/crossing/ping
+title: A cancellation that crosses the answer
+requirements: [cancellation.no-response]
+level: should
+steps:
+  - send: { method: ping }
+    as: ping
+  - notify:
+      method: notifications/cancelled
+      params: { requestId: "${ping.id}" }
+  - sleep: 300ms
+    why: the answer to the ping arrives within milliseconds
+"#;
+    let dir = temp_dir("crossing");
+    let file = dir.join("scenarios/server/crossing/ping.yaml");
+    std::fs::create_dir_all(file.parent().expect("a parent")).expect("scenario dir");
+    std::fs::write(&file, SCENARIO).expect("scenario file");
+    let extra = dir.join("scenarios");
+    let args = [
+        "--spec-version",
+        "2025-06-18",
+        "--scenarios",
+        extra.to_str().expect("utf-8 path"),
+        "--filter",
+        "server/crossing/",
+        "--",
+        BIN,
+        "reference",
+        "server",
+    ];
+    let (run, doc) = server("crossing-run", &args);
+    assert_eq!(run.code, Some(3), "{}\n{}", run.stdout, run.stderr);
+    let case = result(&doc, "server/crossing/ping@2025-06-18");
+    assert_eq!(case["outcome"], "not_applicable", "{case}");
+    let reason = case["message"].as_str().unwrap_or_default();
+    assert!(
+        reason.contains("cancellation.no-response could not be judged"),
+        "{case}"
+    );
+}

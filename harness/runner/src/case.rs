@@ -365,12 +365,28 @@ async fn finish_inner(ctx: &mut Ctx<'_>, stop: Option<Stop>) -> (Outcome, Vec<Fi
         None => stop,
     };
     findings.extend(oracle_findings(ctx.conn.violations(), version));
+    let stop = stop.or_else(|| undecided(ctx, &findings));
     let outcome = decide(stop, &findings);
     if ctx.conn.dropped_lines() > 0 {
         let n = ctx.conn.dropped_lines();
         ctx.conn.note(format!("{n} more transcript lines not kept"));
     }
     (outcome, findings)
+}
+
+/// A case that played every step, but whose own requirement the oracle
+/// left undecided (an answer that may have crossed its cancellation) with
+/// no finding to decide it, judged nothing on it: not applicable, never a
+/// pass.
+fn undecided(ctx: &Ctx<'_>, findings: &[Finding]) -> Option<Stop> {
+    let own = |id: &str| ctx.scenario.requirements.iter().any(|r| r == id);
+    let u = ctx.conn.undecided().iter().find(|u| {
+        own(u.requirement.id) && !findings.iter().any(|f| f.requirement == u.requirement.id)
+    })?;
+    Some(Stop::NotApplicable(format!(
+        "{} could not be judged: {}",
+        u.requirement.id, u.detail
+    )))
 }
 
 /// The case's outcome: a broken MUST or SHOULD decides, whatever stopped

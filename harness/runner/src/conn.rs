@@ -28,6 +28,7 @@
 
 use std::time::Duration;
 
+use mcpspec_engine::session::Undecided;
 use mcpspec_engine::{Role, Session, Version, Violation};
 use mcpspec_oracle::{Observed, Oracle};
 use mcpspec_transport::{Connection, Event, Transport, TransportError, Via};
@@ -210,6 +211,12 @@ impl Conn {
         &self.violations
     }
 
+    /// What the oracle could not decide (an answer that may have crossed
+    /// its cancellation), in order.
+    pub fn undecided(&self) -> &[Undecided] {
+        self.oracle.undecided()
+    }
+
     /// Violations seen, including those not kept.
     pub fn violation_count(&self) -> usize {
         self.violations.len() + self.dropped_violations
@@ -265,9 +272,23 @@ impl Conn {
 
     /// Puts one observation to the oracle and keeps what it found.
     fn observe(&mut self, at_ms: u64, observed: Observed<'_>) {
+        let undecided = self.oracle.undecided().len();
         for v in self.oracle.observe(at_ms, observed) {
             self.violation(v);
         }
+        for u in self.oracle.undecided().get(undecided..).unwrap_or_default() {
+            let text = format!("not judged, {}: {}", u.requirement.id, u.detail);
+            self.transcript.line(u.at_ms, "--", text);
+        }
+    }
+
+    /// Tells the oracle that this side's request `id`, just sent, cannot be
+    /// answered on its own sooner than `at_least` after it went (a `send`'s
+    /// `lasts`).
+    pub fn lasts(&mut self, id: &Id, at_least: Duration) {
+        let at_least_ms = u64::try_from(at_least.as_millis()).unwrap_or(u64::MAX);
+        let now = self.now_ms();
+        self.observe(now, Observed::Lasts { id, at_least_ms });
     }
 
     /// The case is over: the oracle judges what the peer still owes (a

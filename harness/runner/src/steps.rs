@@ -250,6 +250,9 @@ async fn send(ctx: &mut Ctx<'_>, at: Option<(usize, &Step)>, s: &SendStep) -> Re
     }
     let msg = Message::request(id.clone(), &s.method, params);
     ctx.conn.send(&msg).await.map_err(target_gone)?;
+    if let Some(lasts) = s.lasts {
+        ctx.conn.lasts(&id, lasts);
+    }
     if let Some(exp) = &s.expect {
         let what = format!("{} (id {id})", s.method);
         let label = s.label.clone();

@@ -432,6 +432,11 @@ pub struct SendStep {
     pub id: Option<Template>,
     /// `as:` — binds `<label>.id` and `<label>.response`.
     pub label: Option<String>,
+    /// `lasts:` — the request cannot be answered on its own sooner than
+    /// this after it is sent (a slow call of this length); told to the
+    /// oracle, which judges an earlier answer to it, once it is cancelled,
+    /// as the cancellation's doing.
+    pub lasts: Option<Duration>,
     pub expect: Option<ResponseExpect>,
 }
 

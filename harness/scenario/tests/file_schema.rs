@@ -148,6 +148,7 @@ fn accepted() -> Vec<(&'static str, String)> {
     note: free text
   - send: { method: ping, id: 7 }
     as: second
+    lasts: 2s
   - expect: { response_to: list, result: { tools: [] } }
   - expect: { response_to: second, error: { code: -32601 }, within: 100ms }
   - notify: { method: notifications/cancelled, params: { requestId: "${list.id}" } }

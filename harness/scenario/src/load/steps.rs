@@ -129,6 +129,10 @@ fn kind(
         "send" => {
             let (method, params, id) = request(ctx, value, "`send`", true)?;
             let label = take_label(ctx, f, labels)?;
+            let lasts = f
+                .take("lasts")
+                .map(|n| ctx.duration(n, "`lasts` (how long the request takes at least)"))
+                .transpose()?;
             let expect = f
                 .take("expect")
                 .map(|n| response_expect(ctx, n, false))
@@ -138,6 +142,7 @@ fn kind(
                 params,
                 id,
                 label,
+                lasts,
                 expect,
             })
         }

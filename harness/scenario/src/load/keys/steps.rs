@@ -330,6 +330,11 @@ pub(crate) const STEPS: &[StepDef] = &[
         shape: Shape::Map(&SEND),
         modifiers: &[
             opt("as", "A label: binds <label>.id and <label>.response", Shape::Label),
+            opt(
+                "lasts",
+                "The request cannot be answered on its own sooner than this after it is sent (a slow call of this length): once it is cancelled, an earlier answer was the cancellation's doing",
+                Shape::Duration,
+            ),
             opt("expect", "Wait for the response and check it", Shape::Map(&RESPONSE_EXPECT)),
         ],
     },
