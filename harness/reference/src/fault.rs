@@ -118,6 +118,7 @@ pub enum Fault {
     ContentTypeTooNew,
     CancelAll,
     ProgressAfterCancel,
+    AnswerCancelled,
     RejectMeta,
     StructuredNoText,
     // ── 2026-07-28 (stateless): the sans-IO server applies these (the
@@ -297,6 +298,7 @@ impl Fault {
         Fault::ContentTypeTooNew,
         Fault::CancelAll,
         Fault::ProgressAfterCancel,
+        Fault::AnswerCancelled,
         Fault::RejectMeta,
         Fault::StructuredNoText,
         Fault::StatelessMissingMetaAccepted,

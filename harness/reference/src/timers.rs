@@ -265,6 +265,15 @@ impl ReferenceServer {
             ));
             return;
         }
+        if self.faults.has(Fault::AnswerCancelled) {
+            out.stderr(format!(
+                "{SERVER_NAME}: answering cancelled request {id} with an error (fault answer-cancelled)"
+            ));
+            let call = self.calls.remove(index);
+            let answer = Message::error(Some(id.clone()), -32800, "Request cancelled", None);
+            self.deliver(call.batch, &id, answer, out);
+            return;
+        }
         if self.faults.has(Fault::ProgressAfterCancel) {
             out.stderr(format!(
                 "{SERVER_NAME}: withholding the response to {id} but working on (fault progress-after-cancel)"

@@ -248,6 +248,10 @@ impl Fault {
                 "progress-after-cancel", Should, &ids::CANCELLATION_STOP_PROCESSING, "basic/utilities/cancellation#behavior-requirements",
                 "keeps working on a cancelled request, sending its progress notifications to the end (only the response is withheld)",
             ),
+            Fault::AnswerCancelled => info(
+                "answer-cancelled", Should, &ids::CANCELLATION_NO_RESPONSE, "basic/utilities/cancellation#behavior-requirements",
+                "answers a cancelled request at once with an error (-32800, \"Request cancelled\") instead of sending nothing for it",
+            ),
             Fault::RejectMeta => info(
                 "reject-meta", Should, &ids::PROGRESS_TOKEN_ACCEPTED, "basic/utilities/progress#progress-flow",
                 "rejects list requests whose params carry `_meta` (such as a progressToken) with -32602 instead of answering them",

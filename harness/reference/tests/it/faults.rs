@@ -65,7 +65,10 @@ fn detector(fault: Fault) -> Detector {
             c.send(slow_call(77, 1.0, 2, None));
             c.advance(300);
             c.notify("notifications/cancelled", Some(json!({ "requestId": 77 })));
-            c.advance(5000).iter().any(|l| l["id"] == 77)
+            // Worked on to the end: its result, not a stand-in error.
+            c.advance(5000)
+                .iter()
+                .any(|l| l["id"] == 77 && l.get("result").is_some())
         },
         Fault::ProgressAfterResponse => |f| {
             let mut c = Client::ready("2025-06-18", f);
@@ -233,6 +236,16 @@ fn detector(fault: Fault) -> Detector {
         Fault::ResourceLinkNoName => content::resource_link_no_name,
         Fault::AnnotationPriorityRange => content::annotation_priority_range,
         Fault::ContentTypeTooNew => content::content_type_too_new,
+        Fault::AnswerCancelled => |f| {
+            let mut c = Client::ready("2025-06-18", f);
+            c.send(slow_call(78, 1.0, 2, None));
+            c.advance(300);
+            // Answered at once, long before the call would have ended.
+            let out = c.notify("notifications/cancelled", Some(json!({ "requestId": 78 })));
+            out.iter()
+                .chain(&c.advance(100))
+                .any(|l| l["id"] == 78 && l.get("error").is_some())
+        },
         Fault::CancelAll => content::cancel_all,
         Fault::ProgressAfterCancel => content::progress_after_cancel,
         Fault::RejectMeta => content::reject_meta,
@@ -566,6 +579,7 @@ fn blinds(on: Fault, other: Fault) -> bool {
             | ExitOnCall
             | DuplicateResponse
             | IgnoreCancellation
+            | AnswerCancelled
             | ProgressAfterResponse
             | ProgressNotIncreasing
             | WrongProgressToken
@@ -672,6 +686,7 @@ fault_tests! {
     content_type_too_new => ContentTypeTooNew,
     cancel_all => CancelAll,
     progress_after_cancel => ProgressAfterCancel,
+    answer_cancelled => AnswerCancelled,
     reject_meta => RejectMeta,
     structured_no_text => StructuredNoText,
     stateless_missing_meta_accepted => StatelessMissingMetaAccepted,
