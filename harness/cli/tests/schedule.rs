@@ -218,33 +218,49 @@ fn a_read_window_ends_early_only_once_its_step_has_failed_for_good() {
 /// the reference's `progress-after-cancel` (progress goes on after the
 /// cancellation) the window ends with the first such progress, and the
 /// case warns as it would after the whole window; against the conformant
-/// reference the window is waited out. `no-response`'s silence is a
-/// SHOULD with a `ping` behind it: against `ignore-cancellation` (the
-/// cancelled call is answered) it fails, and is still waited out, so that
-/// the ping goes when the scenario says.
+/// reference the window is waited out. A SHOULD silence with a `ping`
+/// behind it (no scenario of the corpus has one: [`SHOULD_SILENCE`])
+/// fails against `ignore-cancellation` (the cancelled call is answered),
+/// and is still waited out, so that the ping goes when the scenario says.
 #[test]
 fn a_silence_ends_early_only_once_its_failure_ends_the_case() {
     const NOTE: &str = "the silence ended before its";
     let dir = temp_dir("silence-early-end");
+    let extra = dir.join("scenarios");
+    let file = extra.join("server/schedule/should-silence.yaml");
+    std::fs::create_dir_all(file.parent().expect("a parent")).expect("scenario dir");
+    std::fs::write(&file, SHOULD_SILENCE).expect("scenario file");
     for (scenario, fault, outcome, ends_early) in [
         (
-            "progress-stops",
+            "server/cancellation/in-flight/progress-stops",
             Some("progress-after-cancel"),
             "warn",
             true,
         ),
-        ("progress-stops", None, "pass", false),
-        ("no-response", Some("ignore-cancellation"), "warn", false),
+        (
+            "server/cancellation/in-flight/progress-stops",
+            None,
+            "pass",
+            false,
+        ),
+        (
+            "server/schedule/should-silence",
+            Some("ignore-cancellation"),
+            "warn",
+            false,
+        ),
     ] {
-        let reports = dir.join(format!("{scenario}-{}", fault.unwrap_or("none")));
-        let filter = format!("server/cancellation/in-flight/{scenario}");
+        let name = scenario.rsplit('/').next().unwrap_or(scenario);
+        let reports = dir.join(format!("{name}-{}", fault.unwrap_or("none")));
         let mut args = vec![
             "server",
             "--no-progress",
             "--spec-version",
             "2025-06-18",
+            "--scenarios",
+            path(&extra),
             "--filter",
-            &filter,
+            scenario,
             "--report-dir",
             path(&reports),
             "--",
@@ -265,3 +281,29 @@ fn a_silence_ends_early_only_once_its_failure_ends_the_case() {
         );
     }
 }
+
+/// A SHOULD silence after a cancellation, with a `ping` behind it.
+const SHOULD_SILENCE: &str = r#"id: server/schedule/should-silence
+title: A SHOULD silence with a step behind it
+requirements: [cancellation.no-response]
+level: should
+requires: { capabilities: [tools] }
+timeout: 20s
+steps:
+  - send:
+      method: tools/call
+      params: { name: slow, arguments: { duration: 1 } }
+    as: call
+  - sleep: 300ms
+    why: the call is in flight when it is cancelled
+  - notify:
+      method: notifications/cancelled
+      params: { requestId: "${call.id}" }
+  - expect_silence: 1200ms
+    why: outlasts the moment the call would have ended
+  - send: { method: ping }
+    expect:
+      result: {}
+    level: must
+    requirement: ping.respond
+"#;
