@@ -217,7 +217,8 @@ fn failures_beside_an_error_exit_1() {
 /// follows the cancellation's delivery by less than the crossing window.
 /// Whether the server honoured it, nothing tells: a case whose requirement
 /// that is judged neither way, and is not applicable (exit 3, nothing
-/// judged), never a pass.
+/// judged), never a pass. So is one that cancels a request whose answer it
+/// has already read.
 #[test]
 fn an_answer_that_crossed_its_cancellation_is_judged_neither_way() {
     const SCENARIO: &str = r#"id: server/crossing/ping
@@ -233,10 +234,26 @@ steps:
   - sleep: 300ms
     why: the answer to the ping arrives within milliseconds
 "#;
+    const AFTER: &str = r#"id: server/crossing/after-the-answer
+title: A cancellation after the answer
+requirements: [cancellation.no-response]
+level: should
+steps:
+  - send: { method: ping }
+    as: ping
+    expect: { result: {} }
+    level: must
+    requirement: ping.respond
+  - notify:
+      method: notifications/cancelled
+      params: { requestId: "${ping.id}" }
+"#;
     let dir = temp_dir("crossing");
-    let file = dir.join("scenarios/server/crossing/ping.yaml");
-    std::fs::create_dir_all(file.parent().expect("a parent")).expect("scenario dir");
-    std::fs::write(&file, SCENARIO).expect("scenario file");
+    for (name, text) in [("ping", SCENARIO), ("after-the-answer", AFTER)] {
+        let file = dir.join(format!("scenarios/server/crossing/{name}.yaml"));
+        std::fs::create_dir_all(file.parent().expect("a parent")).expect("scenario dir");
+        std::fs::write(&file, text).expect("scenario file");
+    }
     let extra = dir.join("scenarios");
     let args = [
         "--spec-version",
@@ -252,11 +269,16 @@ steps:
     ];
     let (run, doc) = server("crossing-run", &args);
     assert_eq!(run.code, Some(3), "{}\n{}", run.stdout, run.stderr);
-    let case = result(&doc, "server/crossing/ping@2025-06-18");
-    assert_eq!(case["outcome"], "not_applicable", "{case}");
-    let reason = case["message"].as_str().unwrap_or_default();
-    assert!(
-        reason.contains("cancellation.no-response could not be judged"),
-        "{case}"
-    );
+    for (scenario, why) in [
+        ("ping", "it may have crossed the cancellation"),
+        ("after-the-answer", "cancelled after its answer had come"),
+    ] {
+        let case = result(&doc, &format!("server/crossing/{scenario}@2025-06-18"));
+        assert_eq!(case["outcome"], "not_applicable", "{case}");
+        let reason = case["message"].as_str().unwrap_or_default();
+        assert!(
+            reason.contains("cancellation.no-response could not be judged") && reason.contains(why),
+            "{case}"
+        );
+    }
 }

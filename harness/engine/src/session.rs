@@ -395,6 +395,9 @@ impl Session {
                                 sent_ms: now_ms,
                                 delivered_ms,
                             });
+                        } else if self.sent_answered.contains(&id) {
+                            self.undecided
+                                .push(cancellation::after_the_answer(&id, now_ms));
                         }
                     }
                 }

@@ -377,7 +377,8 @@ async fn finish_inner(ctx: &mut Ctx<'_>, stop: Option<Stop>) -> (Outcome, Vec<Fi
 /// A case that played every step, but whose own requirement the oracle
 /// left undecided (an answer that may have crossed its cancellation) with
 /// no finding to decide it, judged nothing on it: not applicable, never a
-/// pass.
+/// pass. Asked when the steps end (a case on a shared session is settled
+/// there) and again when the case ends.
 fn undecided(ctx: &Ctx<'_>, findings: &[Finding]) -> Option<Stop> {
     let own = |id: &str| ctx.scenario.requirements.iter().any(|r| r == id);
     let u = ctx.conn.undecided().iter().find(|u| {
@@ -499,7 +500,9 @@ async fn play_steps_inner(ctx: &mut Ctx<'_>) -> Option<Stop> {
             return Some(stop);
         }
     }
-    None
+    // Every step held; the oracle may still have left the case's own rule
+    // undecided (checked again at the end, for what the ending reads).
+    undecided(ctx, &ctx.findings)
 }
 
 /// Brings `${auth}` up to date with what the scripted authorization server

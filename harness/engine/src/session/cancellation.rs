@@ -17,6 +17,7 @@
 //!
 //! | the answer arrives | verdict |
 //! |---|---|
+//! | before the cancellation was sent (and was read before it) | undecided: nothing to judge |
 //! | before the cancellation was sent (read after it) | undecided: they crossed |
 //! | before the natural end | a violation: only the cancellation can have ended it early |
 //! | later than [`CROSSING_MS`] after delivery | a violation: the peer had the cancellation and answered anyway |
@@ -93,6 +94,16 @@ pub(super) fn judge(cancel: Cancel, natural_end: Option<u64>, now: u64, what: &s
             "{what} was answered before its cancellation (sent at {sent}ms) was known to \
              have reached the peer: they may have crossed"
         )),
+    }
+}
+
+/// A cancellation of request `id` that this side sent after the answer
+/// had come: the rule had nothing left to judge.
+pub(super) fn after_the_answer(id: &mcpspec_wire::Id, now: u64) -> Undecided {
+    Undecided {
+        requirement: RULE,
+        detail: format!("request {id} was cancelled after its answer had come: nothing to judge"),
+        at_ms: now,
     }
 }
 

@@ -322,6 +322,16 @@ fn over_http_the_crossing_window_opens_at_delivery() {
     let answer = Message::error(Some(Id::from(7)), 0, "Request cancelled", None);
     assert_eq!(ids(&s.inbound(&answer, 6305)), ["cancellation.no-response"]);
     assert_eq!(s.undecided().len(), 1);
+    // Cancelled after its answer had come: nothing to judge.
+    s.outbound(&Message::request(8, "tools/call", None), 7000);
+    assert!(s
+        .inbound(&Message::result(Id::from(8), json!({})), 7010)
+        .is_empty());
+    s.outbound(&cancel(8), 7300);
+    assert_eq!(s.undecided().len(), 2);
+    // A request never sent is no such case.
+    s.outbound(&cancel(99), 7400);
+    assert_eq!(s.undecided().len(), 2);
 }
 
 #[test]
