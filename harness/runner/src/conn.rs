@@ -97,6 +97,9 @@ pub struct Conn {
     /// size, and every future that holds or moves a `Conn` (or a case's
     /// `Ctx`) would carry it inline, often more than once (issue #18).
     oracle: Box<Oracle>,
+    /// How many of the oracle's undecided rules belong to cases this
+    /// connection served before the current one ([`Conn::case_over`]).
+    undecided_before: usize,
     /// The version the case runs at.
     version: Version,
     inbox: Vec<Received>,
@@ -145,6 +148,7 @@ impl Conn {
             proc,
             side,
             oracle: Box::new(Oracle::new(judged, version, transport)),
+            undecided_before: 0,
             version,
             inbox: Vec::new(),
             transcript: Transcript::new(transport),
@@ -211,10 +215,18 @@ impl Conn {
         &self.violations
     }
 
-    /// What the oracle could not decide (an answer that may have crossed
-    /// its cancellation), in order.
+    /// What the oracle could not decide in the current case (an answer
+    /// that may have crossed its cancellation), in order.
     pub fn undecided(&self) -> &[Undecided] {
-        self.oracle.undecided()
+        let all = self.oracle.undecided();
+        all.get(self.undecided_before..).unwrap_or_default()
+    }
+
+    /// The case that used the connection is over, and the connection goes
+    /// on to serve another (a shared session): what the oracle left
+    /// undecided so far was the finished case's.
+    pub fn case_over(&mut self) {
+        self.undecided_before = self.oracle.undecided().len();
     }
 
     /// Violations seen, including those not kept.

@@ -610,6 +610,7 @@ async fn hand_on(
     match opening {
         Some(opening) if clean(&mut ctx) => {
             result.transcript = ctx.conn.take_transcript();
+            ctx.conn.case_over();
             tenure.used.extend(ctx.scenario.fixed_ids());
             tenure.served += 1;
             Played {
