@@ -213,12 +213,11 @@ fn failures_beside_an_error_exit_1() {
 }
 
 /// A cancellation of a request that is answered at once crosses the
-/// answer: the harness sends it before it reads the answer, and the answer
-/// follows the cancellation's delivery by less than the crossing window.
-/// Whether the server honoured it, nothing tells: a case whose requirement
-/// that is judged neither way, and is not applicable (exit 3, nothing
-/// judged), never a pass. So is one that cancels a request whose answer it
-/// has already read.
+/// answer: the harness sends it before it reads the answer, which follows
+/// the cancellation's delivery by less than the crossing window. Whether
+/// the server honoured it, nothing tells, so a case whose own requirement
+/// that is is not applicable (exit 3: nothing judged), never a pass. So is
+/// a case that cancels a request whose answer it has already read.
 #[test]
 fn an_answer_that_crossed_its_cancellation_is_judged_neither_way() {
     const SCENARIO: &str = r#"id: server/crossing/ping
