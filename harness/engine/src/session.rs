@@ -44,7 +44,7 @@ mod cancellation;
 mod client_peer;
 mod stateless;
 
-pub use cancellation::{Undecided, CROSSING_MS};
+pub use cancellation::Undecided;
 
 /// The `_meta` key under which a 2026-07-28 request names its protocol version.
 pub use stateless::PROTOCOL_VERSION as META_PROTOCOL_VERSION;
@@ -80,6 +80,10 @@ pub struct Violation {
     pub detail: String,
     pub at_ms: u64,
 }
+
+/// How many undecided rules a session keeps until they are taken
+/// ([`Session::take_undecided`]); later ones are dropped.
+const UNDECIDED_KEPT: usize = 16;
 
 /// When a message this side sends reaches the peer, as far as the session
 /// is told: what an answer to a cancelled request is judged from
@@ -170,7 +174,8 @@ pub struct Session {
     /// Playing the server: every `nextCursor` this side issued.
     issued_cursors: HashSet<String>,
     delivery: Delivery,
-    /// Rules the traffic left undecided, in order.
+    /// Rules the traffic left undecided and nobody took yet, in order (at
+    /// most [`UNDECIDED_KEPT`]: a fuzzer never takes them).
     undecided: Vec<Undecided>,
 }
 
@@ -230,10 +235,22 @@ impl Session {
         }
     }
 
-    /// The rules the traffic left undecided so far, in order: judged
-    /// neither way (an answer that may have crossed its cancellation).
+    /// The rules the traffic left undecided since they were last taken, in
+    /// order: judged neither way (an answer that may have crossed its
+    /// cancellation).
     pub fn undecided(&self) -> &[Undecided] {
         &self.undecided
+    }
+
+    /// Takes what [`Session::undecided`] lists.
+    pub fn take_undecided(&mut self) -> Vec<Undecided> {
+        std::mem::take(&mut self.undecided)
+    }
+
+    fn leave_undecided(&mut self, u: Undecided) {
+        if self.undecided.len() < UNDECIDED_KEPT {
+            self.undecided.push(u);
+        }
     }
 
     pub fn own_role(&self) -> Role {
@@ -396,8 +413,7 @@ impl Session {
                                 delivered_ms,
                             });
                         } else if self.sent_answered.contains(&id) {
-                            self.undecided
-                                .push(cancellation::after_the_answer(&id, now_ms));
+                            self.leave_undecided(cancellation::after_the_answer(&id, now_ms));
                         }
                     }
                 }
@@ -632,7 +648,7 @@ impl Session {
             let what = format!("{} (id {id})", pending.method);
             match cancellation::judge(cancel, pending.natural_end, now_ms, &what) {
                 cancellation::Verdict::Violation(detail) => flag(cancellation::RULE, detail),
-                cancellation::Verdict::Undecided(detail) => self.undecided.push(Undecided {
+                cancellation::Verdict::Undecided(detail) => self.leave_undecided(Undecided {
                     requirement: cancellation::RULE,
                     detail,
                     at_ms: now_ms,

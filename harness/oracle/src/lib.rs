@@ -216,10 +216,15 @@ impl Oracle {
         &self.session
     }
 
-    /// The rules the traffic left undecided so far (an answer that may
-    /// have crossed its cancellation): judged neither way.
+    /// The rules the traffic left undecided since they were last taken (an
+    /// answer that may have crossed its cancellation): judged neither way.
     pub fn undecided(&self) -> &[Undecided] {
         self.session.undecided()
+    }
+
+    /// Takes what [`Oracle::undecided`] lists.
+    pub fn take_undecided(&mut self) -> Vec<Undecided> {
+        self.session.take_undecided()
     }
 
     /// How the peer went away, once it has (an exit, a closed stream).

@@ -97,9 +97,9 @@ pub struct Conn {
     /// size, and every future that holds or moves a `Conn` (or a case's
     /// `Ctx`) would carry it inline, often more than once (issue #18).
     oracle: Box<Oracle>,
-    /// How many of the oracle's undecided rules belong to cases this
-    /// connection served before the current one ([`Conn::case_over`]).
-    undecided_before: usize,
+    /// What the oracle left undecided in the current case (at most
+    /// [`VIOLATIONS_MAX`]).
+    undecided: Vec<Undecided>,
     /// The version the case runs at.
     version: Version,
     inbox: Vec<Received>,
@@ -148,7 +148,7 @@ impl Conn {
             proc,
             side,
             oracle: Box::new(Oracle::new(judged, version, transport)),
-            undecided_before: 0,
+            undecided: Vec::new(),
             version,
             inbox: Vec::new(),
             transcript: Transcript::new(transport),
@@ -218,15 +218,14 @@ impl Conn {
     /// What the oracle could not decide in the current case (an answer
     /// that may have crossed its cancellation), in order.
     pub fn undecided(&self) -> &[Undecided] {
-        let all = self.oracle.undecided();
-        all.get(self.undecided_before..).unwrap_or_default()
+        &self.undecided
     }
 
     /// The case that used the connection is over, and the connection goes
     /// on to serve another (a shared session): what the oracle left
     /// undecided so far was the finished case's.
     pub fn case_over(&mut self) {
-        self.undecided_before = self.oracle.undecided().len();
+        self.undecided.clear();
     }
 
     /// Violations seen, including those not kept.
@@ -284,13 +283,15 @@ impl Conn {
 
     /// Puts one observation to the oracle and keeps what it found.
     fn observe(&mut self, at_ms: u64, observed: Observed<'_>) {
-        let undecided = self.oracle.undecided().len();
         for v in self.oracle.observe(at_ms, observed) {
             self.violation(v);
         }
-        for u in self.oracle.undecided().get(undecided..).unwrap_or_default() {
+        for u in self.oracle.take_undecided() {
             let text = format!("not judged, {}: {}", u.requirement.id, u.detail);
             self.transcript.line(u.at_ms, "--", text);
+            if self.undecided.len() < VIOLATIONS_MAX {
+                self.undecided.push(u);
+            }
         }
     }
 

@@ -29,7 +29,7 @@ use crate::requirement::Requirement;
 /// An answer arriving within this many milliseconds of the cancellation's
 /// delivery may have left the peer before the cancellation reached it (or
 /// been under way inside it): it is not judged.
-pub const CROSSING_MS: u64 = 500;
+const CROSSING_MS: u64 = 500;
 
 /// A rule the traffic could not decide, with why: no violation, and no
 /// pass either. A case whose own requirement is left undecided did not

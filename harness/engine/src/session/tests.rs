@@ -370,3 +370,23 @@ fn batches_only_in_2025_03_26() {
     let mut s = Session::new(Role::Client, Some(Version::V2025_03_26));
     assert!(s.inbound_batch(0).is_none());
 }
+
+/// A fuzzer never takes the undecided rules: the session keeps a bounded
+/// few, however many cancellations cross their answers.
+#[test]
+fn undecided_rules_are_bounded_until_taken() {
+    let mut s = client();
+    for id in 10..110 {
+        s.outbound(&Message::request(id, "ping", None), 0);
+        s.outbound(
+            &Message::notification("notifications/cancelled", Some(json!({"requestId": id}))),
+            1,
+        );
+        assert!(s
+            .inbound(&Message::result(Id::from(id), json!({})), 2)
+            .is_empty());
+    }
+    assert_eq!(s.undecided().len(), UNDECIDED_KEPT);
+    assert_eq!(s.take_undecided().len(), UNDECIDED_KEPT);
+    assert!(s.undecided().is_empty());
+}
