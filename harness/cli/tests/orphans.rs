@@ -4,10 +4,13 @@
 //!
 //! The target is a shell script that never answers: it writes its own pid,
 //! starts a grandchild `sleep` and a shell that starts a great-grandchild,
-//! writes their pids too, and waits. Once a target is up, mcpspec gets
-//! SIGKILL; within a few seconds none of the listed pids may be alive. A
-//! guard kills every listed pid (and mcpspec) whatever happens, so a failing
-//! run leaves nothing behind either.
+//! writes their pids too, and waits. mcpspec gets SIGKILL either once the
+//! whole tree is up, or the moment the target has written its first pid
+//! (a target that runs while mcpspec may not yet have registered it: the
+//! registration must happen before the target's program does). Within a few
+//! seconds none of the listed pids may be alive. A guard kills every listed
+//! pid (and mcpspec) whatever happens, so a failing run leaves nothing
+//! behind either.
 #![cfg(target_os = "linux")]
 
 mod support;
@@ -45,7 +48,23 @@ fn lines(path: &Path) -> usize {
 
 #[test]
 fn sigkill_of_mcpspec_leaves_no_target_behind() {
-    let dir = temp_dir("orphans");
+    kill_mcpspec_once_the_target_wrote("orphans-tree", 4, Duration::from_millis(20));
+}
+
+/// The kill lands as early as the test can see the target: polled every
+/// millisecond, some trials kill mcpspec right after its spawn returns.
+#[test]
+fn sigkill_right_after_the_spawn_leaves_no_target_behind() {
+    for _ in 0..10 {
+        kill_mcpspec_once_the_target_wrote("orphans-early", 1, Duration::from_millis(1));
+    }
+}
+
+/// Starts `mcpspec server -- sh target.sh` (in scratch directory `name`), kills it with SIGKILL as soon as
+/// the target tree has written `pids` pids (looked at every `poll`), and
+/// asserts that within 5 s no process the target wrote down runs.
+fn kill_mcpspec_once_the_target_wrote(name: &str, pids_up: usize, poll: Duration) {
+    let dir = temp_dir(name);
     let pids = dir.join("pids");
     let script = dir.join("target.sh");
     std::fs::write(
@@ -85,21 +104,22 @@ fn sigkill_of_mcpspec_leaves_no_target_behind() {
         pids: pids.clone(),
     };
 
-    // A target is up when it and its three descendants wrote their pids.
     let deadline = Instant::now() + Duration::from_secs(30);
-    while lines(&pids) < 4 {
+    while lines(&pids) < pids_up {
         assert!(
             Instant::now() < deadline,
             "no target came up within 30s: {:?}",
             std::fs::read_to_string(&pids)
         );
-        std::thread::sleep(Duration::from_millis(20));
+        std::thread::sleep(poll);
     }
     let pid = i32::try_from(guard.mcpspec.id()).expect("a pid");
     // SAFETY: kill(2) of our own child.
     assert_eq!(unsafe { libc::kill(pid, libc::SIGKILL) }, 0, "kill -9");
     let _ = guard.mcpspec.wait();
 
+    // A target killed while it forks may still write a pid it got before
+    // the signal: the list is read afresh on every look.
     let deadline = Instant::now() + Duration::from_secs(5);
     loop {
         let alive = still_running(&pids);

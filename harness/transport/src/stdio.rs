@@ -126,16 +126,13 @@ impl StdioProcess {
             .stderr(Stdio::piped())
             .kill_on_drop(true)
             .process_group(0);
-        let mut child = cmd.spawn().map_err(|source| SpawnError {
+        // Killed by the watchdog if mcpspec is killed before the drop (SIGKILL).
+        let mut child = crate::watchdog::spawn(&mut cmd).map_err(|source| SpawnError {
             command: spec.display(),
             source,
         })?;
         let started = Instant::now();
         let pid = child.id();
-        // Killed by the watchdog if mcpspec is killed before the drop (SIGKILL).
-        if let Some(pid) = pid {
-            crate::watchdog::watch(pid);
-        }
         let (tx, rx) = mpsc::channel(1024);
         let inflight = Inflight::default();
         let stdout_closed = Arc::new(Notify::new());

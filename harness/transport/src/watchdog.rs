@@ -3,23 +3,34 @@
 //! Every target runs in its own process group (see [`crate::stdio`]), and
 //! dropping its [`crate::StdioProcess`] kills that group. A SIGKILL of
 //! mcpspec runs no destructor, though, and the targets would live on under
-//! PID 1. So the first spawn also forks a *watchdog*: a tiny process that
-//! holds the read end of a pipe whose only write end is mcpspec's
-//! (close-on-exec, so no target inherits it).
+//! PID 1. So mcpspec also forks a *watchdog*, before its first target: a
+//! tiny process that holds the read end of a pipe whose only write ends are
+//! mcpspec's (close-on-exec, so no target keeps one past its `exec`).
 //!
 //! ```text
-//! mcpspec ──"+pgid" / "-pgid" (5-byte records)──► pipe ──► watchdog
+//! target, between fork and exec ──"+pgid"─┐
+//! mcpspec ──"-pgid" (5-byte records)──────┴──► pipe ──► watchdog
 //!    (dies: the kernel closes the write end)            └─ reads EOF: kill(-pgid, SIGKILL) for
 //!                                                          every group still registered, exits
 //! ```
 //!
-//! Spawning a target registers its process group; killing it unregisters
-//! it (so a process group id reused later by an unrelated program is never
-//! signalled). When mcpspec dies for any reason the kernel closes its end
-//! of the pipe, the watchdog reads EOF, kills each registered group (the
-//! target and whatever it started in its group: a `sh -c` wrapper's
-//! children, `npx`'s node) and exits. While mcpspec lives, the watchdog
-//! only sleeps in `read`.
+//! **Registration leaves no window.** [`spawn`] has the target register its
+//! own process group, in the forked child before it `exec`s the target's
+//! program. Until that `exec` the child holds a copy of the write end, so
+//! the watchdog cannot see EOF before the record is in the pipe: a SIGKILL
+//! of mcpspec at any instant of a spawn still finds the group registered.
+//! (Registering from mcpspec after the spawn returned left a window in which
+//! a loaded machine could kill mcpspec with the target already running and
+//! unregistered; CI once did.) A spawn that fails after the child registered
+//! (its `exec` failed) is unregistered again: the child also writes its pid
+//! to a word of memory shared with mcpspec, which reads it on failure.
+//!
+//! Killing a target unregisters its group, so a process group id reused
+//! later by an unrelated program is not signalled. When mcpspec dies for
+//! any reason the kernel closes its end of the pipe, the watchdog reads
+//! EOF, kills each registered group (the target and whatever it started in
+//! its group: a `sh -c` wrapper's children, `npx`'s node) and exits. While
+//! mcpspec lives, the watchdog only sleeps in `read`.
 //!
 //! **Why a forked process, not `PR_SET_PDEATHSIG`.** The parent-death
 //! signal reaches only the direct child, not its children, and fires when
@@ -27,26 +38,33 @@
 //! would kill healthy targets. A subreaper does not help either: orphans of
 //! a dead subreaper still go to PID 1.
 //!
-//! **Fork safety.** mcpspec is multi-threaded when it forks, so the child
-//! may only make async-signal-safe calls: it uses raw syscalls (`setpgid`,
-//! `sigaction`, `close`, `read`, `kill`, `_exit`), never allocates (its
-//! table was allocated before the fork), and never returns into Rust code
-//! of the parent. It leaves mcpspec's process group (a Ctrl-C at the
-//! terminal does not reach it; mcpspec handles that itself), ignores the
-//! terminal signals, and closes every descriptor but its pipe (so it keeps
-//! no socket, log file or pipe of the caller open).
+//! **Fork safety.** mcpspec is multi-threaded when it forks, so both the
+//! watchdog and a target's registration (which runs in the forked child)
+//! may only make async-signal-safe calls: raw syscalls (`setpgid`,
+//! `sigaction`, `close`, `read`, `write`, `getpid`, `kill`, `_exit`), no
+//! allocation (the watchdog's table was allocated before the fork), and the
+//! watchdog never returns into Rust code of the parent. It leaves mcpspec's
+//! process group (a Ctrl-C at the terminal does not reach it; mcpspec
+//! handles that itself), ignores the terminal signals, and closes every
+//! descriptor but its pipe (so it keeps no socket, log file or pipe of the
+//! caller open).
 //!
 //! **Limits.** Linux only (it uses `pipe2`, `prctl` and `close_range`; on
 //! other systems nothing is started, and targets die with mcpspec only when
 //! it exits or is stopped by a signal it handles, not by SIGKILL). A process that leaves its group (`setsid`, a daemonising
-//! server) escapes, as it does a normal kill of the group. A SIGKILL in the
-//! instant between a spawn and its registration, or a watchdog that was
-//! itself killed, leaves that target behind. At most [`CAPACITY`] targets
-//! are watched at once (`imp::CAPACITY`; a run holds a few per job).
+//! server) escapes, as it does a normal kill of the group. A watchdog that
+//! was itself killed, or a pipe left full by a stopped watchdog (records
+//! are then dropped rather than stall a spawn), leaves targets behind. At
+//! most [`CAPACITY`] targets are watched at once (`imp::CAPACITY`; a run
+//! holds a few per job). A registered target costs its spawn a `fork`
+//! instead of `posix_spawn`, and one shared page mapped for the spawn.
 
 #[cfg(target_os = "linux")]
 mod imp {
+    use std::io;
     use std::sync::OnceLock;
+
+    use tokio::process::{Child, Command};
 
     /// Targets watched at once; more are not registered (never reached in
     /// practice: a run holds a few targets per job).
@@ -63,29 +81,122 @@ mod imp {
         *PIPE.get_or_init(start)
     }
 
-    /// Registers a target's process group; started on first use.
-    pub fn watch(pgid: u32) {
-        send(b'+', pgid);
+    /// Spawns `cmd`, which must start its target in a new process group
+    /// (`process_group(0)`), with that group registered by the child itself
+    /// before `exec` (see the module docs). The watchdog starts on first
+    /// use. Build a fresh `Command` for each spawn: the registration hook
+    /// stays on the command.
+    pub fn spawn(cmd: &mut Command) -> io::Result<Child> {
+        let Some(fd) = pipe_fd() else {
+            return cmd.spawn(); // no watchdog: the drop alone kills the target
+        };
+        let Some(slot) = SharedPid::map() else {
+            // No shared page: register after the spawn (a short window)
+            // rather than risk a registration that could not be taken back.
+            let child = cmd.spawn()?;
+            if let Some(pid) = child.id().and_then(|p| libc::pid_t::try_from(p).ok()) {
+                send(fd, b'+', pid);
+            }
+            return Ok(child);
+        };
+        spawn_registered(cmd, fd, &slot).map_err(|(error, pid)| {
+            // The child registered before its exec failed: its pid number
+            // is free now and must not stay watched.
+            if pid > 0 {
+                send(fd, b'-', pid);
+            }
+            error
+        })
+    }
+
+    /// Spawns `cmd` with a hook that registers the child on `fd` before its
+    /// exec; on failure, also the pid it registered under (0: none).
+    fn spawn_registered(
+        cmd: &mut Command,
+        fd: libc::c_int,
+        slot: &SharedPid,
+    ) -> Result<Child, (io::Error, libc::pid_t)> {
+        let word = slot.address();
+        // SAFETY: the hook runs in the forked child between fork and exec,
+        // where only async-signal-safe calls are allowed: it makes two
+        // syscalls (getpid, write) and a volatile store into the shared
+        // page, which stays mapped until after `spawn` returns (`slot` is
+        // borrowed for this whole function).
+        unsafe {
+            cmd.pre_exec(move || {
+                let pid = libc::getpid();
+                std::ptr::write_volatile(word as *mut libc::pid_t, pid);
+                send(fd, b'+', pid);
+                Ok(())
+            });
+        }
+        cmd.spawn().map_err(|error| (error, slot.read()))
     }
 
     /// Unregisters a process group that mcpspec killed itself.
     pub fn unwatch(pgid: u32) {
-        send(b'-', pgid);
+        if let (Some(fd), Ok(pgid)) = (pipe_fd(), libc::pid_t::try_from(pgid)) {
+            send(fd, b'-', pgid);
+        }
     }
 
-    fn send(op: u8, pgid: u32) {
-        let Some(fd) = pipe_fd() else { return };
-        let Ok(pgid) = libc::pid_t::try_from(pgid) else {
-            return;
-        };
+    /// Writes one record. Async-signal-safe: a forked child calls it.
+    fn send(fd: libc::c_int, op: u8, pgid: libc::pid_t) {
         let mut record = [0u8; RECORD];
         record[0] = op;
         record[1..].copy_from_slice(&pgid.to_ne_bytes());
         // SAFETY: writes RECORD bytes from a live stack buffer to our own
         // pipe. Records are shorter than PIPE_BUF, so each write is atomic
-        // among threads. The end is non-blocking: a full pipe (a stopped
-        // watchdog) loses the record instead of stalling a case.
+        // among threads and processes. The end is non-blocking: a full pipe
+        // (a stopped watchdog) loses the record instead of stalling a spawn.
         let _ = unsafe { libc::write(fd, record.as_ptr().cast(), RECORD) };
+    }
+
+    /// One `pid_t` in an anonymous shared mapping: what the forked child
+    /// writes there, mcpspec reads (a private page would be copied on write).
+    struct SharedPid(std::ptr::NonNull<libc::pid_t>);
+
+    impl SharedPid {
+        const LEN: usize = std::mem::size_of::<libc::pid_t>();
+
+        fn map() -> Option<Self> {
+            // SAFETY: a fresh anonymous mapping; no existing memory is
+            // touched. It is zero-filled, so it reads 0 until the child writes.
+            let page = unsafe {
+                libc::mmap(
+                    std::ptr::null_mut(),
+                    Self::LEN,
+                    libc::PROT_READ | libc::PROT_WRITE,
+                    libc::MAP_SHARED | libc::MAP_ANONYMOUS,
+                    -1,
+                    0,
+                )
+            };
+            if page == libc::MAP_FAILED {
+                return None;
+            }
+            std::ptr::NonNull::new(page.cast()).map(Self)
+        }
+
+        /// The address, for the child's hook (which must be `Send`).
+        fn address(&self) -> usize {
+            self.0.as_ptr() as usize
+        }
+
+        fn read(&self) -> libc::pid_t {
+            // SAFETY: the mapping is live and aligned (page-aligned) for
+            // as long as `self` is.
+            unsafe { std::ptr::read_volatile(self.0.as_ptr()) }
+        }
+    }
+
+    impl Drop for SharedPid {
+        fn drop(&mut self) {
+            // SAFETY: unmaps the mapping `map` made, once.
+            unsafe {
+                libc::munmap(self.0.as_ptr().cast(), Self::LEN);
+            }
+        }
     }
 
     /// Creates the pipe and forks the watchdog; the parent keeps the write end.
@@ -225,12 +336,68 @@ mod imp {
             }
         }
     }
+
+    #[cfg(test)]
+    mod tests {
+        use super::*;
+
+        /// A private pipe standing in for the watchdog's: (read, write).
+        fn pipe() -> (libc::c_int, libc::c_int) {
+            let mut fds = [0 as libc::c_int; 2];
+            // SAFETY: pipe2 fills the two-element array it is given.
+            assert_eq!(unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) }, 0);
+            (fds[0], fds[1])
+        }
+
+        /// The records in the pipe so far (closes both ends).
+        fn records((read_end, write_end): (libc::c_int, libc::c_int)) -> Vec<(u8, libc::pid_t)> {
+            // SAFETY: closing and reading our own descriptors into a live buffer.
+            unsafe { libc::close(write_end) };
+            let mut buf = [0u8; 64];
+            let n = unsafe { libc::read(read_end, buf.as_mut_ptr().cast(), buf.len()) };
+            unsafe { libc::close(read_end) };
+            let n = usize::try_from(n).expect("read");
+            buf[..n]
+                .chunks_exact(RECORD)
+                .map(|r| (r[0], libc::pid_t::from_ne_bytes([r[1], r[2], r[3], r[4]])))
+                .collect()
+        }
+
+        #[tokio::test]
+        async fn the_child_registers_itself_before_its_program_runs() {
+            let ends = pipe();
+            let slot = SharedPid::map().expect("a shared page");
+            let mut cmd = Command::new("true");
+            cmd.process_group(0);
+            let mut child = spawn_registered(&mut cmd, ends.1, &slot).expect("spawned");
+            let pid = libc::pid_t::try_from(child.id().expect("a pid")).expect("a pid_t");
+            let _ = child.wait().await;
+            assert_eq!(records(ends), vec![(b'+', pid)]);
+            assert_eq!(slot.read(), pid, "the shared page holds the child's pid");
+        }
+
+        #[tokio::test]
+        async fn a_failed_exec_names_the_pid_it_registered() {
+            let ends = pipe();
+            let slot = SharedPid::map().expect("a shared page");
+            let mut cmd = Command::new("/nonexistent/mcpspec-target");
+            cmd.process_group(0);
+            let Err((error, pid)) = spawn_registered(&mut cmd, ends.1, &slot) else {
+                panic!("a missing program spawned");
+            };
+            assert_eq!(error.kind(), io::ErrorKind::NotFound);
+            assert!(pid > 0, "the child's pid came back through the page: {pid}");
+            assert_eq!(records(ends), vec![(b'+', pid)], "what `spawn` unregisters");
+        }
+    }
 }
 
 #[cfg(not(target_os = "linux"))]
 mod imp {
-    pub fn watch(_pgid: u32) {}
+    pub fn spawn(cmd: &mut tokio::process::Command) -> std::io::Result<tokio::process::Child> {
+        cmd.spawn()
+    }
     pub fn unwatch(_pgid: u32) {}
 }
 
-pub(crate) use imp::{unwatch, watch};
+pub(crate) use imp::{spawn, unwatch};

@@ -103,22 +103,19 @@ where
     E: AsyncWrite + Unpin + Send + 'static,
     S: Future<Output = ()> + Send + 'static,
 {
-    let mut child = Command::new(&spec.program)
-        .args(&spec.args)
+    let mut cmd = Command::new(&spec.program);
+    cmd.args(&spec.args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .kill_on_drop(true)
-        .process_group(0)
-        .spawn()
-        .map_err(|source| SpawnError {
-            command: spec.display(),
-            source,
-        })?;
+        .process_group(0);
+    // Registered with the watchdog by the child itself, before its exec.
+    let mut child = crate::watchdog::spawn(&mut cmd).map_err(|source| SpawnError {
+        command: spec.display(),
+        source,
+    })?;
     let pid = child.id();
-    if let Some(pid) = pid {
-        crate::watchdog::watch(pid);
-    }
     let (tapper, taps) = Tapper::new();
     let (Some(server_in), Some(server_out), Some(server_err)) =
         (child.stdin.take(), child.stdout.take(), child.stderr.take())
