@@ -1,7 +1,7 @@
 #!/bin/sh
 # Throughput of `mcpspec fuzz server` against the built-in reference server
 # over stdio, release build: prints execs/s (one process, one session reused
-# until an oracle trips; a fresh session every 1000 execs).
+# until an oracle trips; a fresh session every 50 000 execs, see run::SESSION_EXECS).
 #
 #   harness/fuzz/benches/throughput.sh [RUNS] [SEED]
 #

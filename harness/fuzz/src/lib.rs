@@ -48,7 +48,8 @@
 //! - **One session while the target answers**: each input is followed by a
 //!   `ping`, the liveness check and sync point; a fresh session starts after
 //!   the target crashed, stopped answering or grew (`alive`, `ping`,
-//!   `memory`) and every [`run::SESSION_EXECS`] execs, each but the first
+//!   `memory`) and every [`run::SESSION_EXECS`] execs (or
+//!   [`run::SESSION_BYTES`] of input), each but the first
 //!   with 0–8 inputs before `initialize`. Any other finding is recorded and
 //!   the session goes on.
 //! - **Root causes, not symptoms**: a finding is keyed by oracle and cause
@@ -80,7 +81,8 @@
 //! level), [`expect`] (with [`post`] for HTTP bodies), [`feed`] (the one
 //! oracle, fed), [`oracle`] (fuzz policy, with [`verdict`]), [`target`],
 //! [`driver`] (with [`memory`]),
-//! [`minimize`], [`repro`], [`run`] (the loop, its configuration and summary);
+//! [`minimize`], [`repro`], [`history`], [`run`] (the loop, its configuration
+//! and summary);
 //! then [`client`], which reuses them to fuzz clients.
 
 #![cfg_attr(test, allow(clippy::unwrap_used))]
@@ -90,6 +92,7 @@ pub mod driver;
 pub mod expect;
 pub mod feed;
 pub mod gen;
+pub mod history;
 pub mod input;
 pub mod memory;
 pub mod minimize;

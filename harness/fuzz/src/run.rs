@@ -17,7 +17,8 @@
 //!               with what it was seen with; the session goes on while the
 //!               target still answers, and ends (a fresh one starts) when the
 //!               verdict is alive, ping or memory (Oracle::ends_session)
-//!  every SESSION_EXECS execs a fresh session (lifecycle coverage, bounded reproducers)
+//!  every SESSION_EXECS execs, or SESSION_BYTES of input, a fresh session
+//!               (lifecycle coverage, bounded memory and reproducers)
 //!  the budget (--runs / --duration) is spent ⇒ wait for owed answers (after
 //!               --duration: a --timeout more at most, then noted), stop
 //! ```
@@ -36,7 +37,8 @@ use tokio::time::Instant;
 use crate::driver::{memory_verdict, Session, SessionConfig, PING_BEFORE_INIT};
 use crate::expect::derive;
 use crate::gen::{generate, Ctx as GenCtx, Knowledge, Phase};
-use crate::input::{Framing, Input, Level};
+use crate::history::History;
+use crate::input::{Framing, Level};
 use crate::minimize::{
     index_in, key_of, kind_at, kind_of, minimize, reproduces, run_sequence, run_to_end, Sequence,
 };
@@ -49,7 +51,23 @@ use common::{outcome, replay_version, Books, Minimized, ReproTarget};
 pub(crate) mod common;
 
 /// Execs per session before a fresh one starts.
-pub const SESSION_EXECS: u64 = 1000;
+///
+/// Many, because a fresh session costs the target a process start and a
+/// cold start: server-everything (Node) takes about 0.45 s of CPU to boot,
+/// which the next process spends while the current session runs (on a
+/// 2-core machine, beside the target and mcpspec), and a fresh Node answers
+/// its first thousand requests at about half the speed it reaches later.
+/// `bench/speed.sh`'s 60 s run against it, on such a machine: 964 execs/s
+/// at 1000 execs a session, about 1,400 at 10 000, 1,560 to 1,800 at
+/// 50 000 (issue #18). Bounded, with [`SESSION_BYTES`], so that a session
+/// that must be replayed whole (a finding that needs its history) stays
+/// replayable; replaying one to find the input it ended on
+/// (`Loop::one_at_a_time`) is bounded by time as well.
+pub const SESSION_EXECS: u64 = 50_000;
+/// The memory a session's inputs may take before a fresh one starts: they
+/// are kept to minimise a finding from ([`History`], which stores a long
+/// run of one byte as its count), and the count alone would not bound them.
+pub const SESSION_BYTES: usize = 16 << 20;
 /// Execs between two RSS readings.
 const RSS_EVERY: u64 = 128;
 
@@ -257,7 +275,7 @@ pub async fn fuzz(cfg: &Config, progress: &mut dyn FnMut(Progress)) -> Result<Su
             } else {
                 Rng::new(cfg.seed ^ l.books.sessions.wrapping_mul(0x9E37_79B9)).below(9)
             };
-        let mut history: Vec<Input> = Vec::new();
+        let mut history = History::new();
         let mut kinds: Vec<String> = Vec::new();
         // Where the handshake falls (also when the session ends before it).
         let mut handshake_at = pre_init;
@@ -266,7 +284,10 @@ pub async fn fuzz(cfg: &Config, progress: &mut dyn FnMut(Progress)) -> Result<Su
         let mut rss_base = None;
         loop {
             let spent = !l.books.budget_left();
-            if spent || l.books.exec - session_start >= SESSION_EXECS {
+            if spent
+                || l.books.exec - session_start >= SESSION_EXECS
+                || history.held_bytes() >= SESSION_BYTES
+            {
                 // At the end of the run, what is still owed is waited for (a
                 // late answer is judged too); a fresh session need not wait,
                 // but the inputs in flight are judged.
@@ -378,7 +399,7 @@ pub async fn fuzz(cfg: &Config, progress: &mut dyn FnMut(Progress)) -> Result<Su
                 // The target still answers: what it did is recorded now,
                 // and the session goes on (no restart per finding).
                 let seq = Sequence {
-                    inputs: history.clone(),
+                    inputs: history.to_vec(),
                     handshake_at,
                 };
                 let stderr = s.stderr_tail().to_vec();
@@ -404,7 +425,7 @@ pub async fn fuzz(cfg: &Config, progress: &mut dyn FnMut(Progress)) -> Result<Su
         s.end().await;
         drop(s);
         let seq = Sequence {
-            inputs: history,
+            inputs: history.to_vec(),
             handshake_at,
         };
         if ambiguous && tripped.iter().any(|v| v.oracle.ends_session()) {
@@ -437,14 +458,18 @@ impl Loop<'_> {
     /// found by sending the session's inputs again one at a time in a
     /// fresh process, and what ends that run replaces what ended the
     /// window (non-ending verdicts were recorded already). When nothing
-    /// ends it, the window's verdicts stand (the end needed the timing).
+    /// ends it, the window's verdicts stand (the end needed the timing);
+    /// so they do when the replay takes longer than minimising a finding
+    /// may (`--minimize-time`: a long session replayed one input at a time
+    /// could take minutes).
     async fn one_at_a_time(
         &self,
         seq: &Sequence,
         session_start: u64,
         tripped: Vec<Verdict>,
     ) -> Vec<Verdict> {
-        let Ok(again) = run_to_end(&self.scfg, seq).await else {
+        let replay = run_to_end(&self.scfg, seq);
+        let Ok(Ok(again)) = tokio::time::timeout(self.cfg.minimize_budget, replay).await else {
             return tripped;
         };
         let ending: Vec<Verdict> = again
