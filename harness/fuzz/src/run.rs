@@ -424,6 +424,9 @@ pub async fn fuzz(cfg: &Config, progress: &mut dyn FnMut(Progress)) -> Result<Su
         let ambiguous = s.ended_in_window();
         s.end().await;
         drop(s);
+        if tripped.is_empty() {
+            continue; // nothing to minimise: the history is not unpacked
+        }
         let seq = Sequence {
             inputs: history.to_vec(),
             handshake_at,
