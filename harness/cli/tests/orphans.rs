@@ -60,9 +60,10 @@ fn sigkill_right_after_the_spawn_leaves_no_target_behind() {
     }
 }
 
-/// Starts `mcpspec server -- sh target.sh` (in scratch directory `name`), kills it with SIGKILL as soon as
-/// the target tree has written `pids` pids (looked at every `poll`), and
-/// asserts that within 5 s no process the target wrote down runs.
+/// Starts `mcpspec server -- sh target.sh` (in scratch directory `name`),
+/// kills it with SIGKILL as soon as the target tree has written `pids_up`
+/// pids (looked at every `poll`), and asserts that within 5 s no process
+/// the target wrote down runs.
 fn kill_mcpspec_once_the_target_wrote(name: &str, pids_up: usize, poll: Duration) {
     let dir = temp_dir(name);
     let pids = dir.join("pids");
