@@ -118,13 +118,13 @@ mod imp {
         })
     }
 
+    /// A spawn with its registration: on failure, also the pid the child
+    /// registered under (0: none).
+    type Registered = Result<Child, (io::Error, libc::pid_t)>;
+
     /// Spawns `cmd` with a hook that registers the child on `fd` before its
-    /// exec; on failure, also the pid it registered under (0: none).
-    fn spawn_registered(
-        cmd: &mut Command,
-        fd: libc::c_int,
-        slot: &SharedPid,
-    ) -> Result<Child, (io::Error, libc::pid_t)> {
+    /// exec.
+    fn spawn_registered(cmd: &mut Command, fd: libc::c_int, slot: &SharedPid) -> Registered {
         let word = slot.address();
         // SAFETY: the hook runs in the forked child between fork and exec,
         // where only async-signal-safe calls are allowed: it makes two
@@ -372,31 +372,37 @@ mod imp {
                 .collect()
         }
 
-        #[tokio::test]
-        async fn the_child_registers_itself_before_its_program_runs() {
+        /// Spawns `program` in a new group with its registration going to
+        /// a private pipe: the spawn's result, the records written (all of
+        /// them are, before the spawn returns) and the shared page.
+        fn spawn_on_private_pipe(program: &str) -> (Registered, Vec<(u8, libc::pid_t)>, SharedPid) {
             let ends = pipe();
             let slot = SharedPid::map().expect("a shared page");
-            let mut cmd = Command::new("true");
+            let mut cmd = Command::new(program);
             cmd.process_group(0);
-            let mut child = spawn_registered(&mut cmd, ends.1, &slot).expect("spawned");
+            let spawned = spawn_registered(&mut cmd, ends.1, &slot);
+            (spawned, records(ends), slot)
+        }
+
+        #[tokio::test]
+        async fn the_child_registers_itself_before_its_program_runs() {
+            let (spawned, records, slot) = spawn_on_private_pipe("true");
+            let mut child = spawned.expect("spawned");
             let pid = libc::pid_t::try_from(child.id().expect("a pid")).expect("a pid_t");
             let _ = child.wait().await;
-            assert_eq!(records(ends), vec![(b'+', pid)]);
+            assert_eq!(records, vec![(b'+', pid)]);
             assert_eq!(slot.read(), pid, "the shared page holds the child's pid");
         }
 
         #[tokio::test]
         async fn a_failed_exec_names_the_pid_it_registered() {
-            let ends = pipe();
-            let slot = SharedPid::map().expect("a shared page");
-            let mut cmd = Command::new("/nonexistent/mcpspec-target");
-            cmd.process_group(0);
-            let Err((error, pid)) = spawn_registered(&mut cmd, ends.1, &slot) else {
+            let (spawned, records, _slot) = spawn_on_private_pipe("/nonexistent/mcpspec-target");
+            let Err((error, pid)) = spawned else {
                 panic!("a missing program spawned");
             };
             assert_eq!(error.kind(), io::ErrorKind::NotFound);
             assert!(pid > 0, "the child's pid came back through the page: {pid}");
-            assert_eq!(records(ends), vec![(b'+', pid)], "what `spawn` unregisters");
+            assert_eq!(records, vec![(b'+', pid)], "what `spawn` unregisters");
         }
     }
 }
