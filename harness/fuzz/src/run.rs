@@ -57,8 +57,9 @@ pub(crate) mod common;
 /// which the next process spends while the current session runs (on a
 /// 2-core machine, beside the target and mcpspec), and a fresh Node answers
 /// its first thousand requests at about half the speed it reaches later.
-/// `bench/speed.sh`'s 60 s run against it, on such a machine: 964 execs/s
-/// at 1000 execs a session, about 1,400 at 10 000, 1,560 to 1,800 at
+/// `bench/speed.sh`'s fuzz line (60 s against it) on such a machine: 948
+/// execs/s at 1000 execs a session, 1,785 at 50 000; the same command run
+/// by hand gave 964 at 1000, about 1,400 at 10 000 and 1,560 to 1,800 at
 /// 50 000 (issue #18). Bounded, with [`SESSION_BYTES`], so that a session
 /// that must be replayed whole (a finding that needs its history) stays
 /// replayable; replaying one to find the input it ended on
