@@ -141,7 +141,7 @@ pub struct ServerArgs {
     /// Targets started at once (default: the number of cores; four per core for the
     /// built-in reference server). A case holds a job only until its target writes its
     /// first line: cases that then only wait (silence windows, timers) run beside up to
-    /// eight times as many others (16 to 128). --url / --sse-url targets start no process:
+    /// eight others per job (at least 32, at most 128 in all). --url / --sse-url targets start no process:
     /// see --max-connections
     #[arg(long, short = 'j', value_parser = parse_jobs)]
     pub jobs: Option<usize>,

@@ -8,7 +8,8 @@
 //! what the cases that take a shared session and end it do (an in-flight
 //! cancellation, the logging level). Each run
 //! starts the target through a script that counts its start-ups, so the
-//! test also shows that sharing happened. Over Streamable HTTP, where a
+//! test also shows that sharing happened, and that a target went on to the
+//! next cases after a case that broke a rule in what it answered. Over Streamable HTTP, where a
 //! case's session is what is shared, the same holds for the reference's
 //! HTTP server (a fresh one per run), counting the sessions cases opened.
 
@@ -201,17 +202,28 @@ fn run_again_alone(dir: &Path) -> Vec<String> {
         .collect()
 }
 
+/// The transcripts of cases that broke a rule and still handed their
+/// target on to the next case (the session in order after them).
+fn handed_on_after_a_finding(dir: &Path) -> usize {
+    transcripts(dir)
+        .iter()
+        .filter(|t| t.contains("the session is in order after this case"))
+        .count()
+}
+
 /// One fault, shared and isolated: equal verdicts (`same_verdicts`), and
-/// the fault caught. Returns how many cases were run again alone.
-fn caught_alike(via: Via, name: &str, fault: &str, filters: &[&str]) -> usize {
+/// the fault caught. Returns how many cases were run again alone, and how
+/// many handed their target on after a finding.
+fn caught_alike(via: Via, name: &str, fault: &str, filters: &[&str]) -> (usize, usize) {
     let (shared, _) = same_verdicts(via, name, &[fault], filters);
     assert!(
         shared.outcomes.values().any(|o| o != "pass"),
         "{fault}: the fault was not caught"
     );
     let reran = run_again_alone(&shared.dir).len();
+    let kept = handed_on_after_a_finding(&shared.dir);
     let _ = std::fs::remove_dir_all(&shared.dir);
-    reran
+    (reran, kept)
 }
 
 #[test]
@@ -255,9 +267,11 @@ fn reference_faults_come_to_the_same_verdicts_shared_and_isolated() {
         "ignore-cancellation",   // taken sessions: an in-flight cancellation
         "log-below-level",       // taken sessions: the logging level set
     ];
-    let mut reran = 0;
+    let (mut reran, mut kept) = (0, 0);
     for fault in faults {
-        reran += caught_alike(Via::Stdio, fault, fault, &filters);
+        let (r, k) = caught_alike(Via::Stdio, fault, fault, &filters);
+        reran += r;
+        kept += k;
     }
     // Notifications answered where silence is owed. (Not over
     // `server/lifecycle/ping/`: under this fault the fresh-session ping
@@ -272,6 +286,10 @@ fn reference_faults_come_to_the_same_verdicts_shared_and_isolated() {
     // Failures met on a shared session were run again alone before they
     // counted (and came to the verdict an isolated run gives, above).
     assert!(reran > 0, "no failing case was run again alone");
+    // Cases that broke a rule in what the target answered (a tool result,
+    // a cursor) left their session in order: the next cases played on it,
+    // and still came to the verdicts they get alone.
+    assert!(kept > 0, "no target went on after a case with a finding");
 }
 
 /// Over Streamable HTTP the cases share sessions as they share processes
@@ -314,7 +332,7 @@ fn http_sessions_are_shared_with_the_verdicts_of_sessions_of_their_own() {
     ];
     let mut reran = 0;
     for fault in faults {
-        reran += caught_alike(Via::Http, &format!("http-{fault}"), fault, &filters);
+        reran += caught_alike(Via::Http, &format!("http-{fault}"), fault, &filters).0;
     }
     assert!(reran > 0, "no failing case was run again alone");
 }

@@ -352,7 +352,6 @@ async fn finish_inner(ctx: &mut Ctx<'_>, stop: Option<Stop>) -> (Outcome, Vec<Fi
     ctx.conn.end().await;
     ctx.canary = None; // stops the canary endpoint
 
-    let version = ctx.version;
     let mut findings = std::mem::take(&mut ctx.findings);
     // Authorization is optional: a client that answered the 401 with no
     // authorization request at all does not implement it, and the case's
@@ -364,14 +363,33 @@ async fn finish_inner(ctx: &mut Ctx<'_>, stop: Option<Stop>) -> (Outcome, Vec<Fi
         }
         None => stop,
     };
-    findings.extend(oracle_findings(ctx.conn.violations(), version));
-    let stop = stop.or_else(|| undecided(ctx, &findings));
-    let outcome = decide(stop, &findings);
+    let (outcome, findings) = verdict(ctx, findings, stop);
     if ctx.conn.dropped_lines() > 0 {
         let n = ctx.conn.dropped_lines();
         ctx.conn.note(format!("{n} more transcript lines not kept"));
     }
     (outcome, findings)
+}
+
+/// The verdict of a case whose target goes on to serve another (a shared
+/// session left in order): decided as [`finish`] decides it, from the
+/// steps' findings and the oracle's, without ending the connection.
+pub(crate) fn settle(ctx: &mut Ctx<'_>, stop: Option<Stop>) -> (Outcome, Vec<Finding>) {
+    let findings = std::mem::take(&mut ctx.findings);
+    verdict(ctx, findings, stop)
+}
+
+/// The outcome of `findings` (the steps') and the oracle's violations,
+/// however the steps stopped: the one place both a case's end and a shared
+/// case's settling decide it.
+fn verdict(
+    ctx: &Ctx<'_>,
+    mut findings: Vec<Finding>,
+    stop: Option<Stop>,
+) -> (Outcome, Vec<Finding>) {
+    findings.extend(oracle_findings(ctx.conn.violations(), ctx.version));
+    let stop = stop.or_else(|| undecided(ctx, &findings));
+    (decide(stop, &findings), findings)
 }
 
 /// A case that played every step, but whose own requirement the oracle

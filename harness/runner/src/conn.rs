@@ -222,10 +222,19 @@ impl Conn {
     }
 
     /// The case that used the connection is over, and the connection goes
-    /// on to serve another (a shared session): what the oracle left
-    /// undecided so far was the finished case's.
+    /// on to serve another (a shared session): what the oracle found and
+    /// left undecided so far was the finished case's (its findings hold
+    /// the violations), and the next case starts with none.
     pub fn case_over(&mut self) {
         self.undecided.clear();
+        self.violations.clear();
+        self.dropped_violations = 0;
+    }
+
+    /// Whether the target broke the rules so often that the harness
+    /// stopped reading it.
+    pub fn flooded(&self) -> bool {
+        self.flooded
     }
 
     /// Violations seen, including those not kept.

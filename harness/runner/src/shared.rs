@@ -1,14 +1,15 @@
 //! Cases that share a server target: a pool of started targets (stdio
 //! processes, or HTTP sessions), each with an initialised session of one
 //! version, that cases take, play their steps on, and give back when they
-//! leave it clean (issue #18: over stdio the target's start-up dominates a
-//! run; over HTTP a session's handshake and end are three of a case's
+//! leave it in order (issue #18: over stdio the target's start-up dominates
+//! a run; over HTTP a session's handshake and end are three of a case's
 //! requests, and the target's throughput bounds the run).
 //!
 //! ```text
 //!  a case that may share (Scenario::may_share) or take (Scenario::may_take)
 //!  a session, admitted on a live slot
-//!    ├─ its scenario came out unclean at another version ──► run alone
+//!    ├─ its scenario came out unclean at another version ──► `fresh`:
+//!    │    first on a target started for it, as alone
 //!    ├─ Pool::acquire: an idle target of its version, still clean
 //!    │    (what arrived while it was idle taken first), whose session
 //!    │    none of its chosen ids were used on; else whichever comes first,
@@ -21,9 +22,11 @@
 //!    │    │     a case alone ends, then judge (`taken`)
 //!    │    ├─ clean (a pass, or not applicable) ──► take what already
 //!    │    │     arrived; still clean? back to the pool; else end it
-//!    │    └─ not clean ──► end the target as a case alone ends
-//!    └─ unclean, on a target it did not start ──► run again alone
-//!                                        (run_case): that result counts
+//!    │    ├─ not clean, the session in order ──► settle the verdict,
+//!    │    │     back to the pool (`keep`)
+//!    │    └─ otherwise ──► end the target as a case alone ends
+//!    └─ unclean, on a target it did not start ──► `fresh` again: that
+//!                                                  result counts
 //! ```
 //!
 //! Which scenarios share is the scenario's to say ([`Scenario::may_share`],
@@ -34,46 +37,55 @@
 //! another to finish: a run opens about as many sessions of a version as
 //! it plays cases of that version at once. Over stdio at most `--jobs`
 //! processes of a version (two at least) are up for sharing, and a case
-//! that finds them all busy waits for one ([`Pool`]). Either way the pool
-//! hands each case the target freed last.
+//! that finds them all busy waits for one, for a while (`pool::PATIENCE`: a
+//! version's targets all held by cases that wait out long windows would
+//! otherwise idle the machine). Either way the pool hands each case the
+//! target freed last, and keeps at most that many of a version idle.
 //!
 //! Two shareable cases get a target of their own: one whose chosen ids
 //! ([`Scenario::fixed_ids`]) were used on every idle target (an id must not
 //! repeat on a session: it starts a fresh target, which then joins the
 //! pool), and one whose scenario already came out unclean at another
 //! version in this run ([`Learned`]): it would most likely be unclean
-//! again, and then cost a shared target and a run alone besides (it runs
-//! alone).
+//! again, and then cost a shared target and a fresh one besides. Either
+//! plays first on a target started for it, which then joins the pool.
 //!
 //! Per case, nothing of another case leaks in: a case starts on a live
-//! session only when the previous one left it *clean* (`clean`), and it
-//! still is when the case takes it (`idle_clean`): no
-//! finding of its steps, no violation, every request answered both ways,
-//! no answer or request that no step took, the target alive — also after
-//! taking what had already arrived. Its oracle findings, transcript and
-//! step findings then start empty; request ids keep counting up on the
-//! session, so none repeats. Sharing can never cause a false verdict:
+//! session only when the previous one left it *in order* (`in_order`),
+//! and it still is, with no violation since, when the case takes it
+//! (`idle_clean`): the target alive, every request answered both ways,
+//! no answer or request that no step took, every line it wrote JSON-RPC —
+//! also after taking what had already arrived. Its oracle findings,
+//! transcript and step findings then start empty; request ids keep counting
+//! up on the session, so none repeats. Sharing can never cause a false
+//! verdict:
 //!
-//! - a case that did not leave the session clean (a failure, a warning, an
-//!   error, a violation, a target gone) on a target started for an earlier
-//!   case is run again alone in a fresh process, or on a fresh HTTP session
-//!   (`run_case`), and that result is the one reported (its transcript says
-//!   so first);
-//! - a case on a target started for it is played, and ended, exactly as
-//!   `run_case` plays and ends it (the same handshake, the same client
-//!   capabilities — none —, nothing read after its steps before its
-//!   verdict), so its verdict is the one it gets alone and stands;
+//! - a case that did not come out clean (a failure, a warning, an error,
+//!   a violation, a target gone) on a target started for an earlier case
+//!   is played again first on a target started for it, a fresh process or
+//!   a fresh HTTP session (`fresh`), and that result is the one reported
+//!   (its transcript says so first);
+//! - a case on a target started for it is played exactly as `run_case`
+//!   plays it (the same handshake, the same client capabilities — none —,
+//!   nothing read after its steps before its verdict but what had already
+//!   arrived), and ended as it ends it unless the session is in order, so
+//!   its verdict is the one it gets alone and stands;
 //! - a clean pass, or a clean not-applicable (a `discover` that found
 //!   nothing to test, an `assume` not met), is what the case comes to alone
 //!   as well, unless an earlier case changed what the target serves, which
-//!   the requests a shared scenario may send do not (`isolate: true` marks
-//!   a scenario whose tool calls might), and a case that only takes a
-//!   session changes it for nobody after it; a case alone reads nothing
-//!   after its steps, and what arrives after them only decides whether the
-//!   target goes on (a second answer to the case's request ends it); a
-//!   taking case looks at nothing an earlier case could have caused (no
-//!   notification, no request from the target: see `Scenario::may_take`),
-//!   and is ended as alone before its verdict (`taken`);
+//!   the requests a shared scenario may send do not, whatever the target
+//!   answered them (`isolate: true` marks a scenario whose tool calls
+//!   might), and a case that only takes a session changes it for nobody
+//!   after it; a case alone reads nothing after its steps, and what arrives
+//!   after them only decides whether the target goes on (a second answer to
+//!   the case's request ends it); a taking case looks at nothing an earlier
+//!   case could have caused (no notification, no request from the target:
+//!   see `Scenario::may_take`), and is ended as alone before its verdict
+//!   (`taken`);
+//! - a case that broke a rule but left the session in order hands on a
+//!   session whose every request was answered and nothing else pending:
+//!   what it found was in the answers, and the next case there is judged
+//!   as any case on a used target is (above);
 //! - over HTTP a case alone also reads what lands while its session's
 //!   DELETE makes its round trip; a shared case's session goes on instead,
 //!   and a stray answer that late ends it when the next case would take it
@@ -82,17 +94,21 @@
 //! - a `requires` gate is checked against the shared handshake's
 //!   capabilities, which every handshake of the target declares alike.
 
-use std::collections::{HashMap, HashSet};
+mod pool;
+
+use std::collections::HashSet;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use mcpspec_engine::Version;
 use mcpspec_scenario::Scenario;
 use mcpspec_wire::Message;
 use serde_json::Value;
-use tokio::sync::Notify;
 use tokio::time::Instant;
 
-use crate::case::{bind_opening, finish, open_session, play_steps, run_case};
+pub use pool::Pool;
+use pool::{end_all, Held, Seat};
+
+use crate::case::{bind_opening, finish, open_session, play_steps, run_case, settle};
 use crate::case::{CaseConfig, Ctx, Stop};
 use crate::conn::Conn;
 use crate::outcome::{Blame, CaseResult, Outcome, TranscriptLine};
@@ -124,7 +140,8 @@ struct Tenure {
 
 /// What a run has learned about its scenarios: those with a case that
 /// did not come out clean (a failure, a warning, an error, blocked). Their
-/// other cases run alone rather than on a shared target.
+/// other cases play first on a target started for them rather than on one
+/// other cases used.
 #[derive(Debug, Default)]
 pub struct Learned(Mutex<HashSet<String>>);
 
@@ -146,30 +163,6 @@ impl Learned {
                 .unwrap_or_else(PoisonError::into_inner)
                 .insert(scenario.to_owned());
         }
-    }
-}
-
-/// Where a shared case plays: on an idle target, or on one it starts,
-/// holding the place that target takes among its version's.
-enum Seat {
-    Idle(Box<Live>),
-    Start(Held),
-}
-
-/// A shared target's place in its version's count ([`Pool::new`]'s
-/// `per_version`), from the moment a case may start it until it ends:
-/// dropping it gives the place back and wakes the cases waiting for one.
-struct Held {
-    pool: Arc<Inner>,
-    version: Version,
-}
-
-impl Drop for Held {
-    fn drop(&mut self) {
-        if let Some(n) = self.pool.state().up.get_mut(&self.version) {
-            *n = n.saturating_sub(1);
-        }
-        self.pool.freed.notify_waiters();
     }
 }
 
@@ -211,239 +204,100 @@ fn nouns(target: &Target) -> (&'static str, &'static str) {
     }
 }
 
-/// The idle shared targets of a run, each with an open session of its
-/// version, and what is still to come of each version.
-///
-/// A shared case takes an idle target of its version whose session its
-/// chosen ids do not repeat on, the one freed last (warm) first; when there
-/// is none it waits for whichever comes first, a target freed by another
-/// case or a start slot to start its own ([`crate::schedule::start_or`]).
-///
-/// At most `per_version` targets of a version are up at once (idle, in a
-/// case's hands, or starting); a case that finds them all busy waits for
-/// one to be freed. Over stdio that is `--jobs`, at least two: a target's
-/// start-up is the CPU a run spends and sharing exists to save it, while a
-/// version's shared cases are mostly short requests, which a few targets
-/// serve one after another. (Unbounded, a case that found none idle raced
-/// a start slot against a freed target, and against a target that starts
-/// fast the slot often came first: a start-up for a case an open target
-/// could have served.) Over HTTP, where a session costs a request, there
-/// is no such bound, and no case waits on another's turn. A case with
-/// chosen ids ([`Scenario::fixed_ids`]) may start one beyond the bound:
-/// every target up may have used its ids, and it would wait for ever. A
-/// target freed when no case of its version is left to come is ended at
-/// once; at most `cap` wait idle (the oldest goes first), and
-/// [`Pool::close`] ends the rest.
-pub struct Pool(Arc<Inner>);
-
-struct Inner {
-    state: Mutex<PoolState>,
-    freed: Notify,
-}
-
-impl Inner {
-    fn state(&self) -> std::sync::MutexGuard<'_, PoolState> {
-        self.state.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-}
-
-struct PoolState {
-    /// Oldest first.
-    idle: Vec<Live>,
-    /// Cases of each version not yet finished that hand targets on
-    /// ([`Scenario::may_share`]).
-    to_come: HashMap<Version, usize>,
-    cap: usize,
-    /// Targets of each version up or starting ([`Held`]).
-    up: HashMap<Version, usize>,
-    per_version: usize,
-}
-
-impl Pool {
-    /// A pool for `cases` (those [`shareable`] gave), keeping at most `cap`
-    /// idle (0: every target freed is ended, and each case opens its own),
-    /// and up to `per_version` targets of a version up at once.
-    pub fn new(cases: &[Case], cap: usize, per_version: usize) -> Self {
-        let mut to_come = HashMap::new();
-        for c in cases.iter().filter(|c| c.scenario.may_share()) {
-            *to_come.entry(c.version).or_insert(0) += 1;
-        }
-        Pool(Arc::new(Inner {
-            state: Mutex::new(PoolState {
-                idle: Vec::new(),
-                to_come,
-                cap,
-                up: HashMap::new(),
-                per_version: per_version.max(1),
-            }),
-            freed: Notify::new(),
-        }))
-    }
-
-    fn state(&self) -> std::sync::MutexGuard<'_, PoolState> {
-        self.0.state()
-    }
-
-    /// A place for a target of `version`: below the bound, or beyond it
-    /// when not `bounded`.
-    fn reserve(&self, version: Version, bounded: bool) -> Option<Held> {
-        let mut st = self.state();
-        let per_version = st.per_version;
-        let up = st.up.entry(version).or_insert(0);
-        if bounded && *up >= per_version {
-            return None;
-        }
-        *up += 1;
-        Some(Held {
-            pool: Arc::clone(&self.0),
-            version,
-        })
-    }
-
-    fn full(&self, version: Version) -> bool {
-        let st = self.state();
-        st.up.get(&version).is_some_and(|n| *n >= st.per_version)
-    }
-
-    /// The idle target of `case`'s version freed last whose session none of
-    /// the case's chosen ids were used on.
-    fn take(&self, case: &Case) -> Option<Live> {
-        let ids = case.scenario.fixed_ids();
-        let mut st = self.state();
-        let at = st.idle.iter().rposition(|l| {
-            l.version == case.version && !ids.iter().any(|id| l.tenure.used.contains(id))
-        })?;
-        Some(st.idle.remove(at))
-    }
-
-    /// Where to play `case`: an idle target, or a place to start one once
-    /// the case holds a start slot.
-    async fn acquire(&self, case: &Case) -> Seat {
-        let bounded = case.scenario.fixed_ids().is_empty();
-        loop {
-            // Registered before looking, so a target freed in between wakes it.
-            let freed = self.0.freed.notified();
-            tokio::pin!(freed);
-            freed.as_mut().enable();
-            if let Some(mut live) = self.take(case) {
-                if idle_clean(&mut live).await {
-                    return Seat::Idle(Box::new(live));
-                }
-                live.conn.end().await;
-                continue;
-            }
-            if bounded && self.full(case.version) {
-                freed.await;
-                continue;
-            }
-            if crate::schedule::start_or(freed).await.is_some() {
-                continue;
-            }
-            if let Some(held) = self.reserve(case.version, bounded) {
-                return Seat::Start(held);
-            }
-            // The places filled while it waited for the slot: give it back.
-            crate::schedule::past_startup();
-        }
-    }
-
-    /// `case` (one that [may share](Scenario::may_share)) is done with the
-    /// pool, leaving `live` (when clean): kept for the next case of its
-    /// version, or handed back to be ended.
-    fn release(&self, case: &Case, live: Option<Live>) -> Vec<Live> {
-        let mut st = self.state();
-        let left = st.to_come.entry(case.version).or_insert(0);
-        *left = left.saturating_sub(1);
-        let none_to_come = *left == 0;
-        let mut ended = Vec::new();
-        match live {
-            Some(l) if none_to_come => ended.push(l),
-            Some(l) => st.idle.push(l),
-            None => {}
-        }
-        // Every idle target of a version with nothing more to come.
-        let (done, keep): (Vec<Live>, Vec<Live>) = std::mem::take(&mut st.idle)
-            .into_iter()
-            .partition(|l| st.to_come.get(&l.version).is_none_or(|n| *n == 0));
-        st.idle = keep;
-        ended.extend(done);
-        let over = st.idle.len().saturating_sub(st.cap);
-        ended.extend(st.idle.drain(..over));
-        drop(st);
-        self.0.freed.notify_waiters();
-        ended
-    }
-
-    /// Ends every idle target (the run is over).
-    pub async fn close(&self) {
-        let idle = std::mem::take(&mut self.state().idle);
-        end_all(idle).await;
-    }
-}
-
-async fn end_all(targets: Vec<Live>) {
-    for mut l in targets {
-        l.conn.end().await;
-    }
-}
-
 /// Plays one case of [`shareable`] on an idle target of `pool`, or on one
-/// it starts; the target goes back to the pool when the case left it clean
-/// and [may share](Scenario::may_share), and is ended after a case that
-/// only [takes](Scenario::may_take) it. A case whose scenario already came
-/// out unclean at another version runs alone ([`Learned`]).
+/// it starts; the targets its case leaves in order go back to the pool
+/// (only after a case that [may share](Scenario::may_share): one that only
+/// [takes](Scenario::may_take) a target ends it). A case whose scenario
+/// already came out unclean at another version plays in a fresh process
+/// ([`Learned`]).
 pub async fn run_shared(
     case: &Case,
     cfg: &CaseConfig,
     learned: &Learned,
     pool: &Pool,
 ) -> CaseResult {
-    let (result, live) = if learned.unclean(&case.scenario.id) {
-        let r = alone(
+    let result = if learned.unclean(&case.scenario.id) {
+        fresh(
             case,
             cfg,
+            pool,
             "its scenario came out unclean at another version",
         )
-        .await;
-        (r, None)
+        .await
     } else {
         let seat = pool.acquire(case).await;
         if matches!(seat, Seat::Idle(_)) {
             // An idle target: nothing to start, so no start slot to hold.
             crate::schedule::past_startup();
         }
-        one(case, cfg, seat).await
+        one(case, cfg, pool, seat).await
     };
     learned.note(&result, &case.scenario.id);
-    if case.scenario.may_share() {
-        end_all(pool.release(case, live)).await;
-    } else {
-        end_all(live.into_iter().collect()).await;
-    }
+    end_all(pool.done(case)).await;
     result
 }
 
-/// One case on its seat, and the target it leaves clean for the next.
-async fn one(case: &Case, cfg: &CaseConfig, seat: Seat) -> (CaseResult, Option<Live>) {
-    let started = Instant::now();
-    let limit = case.scenario.timeout.unwrap_or(cfg.case_timeout) + cfg.startup_timeout;
-    let played = tokio::time::timeout(limit, play(case, cfg, seat)).await;
-    let Ok(Played {
-        mut result,
+/// One case on its seat: a verdict that stands is reported; any other is
+/// replaced by the case's verdict in a fresh process ([`fresh`]). What
+/// the case leaves in order goes back to the pool at once, before that
+/// second run, so that other cases can play on it meanwhile.
+async fn one(case: &Case, cfg: &CaseConfig, pool: &Pool, seat: Seat) -> CaseResult {
+    let Some(Played {
+        result,
         live,
         stands,
-    }) = played
+    }) = timed(case, cfg, seat).await
     else {
         // The target (moved into the dropped future) is killed; the case's
         // verdict is the one it comes to alone.
-        let r = again_alone(case, cfg, "did not finish within its limit").await;
-        return (r, None);
+        return again_alone(case, cfg, "did not finish within its limit").await;
     };
-    result.duration = started.elapsed();
+    end_all(pool.put(live.into_iter().collect())).await;
     if stands {
-        return (result, live);
+        return result;
     }
-    (again_alone(case, cfg, result.outcome.as_str()).await, live)
+    let why = format!(
+        "on a {} this case came to: {}",
+        nouns(&cfg.target).0,
+        result.outcome.as_str()
+    );
+    fresh(case, cfg, pool, &why).await
+}
+
+/// Plays `case` on its seat within the case's limit (its timeout and the
+/// start-up allowance): `None` when it did not finish within it.
+async fn timed(case: &Case, cfg: &CaseConfig, seat: Seat) -> Option<Played> {
+    let started = Instant::now();
+    let limit = case.scenario.timeout.unwrap_or(cfg.case_timeout) + cfg.startup_timeout;
+    let mut played = tokio::time::timeout(limit, play(case, cfg, seat))
+        .await
+        .ok()?;
+    played.result.duration = started.elapsed();
+    Some(played)
+}
+
+/// Plays `case` first on a target started for it, a fresh process (or a
+/// fresh HTTP session), where it is played exactly as alone, so its
+/// verdict stands; the target then joins the pool when the case left it in
+/// order. Its transcript opens with why. A case that does not finish
+/// within its limit there is run alone ([`run_case`]), which reports that.
+async fn fresh(case: &Case, cfg: &CaseConfig, pool: &Pool, why: &str) -> CaseResult {
+    // Unbounded: this case does not wait for a place among its version's
+    // targets, as a case run alone does not.
+    let Some(held) = pool.reserve(case.version, false) else {
+        return alone(case, cfg, why).await;
+    };
+    let Some(Played {
+        mut result, live, ..
+    }) = timed(case, cfg, Seat::Start(held)).await
+    else {
+        // Its target is killed with the dropped future; alone, the case
+        // reports its own timeout, with its transcript.
+        return alone(case, cfg, why).await;
+    };
+    end_all(pool.put(live.into_iter().collect())).await;
+    result.transcript.insert(0, why_line(cfg, why));
+    result
 }
 
 /// Runs `case` alone in a fresh process, or on a fresh HTTP session
@@ -451,17 +305,19 @@ async fn one(case: &Case, cfg: &CaseConfig, seat: Seat) -> (CaseResult, Option<L
 async fn alone(case: &Case, cfg: &CaseConfig, why: &str) -> CaseResult {
     crate::schedule::restart().await;
     let mut result = run_case(case, cfg).await;
-    result.transcript.insert(
-        0,
-        TranscriptLine {
-            at_ms: 0,
-            dir: "--",
-            text: format!("run alone {}: {why}", nouns(&cfg.target).1),
-            transport: cfg.target.transport(),
-            raw: None,
-        },
-    );
+    result.transcript.insert(0, why_line(cfg, why));
     result
+}
+
+/// The transcript line that says why a case ran in a fresh process.
+fn why_line(cfg: &CaseConfig, why: &str) -> TranscriptLine {
+    TranscriptLine {
+        at_ms: 0,
+        dir: "--",
+        text: format!("run alone {}: {why}", nouns(&cfg.target).1),
+        transport: cfg.target.transport(),
+        raw: None,
+    }
 }
 
 /// Runs `case` alone again after it came to `shared` on a shared target.
@@ -556,30 +412,55 @@ async fn play(case: &Case, cfg: &CaseConfig, seat: Seat) -> Played {
         result.outcome = outcome;
         return hand_on(result, ctx, opening, tenure, fresh).await;
     }
+    if let Some(opening) = opening.filter(|_| scenario.may_share() && goes_on_after(stop.as_ref()))
+    {
+        // Not clean, but perhaps in order: the target may still serve
+        // the next case ([`keep`]).
+        return keep(result, ctx, stop, opening, tenure, fresh).await;
+    }
     // Ended exactly as a case alone ends (nothing more read): on a process
     // started for this case, the verdict is the one it gets alone.
     end(result, ctx, stop, fresh).await
 }
 
-/// Whether the case left the session as the next case needs it: no finding
-/// of its steps, no violation, the target alive, every request answered
-/// (both ways), no answer or request received that no step took. The
-/// target's notifications no step took are let go: a shared case expects
-/// none (`Scenario::may_share`), and the oracle has judged them.
+/// Whether a case whose steps stopped so may leave its target to the next
+/// case: when every step ran, or a check failed (a MUST, or what blocked
+/// the case's own); never after an error, whoever's.
+fn goes_on_after(stop: Option<&Stop>) -> bool {
+    matches!(
+        stop,
+        None | Some(Stop::Failed | Stop::Blocked { .. } | Stop::NotApplicable(_))
+    )
+}
+
+/// Whether the case left the session clean: no finding of its steps, and
+/// the session clean ([`session_clean`]).
 fn clean(ctx: &mut Ctx<'_>) -> bool {
     ctx.findings.is_empty() && session_clean(&mut ctx.conn)
 }
 
-/// [`clean`] on the session alone (the notifications no step took let go).
+/// The session in order ([`in_order`]) and no violation on it: as a case
+/// that passed leaves it, and as an idle target must still be.
 fn session_clean(conn: &mut Conn) -> bool {
+    in_order(conn) && conn.violation_count() == 0
+}
+
+/// Whether the session is as the next case needs it, whatever the last
+/// case's verdict: the target alive, every request answered (both ways),
+/// no answer or request received that no step took, every line it wrote
+/// a JSON-RPC message, and the transcript whole. The target's
+/// notifications no step took are let go: a shared case expects none
+/// (`Scenario::may_share`), and the oracle has judged them.
+fn in_order(conn: &mut Conn) -> bool {
     while conn
         .take(|m| matches!(m, Message::Notification(_)))
         .is_some()
     {}
-    conn.violation_count() == 0
-        && conn.exit().is_none()
+    conn.exit().is_none()
+        && !conn.flooded()
         && conn.unconsumed() == 0
         && conn.dropped_lines() == 0
+        && conn.unreadable().is_none()
         && conn.session().pending().next().is_none()
         && conn.session().peer_requests_pending().next().is_none()
 }
@@ -603,24 +484,16 @@ async fn hand_on(
     mut result: CaseResult,
     mut ctx: Ctx<'_>,
     opening: Option<Arc<Value>>,
-    mut tenure: Tenure,
+    tenure: Tenure,
     fresh: bool,
 ) -> Played {
     ctx.conn.drain_ready().await;
     match opening {
         Some(opening) if clean(&mut ctx) => {
             result.transcript = ctx.conn.take_transcript();
-            ctx.conn.case_over();
-            tenure.used.extend(ctx.scenario.fixed_ids());
-            tenure.served += 1;
             Played {
                 result,
-                live: Some(Live {
-                    version: ctx.version,
-                    conn: ctx.conn,
-                    opening,
-                    tenure,
-                }),
+                live: Some(go_on(ctx, opening, tenure)),
                 stands: true,
             }
         }
@@ -635,6 +508,58 @@ async fn hand_on(
             };
             end(result, ctx, stop, fresh).await
         }
+    }
+}
+
+/// The case broke a rule (or was blocked), but left the session in order
+/// ([`in_order`], after taking what had already arrived): its verdict is
+/// settled as [`end`] settles it, from its steps' findings and the
+/// oracle's, without ending the target, which goes on to the next case.
+/// What it found was about the answers it got, which do not change what
+/// the target serves next, as a pass's requests do not; and the next case
+/// there is judged as any case on a target another used (a verdict other
+/// than a clean pass is replaced by its verdict in a fresh process). A
+/// session not in order is ended as a case alone ends it.
+async fn keep(
+    mut result: CaseResult,
+    mut ctx: Ctx<'_>,
+    stop: Option<Stop>,
+    opening: Arc<Value>,
+    tenure: Tenure,
+    fresh: bool,
+) -> Played {
+    ctx.conn.drain_ready().await;
+    if !in_order(&mut ctx.conn) {
+        return end(result, ctx, stop, fresh).await;
+    }
+    let (outcome, findings) = settle(&mut ctx, stop);
+    result.outcome = outcome;
+    result.findings = findings;
+    ctx.conn.note(format!(
+        "the session is in order after this case: the {} goes on to the next case",
+        nouns(&ctx.cfg.target).0
+    ));
+    result.transcript = ctx.conn.take_transcript();
+    Played {
+        result,
+        live: Some(go_on(ctx, opening, tenure)),
+        stands: fresh,
+    }
+}
+
+/// The target of a case that is over, for the next case: what the oracle
+/// found and left undecided was the case's (its findings hold the
+/// violations, so the next case starts with none), and the ids it chose
+/// are not to repeat on the session.
+fn go_on(mut ctx: Ctx<'_>, opening: Arc<Value>, mut tenure: Tenure) -> Live {
+    ctx.conn.case_over();
+    tenure.used.extend(ctx.scenario.fixed_ids());
+    tenure.served += 1;
+    Live {
+        version: ctx.version,
+        conn: ctx.conn,
+        opening,
+        tenure,
     }
 }
 

@@ -1,6 +1,7 @@
 //! The pool's and the sharing rules' unit tests: which cases share, how
 //! targets are handed on and ended, and the bound on a version's targets.
 
+use super::pool::PATIENCE;
 use super::*;
 use std::sync::Arc;
 use std::time::Duration;
@@ -54,9 +55,9 @@ fn a_case_that_changes_the_session_takes_one_and_hands_none_on() {
     };
     let (shared, alone) = shareable(vec![case.clone()], &stdio(), true, |_| false);
     assert_eq!((shared.len(), alone.len()), (1, 0));
-    // It counts for nothing the pool keeps targets for.
+    // It is among the cases idle targets are kept for: it may take one.
     let pool = Pool::new(&shared, 4, 2);
-    assert!(pool.state().to_come.is_empty());
+    assert_eq!(pool.state().to_come.get(&Version::ALL[0]), Some(&1));
 }
 
 #[test]
@@ -129,9 +130,20 @@ async fn the_pool_hands_a_target_to_its_version_only_and_ends_what_nothing_needs
     let pool = Pool::new(&cases, 4, 2);
     // Nothing idle yet.
     assert!(pool.take(&cases[0]).is_none());
+    let mine = ["\"mine\"".to_owned()];
+    assert!(pool.may_wait(old, &mine), "no session used its id yet");
     // A target of the old version, on whose session "mine" was used.
-    let ended = pool.release(&cases[0], Some(idle(&pool, old, &["\"mine\""]).await));
-    assert!(ended.is_empty(), "a case of its version is still to come");
+    let given = pool.put(vec![idle(&pool, old, &["\"mine\""]).await]);
+    assert!(given.is_empty(), "a case of its version is still to come");
+    assert!(
+        pool.done(&cases[0]).is_empty(),
+        "and another after this one"
+    );
+    assert!(
+        !pool.may_wait(old, &mine),
+        "a session of its version used it"
+    );
+    assert!(pool.may_wait(new, &mine), "none of the other version did");
     assert!(pool.take(&cases[2]).is_none(), "another version's target");
     assert!(
         pool.take(&cases[1]).is_none(),
@@ -139,19 +151,38 @@ async fn the_pool_hands_a_target_to_its_version_only_and_ends_what_nothing_needs
     );
     let mut live = pool.take(&cases[0]).expect("the idle target");
     assert!(idle_clean(&mut live).await);
-    // The last case of the old version ends what it gives back, and
-    // what waits idle of that version.
-    let ended = pool.release(&cases[1], Some(live));
+    // The last case of the old version gives its target back: it waits
+    // idle until that case is done, then goes with what else waits idle
+    // of that version.
+    assert!(pool.put(vec![live]).is_empty());
+    let ended = pool.done(&cases[1]);
     assert_eq!(ended.len(), 1);
     end_all(ended).await;
-    // At most `cap` wait idle, the oldest ended first.
-    let pool = Pool::new(&[case(&plain, new), case(&plain, new)], 1, 2);
-    assert!(pool
-        .release(&case(&plain, new), Some(idle(&pool, new, &[]).await))
-        .is_empty());
-    let ended = pool.release(&case(&plain, new), Some(idle(&pool, new, &["x"]).await));
-    assert_eq!(ended.len(), 2, "nothing of the version is left to come");
+    // Given back when nothing of its version is left to come: ended at once.
+    let ended = pool.put(vec![idle(&pool, old, &[]).await]);
+    assert_eq!(ended.len(), 1);
     end_all(ended).await;
+    // At most `cap` wait idle in all, the oldest ended first.
+    let three = [case(&plain, new), case(&plain, new), case(&plain, new)];
+    let pool = Pool::new(&three, 1, 2);
+    assert!(pool.put(vec![idle(&pool, new, &[]).await]).is_empty());
+    let ended = pool.put(vec![idle(&pool, new, &["x"]).await]);
+    assert_eq!(ended.len(), 1, "one waits idle at most");
+    assert!(ended[0].tenure.used.is_empty(), "the oldest went");
+    end_all(ended).await;
+    // At most `per_version` of a version: cases run in a fresh process hand
+    // theirs on too, and a version keeps no more than it may have up.
+    let both = [case(&plain, old), case(&plain, new)];
+    let pool = Pool::new(&both, 8, 1);
+    let ended = pool.put(vec![
+        idle(&pool, new, &[]).await,
+        idle(&pool, new, &["y"]).await,
+        idle(&pool, old, &[]).await,
+    ]);
+    assert_eq!(ended.len(), 1, "one of the new version's two");
+    assert_eq!((ended[0].version, ended[0].tenure.used.len()), (new, 0));
+    end_all(ended).await;
+    assert_eq!(pool.state().idle.len(), 2, "one of each version waits");
     pool.close().await;
 }
 
@@ -175,20 +206,25 @@ async fn a_case_waits_for_a_busy_target_rather_than_start_one_beyond_the_bound()
     let chosen = scenario("server/d", "  - send: { method: ping, id: \"mine\" }\n");
     let cases = [case(&plain), case(&plain), case(&plain), case(&chosen)];
     let pool = Pool::new(&cases, 4, 1);
-    // The version's one place: a target in another case's hands.
-    let busy = idle(&pool, v, &[]).await;
+    // The version's one place: a target in another case's hands, on whose
+    // session "mine" was used by an earlier case.
+    assert!(pool
+        .put(vec![idle(&pool, v, &["\"mine\""]).await])
+        .is_empty());
+    let busy = pool.take(&cases[0]).expect("the idle target");
     let waiting = pool.acquire(&cases[1]);
     tokio::pin!(waiting);
     assert!(
         waits(waiting.as_mut()).await,
         "it waits rather than start a second target"
     );
-    // A case with chosen ids starts one beyond the bound.
+    // A case whose chosen id was used on a session of its version starts
+    // one beyond the bound at once: every target up may have used it.
     let Seat::Start(beyond) = pool.acquire(&cases[3]).await else {
         panic!("nothing was idle")
     };
     // The busy target handed back: the waiting case takes it.
-    assert!(pool.release(&cases[0], Some(busy)).is_empty());
+    assert!(pool.put(vec![busy]).is_empty());
     let Seat::Idle(taken) = waiting.await else {
         panic!("it started a target beyond the bound")
     };
@@ -199,6 +235,32 @@ async fn a_case_waits_for_a_busy_target_rather_than_start_one_beyond_the_bound()
     assert!(waits(next.as_mut()).await, "the one place is still taken");
     end_all(vec![*taken]).await;
     assert!(matches!(next.await, Seat::Start(_)));
+}
+
+#[tokio::test]
+async fn a_case_starts_one_beyond_the_bound_when_the_busy_targets_stay_busy() {
+    let v = Version::ALL[0];
+    let plain = scenario("server/a", "  - send: { method: ping }\n");
+    let case = Case {
+        id: plain.case_id(v),
+        scenario: Arc::clone(&plain),
+        version: v,
+    };
+    let pool = Pool::new(&[case.clone(), case.clone()], 4, 1);
+    // The version's one place, held by a case that waits out a window.
+    let busy = idle(&pool, v, &[]).await;
+    let started = Instant::now();
+    let seat = tokio::time::timeout(PATIENCE * 4, pool.acquire(&case))
+        .await
+        .expect("it gave up waiting");
+    assert!(matches!(seat, Seat::Start(_)), "nothing was freed");
+    assert!(
+        started.elapsed() >= PATIENCE,
+        "it waited {:?}, less than its patience",
+        started.elapsed()
+    );
+    drop(seat);
+    end_all(vec![busy]).await;
 }
 
 #[tokio::test]
