@@ -173,10 +173,17 @@ if [ -z "${SKIP_STDIO:-}" ]; then
         /usr/bin/time -f '%U %S' -a -o "$work/startup.time" mcp-server-everything stdio </dev/null >/dev/null 2>&1 || true
     done
     rm -rf "$work/mcpspec-stdio" "$work/mcpspec-stdio-isolated"
-    measure mcpspec-stdio "$MCPSPEC" server --report-dir "$work/mcpspec-stdio" --no-progress -- mcp-server-everything stdio
+    # The target through a script that counts its start-ups (one `sh` exec each,
+    # about a millisecond beside the server's own start-up).
+    counted=$work/counted-everything.sh
+    printf '#!/bin/sh\necho >> "$STARTS"\nexec mcp-server-everything "$@"\n' >"$counted"
+    chmod +x "$counted"
+    rm -f "$work/starts-shared" "$work/starts-isolated"
+    STARTS=$work/starts-shared measure mcpspec-stdio "$MCPSPEC" server --report-dir "$work/mcpspec-stdio" \
+        --no-progress -- "$counted" stdio
     # The same run with one process per case: its verdicts must be the shared run's.
-    measure mcpspec-stdio-isolated "$MCPSPEC" server --isolate --report-dir "$work/mcpspec-stdio-isolated" \
-        --no-progress -- mcp-server-everything stdio
+    STARTS=$work/starts-isolated measure mcpspec-stdio-isolated "$MCPSPEC" server --isolate \
+        --report-dir "$work/mcpspec-stdio-isolated" --no-progress -- "$counted" stdio
     python3 - "$work" "$cores" <<'EOF'
 import json, re, statistics, sys
 work, cores = sys.argv[1], int(sys.argv[2])
@@ -194,12 +201,21 @@ print(f"mcpspec stdio: {n} cases in {wall:.1f} s; start-up bound {n} x {startup:
       f" (median of {len(samples)}, {min(samples):.2f}-{max(samples):.2f}) / {cores} cores = {bound:.1f} s:"
       f" wall / bound = {wall/bound:.2f}")
 print(f"  critical path (longest case) {max(durations):.2f} s: wall / critical path = {wall/max(durations):.2f}; sum of case durations {sum(durations):.1f} s")
+def starts(name):
+    try:
+        return sum(1 for _ in open(f"{work}/starts-{name}"))
+    except FileNotFoundError:
+        return 0
+shared_starts, isolated_starts = starts("shared"), starts("isolated")
+print(f"  target start-ups: {shared_starts} (--isolate: {isolated_starts}); {shared_starts} x {startup:.2f} s CPU"
+      f" / {cores} cores = {shared_starts * startup / cores:.1f} s")
 def verdicts(name):
     return {r["id"]: (r["outcome"], r.get("blame")) for r in json.load(open(f"{work}/{name}/report.json"))["results"]}
 shared, isolated = verdicts("mcpspec-stdio"), verdicts("mcpspec-stdio-isolated")
 differ = sorted(i for i in shared.keys() | isolated.keys() if shared.get(i) != isolated.get(i))
 iwall = float(open(f"{work}/mcpspec-stdio-isolated.time").read().strip().splitlines()[-1].split()[0])
-print(f"  --isolate: {len(isolated)} cases in {iwall:.1f} s; verdicts equal to the shared run's: "
+print(f"  --isolate: {len(isolated)} cases in {iwall:.1f} s (shared / isolated wall = {wall/iwall:.2f});"
+      " verdicts equal to the shared run's: "
       + ("yes" if not differ else f"NO, {len(differ)} differ: {', '.join(differ[:5])}"))
 EOF
 fi
