@@ -169,11 +169,11 @@ impl Learned {
 /// How one case on a shared target came out.
 struct Played {
     result: CaseResult,
-    /// The target, when the case left it clean for the next.
+    /// The target, when the case left it in order for the next.
     live: Option<Live>,
     /// The result stands as it is: the case left the session clean (a pass,
-    /// or not applicable), or it ran on a process started for it and was
-    /// ended as it is alone.
+    /// or not applicable), or it ran first on a target started for it,
+    /// played as it is alone.
     stands: bool,
 }
 
@@ -283,7 +283,8 @@ async fn timed(case: &Case, cfg: &CaseConfig, seat: Seat) -> Option<Played> {
 /// within its limit there is run alone ([`run_case`]), which reports that.
 async fn fresh(case: &Case, cfg: &CaseConfig, pool: &Pool, why: &str) -> CaseResult {
     // Unbounded: this case does not wait for a place among its version's
-    // targets, as a case run alone does not.
+    // targets, as a case run alone does not (and is never refused one; were
+    // it, it would run alone all the same).
     let Some(held) = pool.reserve(case.version, false) else {
         return alone(case, cfg, why).await;
     };
@@ -382,6 +383,9 @@ async fn play(case: &Case, cfg: &CaseConfig, seat: Seat) -> Played {
         }
     };
     let opening = opening.or_else(|| ctx.vars.get_shared("init"));
+    // Only a session whose opening held may go on after a finding: one
+    // whose handshake broke a rule is no session to hand on.
+    let opened_whole = opened.is_ok();
     let stop = match opened {
         Ok(()) => play_steps(&mut ctx).await,
         Err(Stop::NotApplicable(reason)) if opening.is_some() && clean(&mut ctx) => {
@@ -412,8 +416,8 @@ async fn play(case: &Case, cfg: &CaseConfig, seat: Seat) -> Played {
         result.outcome = outcome;
         return hand_on(result, ctx, opening, tenure, fresh).await;
     }
-    if let Some(opening) = opening.filter(|_| scenario.may_share() && goes_on_after(stop.as_ref()))
-    {
+    let goes_on = opened_whole && scenario.may_share() && goes_on_after(stop.as_ref());
+    if let Some(opening) = opening.filter(|_| goes_on) {
         // Not clean, but perhaps in order: the target may still serve
         // the next case ([`keep`]).
         return keep(result, ctx, stop, opening, tenure, fresh).await;
