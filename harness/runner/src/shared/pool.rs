@@ -101,7 +101,7 @@ pub(super) struct PoolState {
 }
 
 impl Pool {
-    /// A pool for `cases` (those [`shareable`] gave), keeping at most `cap`
+    /// A pool for `cases` (those [`super::shareable`] gave), keeping at most `cap`
     /// idle (0: every target freed is ended, and each case opens its own),
     /// and up to `per_version` targets of a version up at once.
     pub fn new(cases: &[Case], cap: usize, per_version: usize) -> Self {
@@ -261,6 +261,7 @@ impl Pool {
     }
 }
 
+/// Ends each target as a case alone ends its own.
 pub(super) async fn end_all(targets: Vec<Live>) {
     for mut l in targets {
         l.conn.end().await;
