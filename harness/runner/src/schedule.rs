@@ -47,9 +47,10 @@ pub use mcpspec_transport::limit::{ConnLimit, ConnPermit};
 /// long as a start-up takes), at least 32, at most 128. The floor is for a
 /// target that leaves many answers unsent: against `server-everything`,
 /// which ignores invalid requests, a sixth of the cases each wait out a 3 s
-/// window, and with 16 live slots on two cores they held every slot for
-/// a quarter of the run while the CPU idled (47 s against 34 s with 32,
-/// issue #18; 25 of its processes at most, 1.8 GB, were up at once). The
+/// window, and with 16 live slots on two cores they held every slot while
+/// the CPU idled for seconds (issue #18; measured by hand, release build,
+/// one run each: 42 s with 16, 34 s with 32, and at most 25 of its
+/// processes, 1.8 GB, up at once; bench/speed.sh prints the wall). The
 /// cap keeps a heavy target's footprint in check (128 Node processes are
 /// ~6 GB) and the descriptors within the usual soft limit of 1024: a live
 /// stdio case holds about four (three pipes and a pidfd), an HTTP session

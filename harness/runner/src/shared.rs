@@ -282,12 +282,7 @@ async fn timed(case: &Case, cfg: &CaseConfig, seat: Seat) -> Option<Played> {
 /// order. Its transcript opens with why. A case that does not finish
 /// within its limit there is run alone ([`run_case`]), which reports that.
 async fn fresh(case: &Case, cfg: &CaseConfig, pool: &Pool, why: &str) -> CaseResult {
-    // Unbounded: this case does not wait for a place among its version's
-    // targets, as a case run alone does not (and is never refused one; were
-    // it, it would run alone all the same).
-    let Some(held) = pool.reserve(case.version, false) else {
-        return alone(case, cfg, why).await;
-    };
+    let held = pool.place(case.version);
     let Some(Played {
         mut result, live, ..
     }) = timed(case, cfg, Seat::Start(held)).await

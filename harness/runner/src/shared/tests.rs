@@ -111,7 +111,7 @@ async fn idle(pool: &Pool, version: Version, used: &[&str]) -> Live {
             opened_by: "x".to_owned(),
             served: 1,
             used: used.iter().map(|s| (*s).to_owned()).collect(),
-            held: pool.reserve(version, false).expect("unbounded"),
+            held: pool.place(version),
         },
     }
 }
