@@ -290,3 +290,38 @@ async fn an_idle_target_that_exited_is_not_handed_on() {
     }
     assert!(!idle_clean(&mut live).await, "the target is gone");
 }
+
+/// A connection to `sh -c script`, after what it wrote had a moment to arrive.
+async fn conn_of(script: &str) -> Conn {
+    let target = Target::Stdio(CommandSpec::new("sh", ["-c", script]));
+    let proc = target
+        .connect(1 << 20, Duration::from_secs(5))
+        .await
+        .expect("sh starts");
+    let mut conn = Conn::new(proc, Version::ALL[0], Duration::from_secs(5));
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while conn.frames_received() == 0 && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        conn.drain_ready().await;
+    }
+    conn
+}
+
+#[tokio::test]
+async fn a_session_is_in_order_only_while_the_target_writes_json_rpc_that_a_step_took() {
+    // A notification of its own accord is let go.
+    let note = r#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"x"}}"#;
+    let mut conn = conn_of(&format!("echo '{note}'; exec sleep 30")).await;
+    assert_eq!(conn.frames_received(), 1);
+    assert!(in_order(&mut conn), "a notification no step took");
+    conn.end().await;
+    // A line that is no JSON-RPC: whatever the verdict, nobody else plays there.
+    let mut conn = conn_of("echo 'not json'; exec sleep 30").await;
+    assert!(!in_order(&mut conn), "noise on stdout");
+    conn.end().await;
+    // An answer no step took (to a request nobody sent).
+    let stray = r#"{"jsonrpc":"2.0","id":"mcpspec-nobody","result":{}}"#;
+    let mut conn = conn_of(&format!("echo '{stray}'; exec sleep 30")).await;
+    assert!(!in_order(&mut conn), "an answer no step took");
+    conn.end().await;
+}
