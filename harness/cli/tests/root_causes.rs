@@ -247,8 +247,35 @@ steps:
       method: notifications/cancelled
       params: { requestId: "${ping.id}" }
 "#;
+    // Whether a target stops cancelled work is not judged on a request that
+    // was over before its cancellation: the silence below would pass on
+    // nothing (over HTTP, when a busy target accepts the cancellation's
+    // POST after the call's answer).
+    const STOPPED: &str = r#"id: server/crossing/nothing-to-stop
+title: Work stops on a request over before its cancellation
+requirements: [cancellation.stop-processing]
+level: should
+steps:
+  - send: { method: ping, params: { _meta: { progressToken: "mcpspec-crossing" } } }
+    as: ping
+    expect: { result: {} }
+    level: must
+    requirement: ping.respond
+  - notify:
+      method: notifications/cancelled
+      params: { requestId: "${ping.id}" }
+  - expect_silence:
+      for: 200ms
+      notification: notifications/progress
+      params: { progressToken: "mcpspec-crossing" }
+    why: long enough for progress that a ping would send
+"#;
     let dir = temp_dir("crossing");
-    for (name, text) in [("ping", SCENARIO), ("after-the-answer", AFTER)] {
+    for (name, text) in [
+        ("ping", SCENARIO),
+        ("after-the-answer", AFTER),
+        ("nothing-to-stop", STOPPED),
+    ] {
         let file = dir.join(format!("scenarios/server/crossing/{name}.yaml"));
         std::fs::create_dir_all(file.parent().expect("a parent")).expect("scenario dir");
         std::fs::write(&file, text).expect("scenario file");
@@ -280,4 +307,12 @@ steps:
             "{case}"
         );
     }
+    let case = result(&doc, "server/crossing/nothing-to-stop@2025-06-18");
+    assert_eq!(case["outcome"], "not_applicable", "{case}");
+    let reason = case["message"].as_str().unwrap_or_default();
+    assert!(
+        reason.contains("cancellation.stop-processing could not be judged")
+            && reason.contains("cancelled after its answer had come"),
+        "{case}"
+    );
 }

@@ -413,7 +413,9 @@ impl Session {
                                 delivered_ms,
                             });
                         } else if self.sent_answered.contains(&id) {
-                            self.leave_undecided(cancellation::after_the_answer(&id, now_ms));
+                            for u in cancellation::after_the_answer(&id, now_ms) {
+                                self.leave_undecided(u);
+                            }
                         }
                     }
                 }
@@ -648,11 +650,14 @@ impl Session {
             let what = format!("{} (id {id})", pending.method);
             match cancellation::judge(cancel, pending.natural_end, now_ms, &what) {
                 cancellation::Verdict::Violation(detail) => flag(cancellation::RULE, detail),
-                cancellation::Verdict::Undecided(detail) => self.leave_undecided(Undecided {
-                    requirement: cancellation::RULE,
-                    detail,
-                    at_ms: now_ms,
-                }),
+                cancellation::Verdict::Undecided(detail) => {
+                    self.leave_undecided(Undecided {
+                        requirement: cancellation::RULE,
+                        detail,
+                        at_ms: now_ms,
+                    });
+                    self.leave_undecided(cancellation::nothing_to_stop(&what, now_ms));
+                }
             }
         }
         // Only the answer to the handshake's own `initialize` moves the

@@ -22,6 +22,13 @@
 //! | before the natural end | a violation: only the cancellation can have ended it early |
 //! | later than [`CROSSING_MS`] after delivery | a violation: the peer had the cancellation and answered anyway |
 //! | otherwise (delivery unknown, or not long before) | undecided: it may have crossed the cancellation ([`Undecided`]) |
+//!
+//! Wherever the answer leaves `cancellation.no-response` undecided, it
+//! leaves `cancellation.stop-processing` undecided too ([`nothing_to_stop`]):
+//! the request may have been done before the cancellation reached the peer,
+//! so what the peer did after it (progress going on, say) tells nothing of
+//! whether it stops cancelled work. A silence window timed from the
+//! cancellation's delivery would otherwise pass on a call already over.
 
 use crate::catalogue::ids;
 use crate::requirement::Requirement;
@@ -61,6 +68,10 @@ pub(super) enum Verdict {
 /// The requirement these verdicts are about.
 pub(super) const RULE: &Requirement = &ids::CANCELLATION_NO_RESPONSE;
 
+/// The rule a cancellation that may have come too late leaves undecided
+/// beside [`RULE`].
+const STOP: &Requirement = &ids::CANCELLATION_STOP_PROCESSING;
+
 /// Judges an answer arriving at `now` to a request cancelled as `cancel`,
 /// which could not have ended on its own before `natural_end` (when known).
 /// `what` names the request: `tools/call (id 3)`.
@@ -98,11 +109,33 @@ pub(super) fn judge(cancel: Cancel, natural_end: Option<u64>, now: u64, what: &s
 }
 
 /// A cancellation of request `id` that this side sent after the answer
-/// had come: the rule had nothing left to judge.
-pub(super) fn after_the_answer(id: &mcpspec_wire::Id, now: u64) -> Undecided {
+/// had come: neither rule had anything left to judge.
+pub(super) fn after_the_answer(id: &mcpspec_wire::Id, now: u64) -> [Undecided; 2] {
+    let detail = format!("request {id} was cancelled after its answer had come: nothing to judge");
+    [
+        Undecided {
+            requirement: RULE,
+            detail: detail.clone(),
+            at_ms: now,
+        },
+        Undecided {
+            requirement: STOP,
+            detail,
+            at_ms: now,
+        },
+    ]
+}
+
+/// `what`, answered at `now` in a way [`judge`] leaves undecided, may have
+/// been done before its cancellation reached the peer: whether the peer
+/// stops cancelled work is not judged on it either.
+pub(super) fn nothing_to_stop(what: &str, now: u64) -> Undecided {
     Undecided {
-        requirement: RULE,
-        detail: format!("request {id} was cancelled after its answer had come: nothing to judge"),
+        requirement: STOP,
+        detail: format!(
+            "{what} was answered at {now}ms, perhaps before its cancellation reached the peer: \
+             nothing may have been left to stop"
+        ),
         at_ms: now,
     }
 }
