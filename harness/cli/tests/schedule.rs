@@ -221,7 +221,8 @@ fn a_read_window_ends_early_only_once_its_step_has_failed_for_good() {
 /// reference the window is waited out. A SHOULD silence with a `ping`
 /// behind it (no scenario of the corpus has one: [`SHOULD_SILENCE`])
 /// fails against `ignore-cancellation` (the cancelled call is answered),
-/// and is still waited out, so that the ping goes when the scenario says.
+/// once, and is still waited out, so that the ping goes when the scenario
+/// says.
 #[test]
 fn a_silence_ends_early_only_once_its_failure_ends_the_case() {
     const NOTE: &str = "the silence ended before its";
@@ -279,6 +280,27 @@ fn a_silence_ends_early_only_once_its_failure_ends_the_case() {
             ends_early,
             "{scenario} {fault:?}: {transcript}"
         );
+        // The answer that breaks the silence breaks `cancellation.no-response`,
+        // which the oracle judges: one cause, one finding (the oracle's),
+        // not a second one from the silence.
+        if fault == Some("ignore-cancellation") {
+            let text = std::fs::read_to_string(reports.join("report.json")).expect("report.json");
+            let report: Value = serde_json::from_str(&text).expect("report.json is JSON");
+            let findings: Vec<(&str, &str)> = report["results"][0]["findings"]
+                .as_array()
+                .expect("findings")
+                .iter()
+                .map(|f| {
+                    let field = |k: &str| f[k].as_str().unwrap_or_default();
+                    (field("source"), field("requirement"))
+                })
+                .collect();
+            assert_eq!(
+                findings,
+                [("oracle", "cancellation.no-response")],
+                "{transcript}"
+            );
+        }
     }
 }
 

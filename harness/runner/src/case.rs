@@ -117,7 +117,15 @@ impl<'a> Ctx<'a> {
         expected: Vec<String>,
         actual: String,
     ) -> Level {
-        let req_id = match step {
+        let req_id = self.requirement_of(step);
+        let level = self.level_of(step);
+        self.fail_as(step, &req_id, level, expected, actual)
+    }
+
+    /// The requirement a failure of `step` is reported under ([`Ctx::fail`]):
+    /// the step's own, else the scenario's first; the handshake's (no step).
+    pub fn requirement_of(&self, step: Option<(usize, &Step)>) -> String {
+        match step {
             Some((_, st)) => st.requirement.clone().unwrap_or_else(|| {
                 self.scenario
                     .requirements
@@ -126,9 +134,7 @@ impl<'a> Ctx<'a> {
                     .unwrap_or_default()
             }),
             None => HANDSHAKE_REQUIREMENT.id.to_owned(),
-        };
-        let level = self.level_of(step);
-        self.fail_as(step, &req_id, level, expected, actual)
+        }
     }
 
     /// The level a failure of `step` is reported at ([`Ctx::fail`]): the

@@ -543,9 +543,23 @@ async fn silence(
     } else {
         ctx.conn.idle(d).await;
     }
-    let heard = ctx.conn.drain_after(since, pred);
+    let mut heard = ctx.conn.drain_after(since, pred);
     if heard.is_empty() {
         return Ok(());
+    }
+    // What the oracle already found against the step's own requirement (an
+    // answer to a cancelled request breaks `cancellation.no-response`) is
+    // its finding, not the step's too: one cause, one finding. The step has
+    // failed all the same.
+    let own = ctx.requirement_of(at);
+    heard.retain(|r| {
+        !ctx.conn
+            .violations()
+            .iter()
+            .any(|v| v.requirement.id == own && v.at_ms == r.at_ms)
+    });
+    if heard.is_empty() {
+        return checked(ctx.level_of(at));
     }
     let what = match filter {
         Some((method, Some(p))) => format!("no {method} notification matching {}", p.describe()),
