@@ -15,6 +15,7 @@
 //! | data that is not JSON-RPC | a legacy `message` event | `sse.message-event` |
 //! | a body that is not JSON-RPC | a Streamable HTTP answer | `http.post.request-content-type` |
 //! | a line that breaks ndjson framing | stdio | `stdio.newline-delimited` |
+//! | a line that opens a message it does not close (the lines up to its close are that one finding's: [`crate::split`]) | stdio | `stdio.newline-delimited` |
 //! | a body or SSE data that is not UTF-8 | a server's HTTP answers (2025-03-26 on) | `jsonrpc.message.utf8` |
 //! | JSON-RPC that is not valid (a readable but wrong message) | anywhere | the engine's verdict |
 //! | `initialize` inside a batch | a client's stream (2025-03-26) | `lifecycle.initialize.not-batched` |
@@ -35,8 +36,9 @@
 use mcpspec_engine::ids;
 use mcpspec_engine::{Role, Violation};
 use mcpspec_wire::event::{Transport, Via};
-use mcpspec_wire::{classify, Frame, FrameError, FrameErrorKind, Inbound, Message};
+use mcpspec_wire::{classify, Frame, FrameError, FrameErrorKind, Inbound, InvalidKind, Message};
 
+use crate::split::{Next, Split};
 use crate::{schema, Oracle};
 
 impl Oracle {
@@ -82,6 +84,16 @@ impl Oracle {
         if self.judged == Role::Server && self.server_http.plain_body(via) {
             return;
         }
+        if via == Via::Stdio {
+            match self.split.take().map(|s| s.push(&frame.bytes)) {
+                Some(Next::Continues(s)) => {
+                    self.split = Some(s);
+                    return;
+                }
+                Some(Next::Ends) => return,
+                Some(Next::NotIts) | None => {}
+            }
+        }
         // A legacy server answers on its SSE stream, never in the body of the
         // POST (a client under test posts its messages: that is its way). An
         // HTTP refusal of the POST may carry a JSON-RPC error: a refusal.
@@ -118,11 +130,35 @@ impl Oracle {
                 for item in items {
                     match item {
                         Ok(msg) => self.message(at_ms, via, &msg, out),
-                        Err(invalid) => out.push(self.session.inbound_invalid(&invalid, at_ms)),
+                        Err(invalid) => {
+                            self.unreadable += 1;
+                            out.push(self.session.inbound_invalid(&invalid, at_ms));
+                        }
                     }
                 }
             }
             Err(invalid) if invalid.kind.is_parse_error() => {
+                self.unreadable += 1;
+                if via == Via::Stdio && invalid.kind == InvalidKind::IncompleteJson {
+                    if let Some(split) = Split::open(&frame.bytes) {
+                        self.split = Some(split);
+                        let whose = match self.judged {
+                            Role::Client => "line the client wrote",
+                            _ => "stdout line",
+                        };
+                        out.push(Violation {
+                            requirement: &ids::STDIO_NEWLINE_DELIMITED,
+                            detail: format!(
+                                "{whose} {} opens a message that it does not close: a message \
+                                 broken across lines (the lines that go on with it are not \
+                                 judged one by one)",
+                                frame.line
+                            ),
+                            at_ms,
+                        });
+                        return;
+                    }
+                }
                 let (requirement, what) = match via {
                     Via::Stdio if self.judged == Role::Client => (
                         &ids::STDIO_CLIENT_STDIN_ONLY_MCP,
@@ -149,7 +185,10 @@ impl Oracle {
                     at_ms,
                 });
             }
-            Err(invalid) => out.push(self.session.inbound_invalid(&invalid, at_ms)),
+            Err(invalid) => {
+                self.unreadable += 1;
+                out.push(self.session.inbound_invalid(&invalid, at_ms));
+            }
         }
     }
 
@@ -162,6 +201,10 @@ impl Oracle {
         err: &FrameError,
         out: &mut Vec<Violation>,
     ) {
+        if via == Via::Stdio {
+            self.split = None;
+        }
+        self.unreadable += 1;
         if matches!(err.kind, FrameErrorKind::Oversize { .. }) {
             return;
         }

@@ -63,6 +63,7 @@ pub mod frames;
 pub mod pair;
 pub mod schema;
 pub mod server_http;
+mod split;
 
 pub use auth_client::{AuthEndpoint, AuthScript};
 pub use checks::{Checker, OracleCheck, ORACLE};
@@ -142,6 +143,11 @@ pub struct Oracle {
     gone: Option<String>,
     /// See [`Oracle::walked_away_from`].
     walked_away: Option<String>,
+    /// A message the peer broke across stdio lines, until its last line
+    /// ([`split`]).
+    split: Option<split::Split>,
+    /// See [`Oracle::unreadable`].
+    unreadable: u64,
 }
 
 impl Oracle {
@@ -168,6 +174,8 @@ impl Oracle {
             auth_client: auth_client::State::default(),
             gone: None,
             walked_away: None,
+            split: None,
+            unreadable: 0,
         }
     }
 
@@ -225,6 +233,14 @@ impl Oracle {
     /// Takes what [`Oracle::undecided`] lists.
     pub fn take_undecided(&mut self) -> Vec<Undecided> {
         self.session.take_undecided()
+    }
+
+    /// How many frames of the peer's could not be read as a message so far
+    /// (not JSON-RPC, a message broken across lines — counted once —, not
+    /// UTF-8, over the harness's line limit, invalid JSON-RPC): an answer
+    /// awaited since may have been one of them.
+    pub fn unreadable(&self) -> u64 {
+        self.unreadable
     }
 
     /// How the peer went away, once it has (an exit, a closed stream).

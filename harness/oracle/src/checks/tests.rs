@@ -635,6 +635,47 @@ fn breaking(id: &str) -> Option<Vec<String>> {
     Some(found)
 }
 
+/// A pretty-printed answer is one message broken across lines: one
+/// `stdio.newline-delimited`, not a `stdio.stdout-only-mcp` per line (nor
+/// the stray `"2.0"` line's `jsonrpc.message.valid`). A line that cannot go
+/// on with it is judged on its own; the oracle counts the broken message
+/// once among the frames it could not read.
+#[test]
+fn a_message_broken_across_lines_is_one_finding() {
+    let lines = [
+        "{",
+        r#"  "id": 1,"#,
+        r#"  "result": {},"#,
+        r#"  "jsonrpc":"#,
+        r#"  "2.0""#,
+        "}",
+        "starting up",
+    ];
+    let found = judge(
+        Role::Server,
+        V2025,
+        Transport::Stdio,
+        lines.map(Line).into(),
+    );
+    assert_eq!(found, ["stdio.newline-delimited", "stdio.stdout-only-mcp"]);
+    let mut oracle = Oracle::new(Role::Server, V2025, Transport::Stdio);
+    for (line, text) in (1..).zip(lines) {
+        let event = Event::Frame(Frame {
+            bytes: text.as_bytes().to_vec(),
+            line,
+            crlf: false,
+        });
+        oracle.observe(
+            0,
+            Observed::Received {
+                via: Via::Stdio,
+                event: &event,
+            },
+        );
+    }
+    assert_eq!(oracle.unreadable(), 2);
+}
+
 #[test]
 fn every_requirement_judged_on_every_message_is_reported_by_the_oracle() {
     let mut failures = Vec::new();
