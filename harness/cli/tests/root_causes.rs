@@ -27,6 +27,51 @@ fn result<'a>(doc: &'a Value, id: &str) -> &'a Value {
         .unwrap_or_else(|| panic!("no result {id} in {doc}"))
 }
 
+/// A server that pretty-prints its messages breaks one rule,
+/// `stdio.newline-delimited`: each broken message is one finding, not one
+/// per line (`stdio.stdout-only-mcp`), and a case that awaited an answer
+/// the harness could not read is blocked by it, not failed as "nothing
+/// arrived" under its own rule (`lifecycle.initialize.result-shape`, whose
+/// scenario sends its own initialize). A scenario whose rule it is fails.
+#[test]
+fn a_message_broken_across_lines_is_one_finding_and_blocks_what_awaited_it() {
+    let args = [
+        "--spec-version",
+        "2025-06-18",
+        "--filter",
+        "server/lifecycle/initialize/**",
+        "--filter",
+        "server/stdio/**",
+        "--",
+        BIN,
+        "reference",
+        "server",
+        "--fault",
+        "embedded-newlines",
+    ];
+    let (run, doc) = server("broken-lines", &args);
+    assert_eq!(run.code, Some(1), "{}\n{}", run.stdout, run.stderr);
+    let results = doc["results"].as_array().expect("results");
+    assert!(results.len() > 5, "{doc}");
+    for case in results {
+        let rules: Vec<&str> = case["findings"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|f| f["requirement"].as_str())
+            .collect();
+        assert!(
+            !rules.is_empty() && rules.iter().all(|r| *r == "stdio.newline-delimited"),
+            "{case}"
+        );
+    }
+    let own = result(&doc, "server/lifecycle/initialize/result-shape@2025-06-18");
+    assert_eq!(own["outcome"], "blocked", "{own}");
+    assert_eq!(own["blocked_by"], "stdio.newline-delimited", "{own}");
+    let framing = result(&doc, "server/stdio/stdout/only-jsonrpc@2025-06-18");
+    assert_eq!(framing["outcome"], "fail", "{framing}");
+}
+
 /// A last page whose nextCursor leads back to the first (a SHOULD broken
 /// by paging) is one SHOULD finding where paging is checked; the cases
 /// that follow the listing to check something else are blocked by it —

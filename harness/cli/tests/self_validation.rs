@@ -7,7 +7,9 @@
 //!   (a case the reference cannot exercise is a case nobody proved).
 //! - `fault/<name>`: `mcpspec server -- mcpspec reference server --fault <name>`
 //!   exits 1 (SHOULD-level faults under `--strict`), and names the scenarios
-//!   that caught it.
+//!   that caught it; or, for a fault of a rule the oracle judges on every
+//!   message that no scenario names (`drop-jsonrpc`: every case is blocked
+//!   by it), reports that rule itself.
 //! - `every-scenario-catches-a-fault`: each scenario fails against at least
 //!   one fault, unless `tests/uncovered-scenarios.txt` lists it with a reason.
 //! - `robustness/*`: targets that hang, exit at once or flood stdout end the
@@ -147,6 +149,8 @@ struct FaultSpec {
     should: bool,
     /// `stdio`, `http` or `sse`.
     transport: String,
+    /// The requirement it breaks: the description's last `(…)`.
+    rule: Option<String>,
 }
 
 /// Every fault the reference server offers that a scenario run can see
@@ -177,10 +181,16 @@ fn faults() -> Vec<FaultSpec> {
             } else {
                 transports.first()?
             };
+            let rule = l
+                .trim_end()
+                .strip_suffix(')')
+                .and_then(|l| l.rsplit_once('('))
+                .map(|(_, rule)| rule.to_owned());
             Some(FaultSpec {
                 name: name.to_owned(),
                 should: level.eq_ignore_ascii_case("should"),
                 transport: transport.to_owned(),
+                rule,
             })
         })
         .collect()
@@ -269,17 +279,39 @@ fn clean_passes(r: RunResult) -> Result<(), Failed> {
     Ok(())
 }
 
-fn fault_is_caught(name: &str) -> Result<(), Failed> {
+fn fault_is_caught(f: &FaultSpec) -> Result<(), Failed> {
+    let name = &f.name;
     let r = &fault_runs()[name];
     let caught = caught_by(r);
-    if r.code != 1 || caught.is_empty() {
+    // Blocked cases whose one finding is the fault's own rule: the oracle
+    // caught it on the way, and no scenario names that rule.
+    let blocked_by_its_rule = r
+        .results
+        .iter()
+        .filter(|c| c["outcome"] == "blocked")
+        .filter(|c| {
+            c["findings"].as_array().into_iter().flatten().any(|x| {
+                x["requirement"].as_str().is_some()
+                    && x["requirement"].as_str() == f.rule.as_deref()
+            })
+        })
+        .count();
+    if r.code != 1 || (caught.is_empty() && blocked_by_its_rule == 0) {
         return Err(format!(
-            "fault {name}: exit {} (want 1), caught by {caught:?}\n{}",
-            r.code, r.stdout
+            "fault {name}: exit {} (want 1), caught by {caught:?}, {blocked_by_its_rule} case(s) \
+             blocked by its rule {:?}\n{}",
+            r.code, f.rule, r.stdout
         )
         .into());
     }
-    eprintln!("fault {name} caught by: {}", caught.join(", "));
+    if caught.is_empty() {
+        eprintln!(
+            "fault {name} caught by the oracle: {blocked_by_its_rule} case(s) blocked by {:?}",
+            f.rule
+        );
+    } else {
+        eprintln!("fault {name} caught by: {}", caught.join(", "));
+    }
     Ok(())
 }
 
@@ -474,9 +506,8 @@ fn main() {
         post_never_answered,
     ));
     for f in faults() {
-        let n = f.name.clone();
         trials.push(Trial::test(format!("fault/{}", f.name), move || {
-            fault_is_caught(&n)
+            fault_is_caught(&f)
         }));
     }
     libtest_mimic::run(&args, trials).exit();

@@ -106,6 +106,9 @@ pub struct Conn {
     transcript: Transcript,
     violations: Vec<Violation>,
     dropped_violations: usize,
+    /// The rule the current case's first frame that could not be read as
+    /// a message broke ([`Conn::unreadable_rule`]).
+    unreadable_rule: Option<&'static mcpspec_engine::Requirement>,
     /// The target broke the rules more often than violations are kept: the
     /// case has seen enough, and reading on would only burn CPU.
     flooded: bool,
@@ -153,6 +156,7 @@ impl Conn {
             inbox: Vec::new(),
             transcript: Transcript::new(transport),
             violations: Vec::new(),
+            unreadable_rule: None,
             dropped_violations: 0,
             flooded: false,
             startup_until: Instant::now() + startup,
@@ -228,6 +232,7 @@ impl Conn {
     pub fn case_over(&mut self) {
         self.undecided.clear();
         self.violations.clear();
+        self.unreadable_rule = None;
         self.dropped_violations = 0;
     }
 
@@ -235,6 +240,14 @@ impl Conn {
     /// stopped reading it.
     pub fn flooded(&self) -> bool {
         self.flooded
+    }
+
+    /// The rule broken by the first frame of the current case that could
+    /// not be read as a message (a line that is no JSON-RPC, a message
+    /// broken across lines): an answer that did not arrive may have been in
+    /// it.
+    pub fn unreadable_rule(&self) -> Option<&'static mcpspec_engine::Requirement> {
+        self.unreadable_rule
     }
 
     /// Violations seen, including those not kept.
@@ -292,7 +305,12 @@ impl Conn {
 
     /// Puts one observation to the oracle and keeps what it found.
     fn observe(&mut self, at_ms: u64, observed: Observed<'_>) {
-        for v in self.oracle.observe(at_ms, observed) {
+        let before = self.oracle.unreadable();
+        let found = self.oracle.observe(at_ms, observed);
+        if self.unreadable_rule.is_none() && self.oracle.unreadable() > before {
+            self.unreadable_rule = found.first().map(|v| v.requirement);
+        }
+        for v in found {
             self.violation(v);
         }
         for u in self.oracle.take_undecided() {

@@ -59,6 +59,27 @@ pub fn wait_error_text(e: &WaitError) -> String {
     }
 }
 
+/// A wait that found nothing after the target sent what could not be read
+/// as a message (a line that is no JSON-RPC, a message broken across
+/// lines): what was awaited may have been in it, so "nothing arrived" is
+/// no finding of its own. The case is blocked by the rule that frame broke
+/// (failed, when it is the scenario's own), which the oracle has reported:
+/// one cause, one finding.
+fn unreadable_stop(ctx: &Ctx<'_>, e: &WaitError) -> Option<Stop> {
+    let rule = ctx
+        .conn
+        .unreadable_rule()
+        .filter(|_| *e == WaitError::Timeout)?;
+    Some(if ctx.owns(rule) {
+        Stop::Failed
+    } else {
+        Stop::Blocked {
+            by: rule.id.to_owned(),
+            level: rule.level,
+        }
+    })
+}
+
 fn scenario_error(e: TemplateError) -> Stop {
     Stop::Error(Blame::Scenario, e.to_string())
 }
@@ -294,6 +315,9 @@ async fn expect_response_value(
             if let Some(stop) = crate::client::client_left(ctx, &e) {
                 return Err(stop);
             }
+            if let Some(stop) = unreadable_stop(ctx, &e) {
+                return Err(stop);
+            }
             let expected = vec![format!(
                 "a response to {what} within {}ms",
                 within.as_millis()
@@ -465,6 +489,9 @@ async fn expect(
         }
         Err(err) => {
             if let Some(stop) = crate::client::client_left(ctx, &err).filter(|_| !e.owed) {
+                return Err(stop);
+            }
+            if let Some(stop) = unreadable_stop(ctx, &err) {
                 return Err(stop);
             }
             let level = ctx.fail(
