@@ -72,6 +72,60 @@ fn a_message_broken_across_lines_is_one_finding_and_blocks_what_awaited_it() {
     assert_eq!(framing["outcome"], "fail", "{framing}");
 }
 
+/// An answer the harness could not take — its id mangled (`stringify-ids`),
+/// guessed for unreadable input (`parse-error-id`), or never sent because
+/// the target exited (`exit-on-call`) — is one finding, the oracle's, under
+/// its cause: the case that awaited it is blocked by that rule, or fails by
+/// it when the rule is the scenario's own, and adds no "nothing arrived"
+/// under its own requirement.
+#[test]
+fn an_answer_that_could_not_be_taken_is_one_finding_under_its_cause() {
+    for (fault, case, outcome, rule) in [
+        (
+            "stringify-ids",
+            "server/lifecycle/initialize/result-shape",
+            "blocked",
+            "jsonrpc.response.id-matches",
+        ),
+        (
+            "parse-error-id",
+            "server/jsonrpc/parse-error/truncated-json",
+            "fail",
+            "jsonrpc.error.null-id",
+        ),
+        (
+            "exit-on-call",
+            "server/fixture/tools/image",
+            "blocked",
+            "jsonrpc.request.answered",
+        ),
+    ] {
+        let args = [
+            "--spec-version",
+            "2025-06-18",
+            "--filter",
+            case,
+            "--",
+            BIN,
+            "reference",
+            "server",
+            "--fault",
+            fault,
+        ];
+        let (run, doc) = server(&format!("lost-{fault}"), &args);
+        assert_eq!(run.code, Some(1), "{fault}: {}\n{}", run.stdout, run.stderr);
+        let got = result(&doc, &format!("{case}@2025-06-18"));
+        assert_eq!(got["outcome"], outcome, "{fault}: {got}");
+        let rules: Vec<&str> = got["findings"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|f| f["requirement"].as_str())
+            .collect();
+        assert_eq!(rules, [rule], "{fault}: {got}");
+    }
+}
+
 /// A last page whose nextCursor leads back to the first (a SHOULD broken
 /// by paging) is one SHOULD finding where paging is checked; the cases
 /// that follow the listing to check something else are blocked by it —

@@ -621,6 +621,17 @@ impl Session {
                     &ids::JSONRPC_RESPONSE_ONCE,
                     format!("second response to request id {id}"),
                 );
+            } else if r.outcome.is_err() && self.unreadable_sent > 0 {
+                // The error about a message of ours that could not be read,
+                // with an id guessed instead of null.
+                self.unreadable_sent -= 1;
+                flag(
+                    &ids::JSONRPC_ERROR_NULL_ID,
+                    format!(
+                        "error with id {id}, which no request carried, after a message of ours \
+                         that could not be read: an error about it carries a null id"
+                    ),
+                );
             } else {
                 flag(
                     &ids::JSONRPC_RESPONSE_ID_MATCHES,

@@ -277,6 +277,21 @@ impl Oracle {
             .content
             .inbound(&self.session, version, self.judged, msg, at_ms);
         let session = self.session.inbound(msg, at_ms);
+        // An answer with an id no request of this side's carried (one the
+        // peer mangled, or guessed for a message of ours it could not read)
+        // is no answer the runner can take: an awaited one may be it. (A
+        // null id is no mangled one: the peer says it could not read, or
+        // would not take, what it answers — a batch refused whole, say —,
+        // which the scenario judges.)
+        let unmatched = [
+            &ids::JSONRPC_RESPONSE_ID_MATCHES,
+            &ids::JSONRPC_ERROR_NULL_ID,
+        ];
+        if matches!(msg, Message::Response(r) if r.id.is_some())
+            && session.iter().any(|v| unmatched.contains(&v.requirement))
+        {
+            self.unreadable += 1;
+        }
         // A notification sent with an id reads as a request: what the
         // session makes of that request (a server's request at 2026-07-28,
         // before the handshake) is the same cause, already named.
@@ -322,11 +337,7 @@ impl Oracle {
     /// session when it is done: only one that walked away from a request of
     /// its own owes what it had not answered.
     pub(crate) fn end(&mut self, at_ms: u64, out: &mut Vec<Violation>) {
-        let how = match self.judged {
-            Role::Server => self.gone.as_ref(),
-            _ => self.walked_away.as_ref(),
-        };
-        let Some(how) = how else { return };
+        let Some(how) = self.went_away() else { return };
         let Some(owed) = crate::listed(self.session.pending()) else {
             return;
         };
@@ -335,6 +346,21 @@ impl Oracle {
             detail: format!("{how} leaving {owed} unanswered"),
             at_ms,
         });
+    }
+
+    /// How the peer went away, as the end judges it: a server's exit or
+    /// closed stream, a client's walking away from a request of its own.
+    fn went_away(&self) -> Option<&String> {
+        match self.judged {
+            Role::Server => self.gone.as_ref(),
+            _ => self.walked_away.as_ref(),
+        }
+    }
+
+    /// Whether the end will find the peer gone owing answers
+    /// (`jsonrpc.request.answered`).
+    pub fn owes_answers(&self) -> bool {
+        self.went_away().is_some() && self.session.pending().next().is_some()
     }
 }
 

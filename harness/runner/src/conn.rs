@@ -250,6 +250,12 @@ impl Conn {
         self.unreadable_rule
     }
 
+    /// Whether the target went away owing answers, which the oracle judges
+    /// at the end of the case (`jsonrpc.request.answered`).
+    pub fn owes_answers(&self) -> bool {
+        self.oracle.owes_answers()
+    }
+
     /// Violations seen, including those not kept.
     pub fn violation_count(&self) -> usize {
         self.violations.len() + self.dropped_violations

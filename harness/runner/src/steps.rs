@@ -59,17 +59,30 @@ pub fn wait_error_text(e: &WaitError) -> String {
     }
 }
 
-/// A wait that found nothing after the target sent what could not be read
-/// as a message (a line that is no JSON-RPC, a message broken across
-/// lines): what was awaited may have been in it, so "nothing arrived" is
-/// no finding of its own. The case is blocked by the rule that frame broke
-/// (failed, when it is the scenario's own), which the oracle has reported:
-/// one cause, one finding.
+/// A wait that ended without its answer for a cause the oracle has
+/// already reported, which is then the one finding: the case is blocked by
+/// that rule (failed, when it is the scenario's own), not failed again as
+/// "nothing arrived" under its own.
+///
+/// - Nothing came after the target sent what could not be read as a
+///   message or an answer (a line that is no JSON-RPC, a message broken
+///   across lines, a response with an id no request carried): the awaited
+///   answer may have been it.
+/// - Over HTTP, the POST was accepted (2xx) with a body of a type that
+///   carries no answer: the same.
+/// - The target went away owing the answer: the oracle's
+///   `jsonrpc.request.answered`, judged at the end of the case, is that
+///   finding.
 fn unreadable_stop(ctx: &Ctx<'_>, e: &WaitError) -> Option<Stop> {
-    let rule = ctx
-        .conn
-        .unreadable_rule()
-        .filter(|_| *e == WaitError::Timeout)?;
+    let accepted = |status: Option<u16>| status.is_some_and(|s| (200..300).contains(&s));
+    let rule = match e {
+        WaitError::Timeout => ctx.conn.unreadable_rule()?,
+        WaitError::Refused(r) if accepted(r.status) => ctx.conn.unreadable_rule()?,
+        WaitError::Exited(_) if ctx.conn.owes_answers() => {
+            &mcpspec_engine::ids::JSONRPC_REQUEST_ANSWERED
+        }
+        _ => return None,
+    };
     Some(if ctx.owns(rule) {
         Stop::Failed
     } else {

@@ -178,6 +178,23 @@ fn null_id_error_needs_an_unreadable_message() {
     assert_eq!(ids(&s.inbound(&err, 3)), ["jsonrpc.response.id-matches"]);
 }
 
+/// An error about a message of ours that could not be read, with an id
+/// guessed instead of null (`parse-error-id` says 0), breaks
+/// `jsonrpc.error.null-id`, the rule about that very id; without such a
+/// message, an unknown id answers no request (`jsonrpc.response.id-matches`).
+#[test]
+fn a_guessed_id_on_an_error_about_unreadable_input_is_no_null_id() {
+    let mut s = client();
+    let err = Message::error(Some(Id::from(77)), -32700, "Parse error", None);
+    s.outbound_unreadable(&mcpspec_wire::classify(b"{").unwrap_err());
+    assert_eq!(ids(&s.inbound(&err, 1)), ["jsonrpc.error.null-id"]);
+    assert_eq!(ids(&s.inbound(&err, 2)), ["jsonrpc.response.id-matches"]);
+    // A result is no error about input.
+    s.outbound_blank();
+    let result = Message::result(Id::from(78), json!({}));
+    assert_eq!(ids(&s.inbound(&result, 3)), ["jsonrpc.response.id-matches"]);
+}
+
 #[test]
 fn invalid_request_with_readable_id_may_be_answered_either_way() {
     let bad = mcpspec_wire::classify(br#"{"jsonrpc":"2.0","id":5,"method":7}"#).unwrap_err();
