@@ -6,7 +6,7 @@ mod support;
 use std::time::Duration;
 
 use serde_json::Value;
-use support::{mcpspec, temp_dir, Run, BIN};
+use support::{mcpspec, temp_dir, HttpReference, Run, BIN};
 
 const LIMIT: Duration = Duration::from_secs(240);
 
@@ -73,8 +73,9 @@ fn a_message_broken_across_lines_is_one_finding_and_blocks_what_awaited_it() {
 }
 
 /// An answer the harness could not take — its id mangled (`stringify-ids`),
-/// guessed for unreadable input (`parse-error-id`), or never sent because
-/// the target exited (`exit-on-call`) — is one finding, the oracle's, under
+/// guessed for unreadable input (`parse-error-id`), never sent because the
+/// target exited (`exit-on-call`), or sent over HTTP in a type that carries
+/// none (`http-response-text-plain`) — is one finding, the oracle's, under
 /// its cause: the case that awaited it is blocked by that rule, or fails by
 /// it when the rule is the scenario's own, and adds no "nothing arrived"
 /// under its own requirement.
@@ -114,16 +115,41 @@ fn an_answer_that_could_not_be_taken_is_one_finding_under_its_cause() {
         ];
         let (run, doc) = server(&format!("lost-{fault}"), &args);
         assert_eq!(run.code, Some(1), "{fault}: {}\n{}", run.stdout, run.stderr);
-        let got = result(&doc, &format!("{case}@2025-06-18"));
-        assert_eq!(got["outcome"], outcome, "{fault}: {got}");
-        let rules: Vec<&str> = got["findings"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(|f| f["requirement"].as_str())
-            .collect();
-        assert_eq!(rules, [rule], "{fault}: {got}");
+        one_finding(&doc, &format!("{case}@2025-06-18"), outcome, rule);
     }
+    // Over HTTP: the handshake's POST accepted with 200 in text/plain, a type
+    // that carries no answer (`http-response-text-plain`).
+    let reference = HttpReference::start(&["http-response-text-plain"]);
+    let url = reference.mcp();
+    let args = [
+        "--spec-version",
+        "2025-06-18",
+        "--filter",
+        "server/tools/list/unique-names",
+        "--url",
+        &url,
+    ];
+    let (run, doc) = server("lost-text-plain", &args);
+    assert_eq!(run.code, Some(1), "{}\n{}", run.stdout, run.stderr);
+    one_finding(
+        &doc,
+        "server/tools/list/unique-names@2025-06-18",
+        "blocked",
+        "http.post.request-content-type",
+    );
+}
+
+/// Asserts that case `id` of `doc` came to `outcome` with one finding, of `rule`.
+fn one_finding(doc: &Value, id: &str, outcome: &str, rule: &str) {
+    let got = result(doc, id);
+    assert_eq!(got["outcome"], outcome, "{got}");
+    let rules: Vec<&str> = got["findings"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|f| f["requirement"].as_str())
+        .collect();
+    assert_eq!(rules, [rule], "{got}");
 }
 
 /// A last page whose nextCursor leads back to the first (a SHOULD broken

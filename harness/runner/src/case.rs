@@ -469,6 +469,11 @@ pub(crate) async fn opening_request(
             ),
         )),
         Err(e) => {
+            // Refused in a form the oracle judged (a 200 with text/plain), or
+            // ended by an exit the oracle judges: that is the one finding.
+            if let Some(stop) = steps::unreadable_stop(ctx, &e) {
+                return Err(stop);
+            }
             ctx.fail_as(
                 None,
                 unanswered.id,

@@ -73,7 +73,7 @@ pub fn wait_error_text(e: &WaitError) -> String {
 /// - The target went away owing the answer: the oracle's
 ///   `jsonrpc.request.answered`, judged at the end of the case, is that
 ///   finding.
-fn unreadable_stop(ctx: &Ctx<'_>, e: &WaitError) -> Option<Stop> {
+pub(crate) fn unreadable_stop(ctx: &Ctx<'_>, e: &WaitError) -> Option<Stop> {
     let accepted = |status: Option<u16>| status.is_some_and(|s| (200..300).contains(&s));
     let rule = match e {
         WaitError::Timeout => ctx.conn.unreadable_rule()?,
