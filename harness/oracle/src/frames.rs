@@ -297,6 +297,9 @@ impl Oracle {
         // before the handshake) is the same cause, already named.
         let no_id = &ids::JSONRPC_NOTIFICATION_NO_ID;
         if judged.iter().any(|v| v.requirement.id == no_id.id) {
+            // No notification the runner can take either: a wait for one
+            // that missed it is that finding's.
+            self.unreadable += 1;
             out.extend(judged);
             return;
         }

@@ -235,12 +235,12 @@ impl Oracle {
         self.session.take_undecided()
     }
 
-    /// How many frames of the peer's could not be read as a message, or as
+    /// How many frames of the peer's could not be taken as a message, or as
     /// an answer, so far: not JSON-RPC, a message broken across lines
     /// (counted once), not UTF-8, over the harness's line limit, invalid
-    /// JSON-RPC, a response with an id no request carried (not a null one), an HTTP answer
-    /// accepted (2xx) in a type that carries none. An answer awaited since
-    /// may have been one of them.
+    /// JSON-RPC, a response with an id no request carried (not a null one),
+    /// a notification with an id, an HTTP answer accepted (2xx) in a type
+    /// that carries none. An answer awaited since may have been one of them.
     pub fn unreadable(&self) -> u64 {
         self.unreadable + self.server_http.unreadable
     }

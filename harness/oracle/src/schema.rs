@@ -264,11 +264,15 @@ const SPECIFIC: &[Specific] = {
 
 /// Rules judged beyond the schema whose cause the schema also sees (a
 /// missing `resultType`, the data of a named error, an input_required
-/// result's members): when one of them is reported on a message, the
+/// result's members, an input_required result where the method allows
+/// none — the schema sees the method's own result missing —, a cacheable
+/// result's missing hints): when one of them is reported on a message, the
 /// schema's finding on the same message is the same cause and is dropped.
 pub const ENCODED_ELSEWHERE: &[&Requirement] = &[
     &ids::STATELESS_RESULT_RESULT_TYPE,
     &ids::STATELESS_INPUT_REQUIRED_SHAPE,
+    &ids::STATELESS_INPUT_REQUIRED_SUPPORTED_REQUESTS,
+    &ids::STATELESS_RESULT_CACHING_HINTS,
     &ids::STATELESS_ERROR_UNSUPPORTED_VERSION_DATA,
     &ids::STATELESS_ERROR_MISSING_CAPABILITY_DATA,
     &ids::STATELESS_META_REQUIRED_KEYS,

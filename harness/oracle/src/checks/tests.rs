@@ -635,6 +635,20 @@ fn breaking(id: &str) -> Option<Vec<String>> {
     Some(found)
 }
 
+/// A cacheable result missing its hints, an input_required result where
+/// the method allows none: the schema sees the same cause (`cacheScope`
+/// required, the method's own members missing), and is not reported beside
+/// the rule.
+#[test]
+fn stateless_rules_the_schema_also_sees_are_reported_once() {
+    for id in [
+        "stateless.result.caching-hints",
+        "stateless.input-required.supported-requests",
+    ] {
+        assert_eq!(breaking(id).expect("its traffic"), [id]);
+    }
+}
+
 /// A pretty-printed answer is one message broken across lines: one
 /// `stdio.newline-delimited`, not a `stdio.stdout-only-mcp` per line (nor
 /// the stray `"2.0"` line's `jsonrpc.message.valid`). A line that cannot go
