@@ -106,8 +106,8 @@ pub struct Conn {
     transcript: Transcript,
     violations: Vec<Violation>,
     dropped_violations: usize,
-    /// The rule the current case's first frame that could not be read as
-    /// a message broke ([`Conn::unreadable_rule`]).
+    /// The rule the current case's first frame that could not be taken as
+    /// a message or an answer broke ([`Conn::unreadable_rule`]).
     unreadable_rule: Option<&'static mcpspec_engine::Requirement>,
     /// The target broke the rules more often than violations are kept: the
     /// case has seen enough, and reading on would only burn CPU.
@@ -243,9 +243,9 @@ impl Conn {
     }
 
     /// The rule broken by the first frame of the current case that could
-    /// not be read as a message (a line that is no JSON-RPC, a message
-    /// broken across lines): an answer that did not arrive may have been in
-    /// it.
+    /// not be taken as a message or an answer ([`Oracle::unreadable`]: a
+    /// line that is no JSON-RPC, a message broken across lines, an answer
+    /// with a mangled id): an answer that did not arrive may have been it.
     pub fn unreadable_rule(&self) -> Option<&'static mcpspec_engine::Requirement> {
         self.unreadable_rule
     }
