@@ -639,6 +639,38 @@ mod tests {
         assert_eq!(decide(None, &[note(Level::May)]), Outcome::Pass);
     }
 
+    /// A case blocked by a rule is blocked while it broke none of its own
+    /// (a MAY note is none); beside one, every finding weighs, the cause's
+    /// too: a blocking MUST beside an own SHOULD is a failure, not a warning.
+    #[test]
+    fn a_block_weighs_beside_a_rule_of_the_cases_own() {
+        let finding = |req: &str, level| Finding {
+            requirement: req.into(),
+            ..note(level)
+        };
+        let cause = finding("jsonrpc.request.answered", Level::Must);
+        let blocked = || {
+            Some(Stop::Blocked {
+                by: "jsonrpc.request.answered".into(),
+                level: Level::Must,
+            })
+        };
+        let only = decide(blocked(), std::slice::from_ref(&cause));
+        assert!(matches!(only, Outcome::Blocked { .. }), "{only:?}");
+        let noted = decide(blocked(), &[cause.clone(), finding("own", Level::May)]);
+        assert!(matches!(noted, Outcome::Blocked { .. }), "{noted:?}");
+        let own = finding("jsonrpc.robustness.survives-invalid", Level::Should);
+        assert_eq!(decide(blocked(), &[own.clone(), cause]), Outcome::Fail);
+        let should = || {
+            Some(Stop::Blocked {
+                by: "x".into(),
+                level: Level::Should,
+            })
+        };
+        let cause = finding("x", Level::Should);
+        assert_eq!(decide(should(), &[cause, own]), Outcome::Warn);
+    }
+
     #[test]
     fn capability_paths() {
         let caps = json!({"tools": {}, "resources": {"subscribe": true, "listChanged": false}});

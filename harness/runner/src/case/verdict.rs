@@ -96,15 +96,16 @@ pub(super) fn undecided(ctx: &Ctx<'_>, findings: &[Finding]) -> Option<Stop> {
 /// a pass).
 pub(super) fn decide(stop: Option<Stop>, findings: &[Finding]) -> Outcome {
     if let Some(Stop::Blocked { by, level }) = stop {
-        // Blocked, unless the case broke a rule of its own beside the cause.
-        let own: Vec<Finding> = findings
+        // Blocked, unless the case broke a rule of its own beside the cause
+        // (a MAY note is none): then judged on every finding, the cause's
+        // among them (a blocking MUST beside a SHOULD of its own is still a
+        // broken MUST).
+        let own = findings
             .iter()
-            .filter(|f| f.requirement != by)
-            .cloned()
-            .collect();
-        return match outcome_of(&own) {
-            Outcome::Pass => Outcome::Blocked { by, level },
-            judged => judged,
+            .any(|f| f.requirement != by && f.level != Level::May);
+        return match own.then(|| outcome_of(findings)) {
+            None | Some(Outcome::Pass) => Outcome::Blocked { by, level },
+            Some(judged) => judged,
         };
     }
     let judged = outcome_of(findings);
