@@ -621,9 +621,13 @@ impl Session {
                     &ids::JSONRPC_RESPONSE_ONCE,
                     format!("second response to request id {id}"),
                 );
-            } else if r.outcome.is_err() && self.unreadable_sent > 0 {
-                // The error about a message of ours that could not be read,
-                // with an id guessed instead of null.
+            } else if self.unreadable_sent > 0
+                && r.outcome
+                    .as_ref()
+                    .is_err_and(|e| matches!(e.code, -32700 | -32600))
+            {
+                // The parse error or invalid request about a message of ours
+                // that could not be read, with an id guessed instead of null.
                 self.unreadable_sent -= 1;
                 flag(
                     &ids::JSONRPC_ERROR_NULL_ID,

@@ -189,10 +189,12 @@ fn a_guessed_id_on_an_error_about_unreadable_input_is_no_null_id() {
     s.outbound_unreadable(&mcpspec_wire::classify(b"{").unwrap_err());
     assert_eq!(ids(&s.inbound(&err, 1)), ["jsonrpc.error.null-id"]);
     assert_eq!(ids(&s.inbound(&err, 2)), ["jsonrpc.response.id-matches"]);
-    // A result is no error about input.
+    // A result is no error about input, nor an error of another kind.
     s.outbound_blank();
     let result = Message::result(Id::from(78), json!({}));
     assert_eq!(ids(&s.inbound(&result, 3)), ["jsonrpc.response.id-matches"]);
+    let other = Message::error(Some(Id::from(79)), -32602, "Unknown task", None);
+    assert_eq!(ids(&s.inbound(&other, 4)), ["jsonrpc.response.id-matches"]);
 }
 
 #[test]
