@@ -131,17 +131,18 @@ impl Oracle {
                     match item {
                         Ok(msg) => self.message(at_ms, via, &msg, out),
                         Err(invalid) => {
-                            self.unreadable += 1;
-                            out.push(self.session.inbound_invalid(&invalid, at_ms));
+                            let v = self.session.inbound_invalid(&invalid, at_ms);
+                            self.unread(Some(v.requirement));
+                            out.push(v);
                         }
                     }
                 }
             }
             Err(invalid) if invalid.kind.is_parse_error() => {
-                self.unreadable += 1;
                 if via == Via::Stdio && invalid.kind == InvalidKind::IncompleteJson {
                     if let Some(split) = Split::open(&frame.bytes) {
                         self.split = Some(split);
+                        self.unread(Some(&ids::STDIO_NEWLINE_DELIMITED));
                         let whose = match self.judged {
                             Role::Client => "line the client wrote",
                             _ => "stdout line",
@@ -179,6 +180,7 @@ impl Oracle {
                         format!("a message on {other}"),
                     ),
                 };
+                self.unread(Some(requirement));
                 out.push(Violation {
                     requirement,
                     detail: format!("{what} is not a JSON-RPC message ({})", invalid.kind),
@@ -186,8 +188,9 @@ impl Oracle {
                 });
             }
             Err(invalid) => {
-                self.unreadable += 1;
-                out.push(self.session.inbound_invalid(&invalid, at_ms));
+                let v = self.session.inbound_invalid(&invalid, at_ms);
+                self.unread(Some(v.requirement));
+                out.push(v);
             }
         }
     }
@@ -204,8 +207,9 @@ impl Oracle {
         if via == Via::Stdio {
             self.split = None;
         }
-        self.unreadable += 1;
         if matches!(err.kind, FrameErrorKind::Oversize { .. }) {
+            // Unreadable by the harness, whose limit it is: no rule broken.
+            self.unread(None);
             return;
         }
         let utf8 = &ids::JSONRPC_MESSAGE_UTF8;
@@ -221,6 +225,7 @@ impl Oracle {
             Via::Legacy => &ids::SSE_MESSAGE_EVENT,
             _ => &ids::HTTP_POST_REQUEST_CONTENT_TYPE,
         };
+        self.unread(Some(requirement));
         out.push(Violation {
             requirement,
             detail: format!("{err} (on {via})"),
@@ -287,10 +292,12 @@ impl Oracle {
             &ids::JSONRPC_RESPONSE_ID_MATCHES,
             &ids::JSONRPC_ERROR_NULL_ID,
         ];
-        if matches!(msg, Message::Response(r) if r.id.is_some())
-            && session.iter().any(|v| unmatched.contains(&v.requirement))
+        if let Some(v) = session
+            .iter()
+            .find(|v| unmatched.contains(&v.requirement))
+            .filter(|_| matches!(msg, Message::Response(r) if r.id.is_some()))
         {
-            self.unreadable += 1;
+            self.unread(Some(v.requirement));
         }
         // A notification sent with an id reads as a request: what the
         // session makes of that request (a server's request at 2026-07-28,
@@ -299,7 +306,7 @@ impl Oracle {
         if judged.iter().any(|v| v.requirement.id == no_id.id) {
             // No notification the runner can take either: a wait for one
             // that missed it is that finding's.
-            self.unreadable += 1;
+            self.unread(Some(no_id));
             out.extend(judged);
             return;
         }

@@ -51,7 +51,7 @@
 //! on every message, by which part, for coverage.
 
 use mcpspec_engine::session::{Delivery, Undecided};
-use mcpspec_engine::{Role, Session, Version};
+use mcpspec_engine::{Requirement, Role, Session, Version};
 use mcpspec_wire::event::{Event, HttpRecord, Transport, Via};
 use mcpspec_wire::{Id, Message};
 
@@ -146,8 +146,9 @@ pub struct Oracle {
     /// A message the peer broke across stdio lines, until its last line
     /// ([`split`]).
     split: Option<split::Split>,
-    /// See [`Oracle::unreadable`].
+    /// See [`Oracle::unreadable`] and [`Oracle::unreadable_rule`].
     unreadable: u64,
+    unreadable_rule: Option<&'static Requirement>,
 }
 
 impl Oracle {
@@ -176,6 +177,7 @@ impl Oracle {
             walked_away: None,
             split: None,
             unreadable: 0,
+            unreadable_rule: None,
         }
     }
 
@@ -242,7 +244,19 @@ impl Oracle {
     /// a notification with an id, an HTTP answer accepted (2xx) in a type
     /// that carries none. An answer awaited since may have been one of them.
     pub fn unreadable(&self) -> u64 {
-        self.unreadable + self.server_http.unreadable
+        self.unreadable
+    }
+
+    /// The rule the last of [`Oracle::unreadable`]'s frames broke (`None`
+    /// when it broke none: a line over the harness's own limit).
+    pub fn unreadable_rule(&self) -> Option<&'static Requirement> {
+        self.unreadable_rule
+    }
+
+    /// Counts one frame that could not be taken, which broke `rule`.
+    pub(crate) fn unread(&mut self, rule: Option<&'static Requirement>) {
+        self.unreadable += 1;
+        self.unreadable_rule = rule;
     }
 
     /// How the peer went away, once it has (an exit, a closed stream).
@@ -311,6 +325,9 @@ impl Oracle {
                         self.version,
                         out,
                     );
+                    if let Some(rule) = self.server_http.unanswerable.take() {
+                        self.unread(Some(rule));
+                    }
                     for id in self.server_http.cancellations_accepted(via) {
                         self.session.cancellation_delivered(id, at_ms);
                     }

@@ -85,9 +85,10 @@ pub(crate) struct State {
     /// GETs and DELETEs (`via`) whose answer opened no SSE stream: their
     /// body, if any, is the refusal's (see [`State::plain_body`]).
     plain: HashSet<Via>,
-    /// POSTs that carried requests and were accepted (2xx) with a body of a
-    /// type that carries no answer: counted in [`crate::Oracle::unreadable`].
-    pub(crate) unreadable: u64,
+    /// The rule a POST that carried requests broke when it was accepted
+    /// (2xx) with a body of a type that carries no answer, until the oracle
+    /// takes it ([`crate::Oracle::unreadable`]).
+    pub(crate) unanswerable: Option<&'static Requirement>,
 }
 
 impl State {
@@ -183,7 +184,7 @@ impl State {
             let shown = media
                 .clone()
                 .unwrap_or_else(|| "no Content-Type".to_owned());
-            self.unreadable += 1;
+            self.unanswerable = Some(&ids::HTTP_POST_REQUEST_CONTENT_TYPE);
             out.push(Violation {
                 requirement: &ids::HTTP_POST_REQUEST_CONTENT_TYPE,
                 detail: format!(

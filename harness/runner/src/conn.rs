@@ -314,7 +314,7 @@ impl Conn {
         let before = self.oracle.unreadable();
         let found = self.oracle.observe(at_ms, observed);
         if self.unreadable_rule.is_none() && self.oracle.unreadable() > before {
-            self.unreadable_rule = found.first().map(|v| v.requirement);
+            self.unreadable_rule = self.oracle.unreadable_rule();
         }
         for v in found {
             self.violation(v);
