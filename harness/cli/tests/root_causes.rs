@@ -54,12 +54,7 @@ fn a_message_broken_across_lines_is_one_finding_and_blocks_what_awaited_it() {
     let results = doc["results"].as_array().expect("results");
     assert!(results.len() > 5, "{doc}");
     for case in results {
-        let rules: Vec<&str> = case["findings"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(|f| f["requirement"].as_str())
-            .collect();
+        let rules = rules(case);
         assert!(
             !rules.is_empty() && rules.iter().all(|r| *r == "stdio.newline-delimited"),
             "{case}"
@@ -143,13 +138,17 @@ fn an_answer_that_could_not_be_taken_is_one_finding_under_its_cause() {
 fn one_finding(doc: &Value, id: &str, outcome: &str, rule: &str) {
     let got = result(doc, id);
     assert_eq!(got["outcome"], outcome, "{got}");
-    let rules: Vec<&str> = got["findings"]
+    assert_eq!(rules(got), [rule], "{got}");
+}
+
+/// The requirements of a case's findings, in order.
+fn rules(case: &Value) -> Vec<&str> {
+    case["findings"]
         .as_array()
         .into_iter()
         .flatten()
         .filter_map(|f| f["requirement"].as_str())
-        .collect();
-    assert_eq!(rules, [rule], "{got}");
+        .collect()
 }
 
 /// A last page whose nextCursor leads back to the first (a SHOULD broken
